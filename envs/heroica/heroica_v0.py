@@ -1,0 +1,112 @@
+"""LEGO Heroica (``heroica_v0``): a dungeon race with the Heroica die, for 2-4 agents.
+
+Rules: ``../shared/rules/heroica.md`` (HE-1 ... HE-20, HE-M), with every ``Default:`` line.
+Heroes race from the Mission Start to the target space (or defeat the monster on it). Each
+env step is ONE decision of the agent in ``agent_selection``; dice are rolled inside the step.
+
+Usage::
+
+    from envs import make
+    env = make("heroica_v0", mission="fork", num_players=2, render_mode="rgb_array")
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else int(obs["action_mask"].nonzero()[0][0])
+        env.step(action)
+
+Agents
+------
+``player_0`` .. ``player_{n-1}`` in seat order (seat 0 = the youngest, plays first, HE-4.1).
+Without Battle every agent is a Hero (2-3 agents). With ``battle=True`` the last agent is the
+Monster Player (HE-20), so 2-4 agents.
+
+Action space: ``Discrete(3 * H * W + S)``
+----------------------------------------
+Cells are ``row * W + col`` on the padded ``board_size`` (H, W) grid (default 16 x 16), so the
+same index means the same place on every mission.
+
+=============================  ==========================================================
+index                          meaning (the phase decides which are legal)
+=============================  ==========================================================
+0 .. HW-1            ``step``  step the Hero (or the moving monster) into cell; in phase
+                               MOVE_BACK: the space to move back to (HE-6.9)
+HW .. 2HW-1        ``target``  a cell to act on: fight the monster there (HE-6.7, 6.10),
+                               defeat it with a skill, explore rocks (HE-13), select a
+                               monster or attack a Hero (Battle, HE-20)
+2HW .. 3HW-1        ``place``  place a summoned monster (Scepter, HE-19.3)
+3HW + k           specials     roll, end_move, end_turn, defeat, stay, drink_life,
+                               drink_speed, use_skill, use_<weapon> (6), use_scepter,
+                               buy_<weapon> (6), sell_<weapon> (6), sell_scepter,
+                               take_<monster>_from_<seat> (3 per seat)
+=============================  ==========================================================
+
+``env.game.action_to_string(env.state_, a)`` names any action, e.g. ``step (1,4)``,
+``fight Golem Guardian (3,3)``, ``buy bow``; ``string_to_action`` is its inverse.
+
+Phases (one-hot in the observation)
+-----------------------------------
+START (shop, potions, roll / heal roll / fight), MOVE (steps; on a Shield before the first
+step: ranged skills, Staff, Sword, Scepter), FORWARD (HE-5.6), FIGHT_CHOOSE, FIGHT_SHIELD
+(defeat or a melee skill), SKILL_TARGET, SKILL_STEP, MOVE_BACK, ROCKS_CHOOSE, SCEPTER_TAKE,
+SCEPTER_PLACE, END (shop, potions, end turn), MONSTER_SELECT, MONSTER_MOVE, MONSTER_FORWARD,
+MONSTER_FIGHT_CHOOSE, GAME_OVER.
+
+Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
+---------------------------------------------------------------------------
+From the observer's viewpoint: "seat+k" is the seat k places after the observer.
+``env.game.view.channel_names`` lists every channel; in order:
+
+* 3 static planes: space, start, target.
+* 9 piece planes: bat, guardian, lord, rocks, chest, life potion, speed potion, torch, scepter.
+* 4 hero-position planes (seat+0 .. seat+3).
+* 4 turn planes: cells entered this move, the monster being fought, the monster the Monster
+  Player moves, the cell being moved back from.
+* Constant planes (a scalar broadcast over the board), per seat+0 .. seat+3: health/4,
+  healing, gold/10, life potions, speed potions, torch, scepter, 6 weapons, 3 monster-kill
+  counts/5, missions won, is Monster Player, Heroes it defeated, hero one-hot (3).
+* Constant planes for the turn: phase one-hot (17), die symbol one-hot (4), steps left/10,
+  round/max_rounds, Monster Player defeats/2, mission index, Store stock (6).
+
+The mask is all zeros for agents that are not deciding.
+
+Rewards and termination
+-----------------------
+Zero-sum terminal rewards given to EVERY agent: with k winners among n agents each winner gets
++1/k and each loser -1/(n-k) (two players: +1 / -1); no winner (round cap) is 0 for all.
+A single mission is won by the first Hero to enter the target space or defeat its monster
+(HE-16.1). Epic Heroica (``mission=[...]``) is won by most missions, then most gold (HE-18.1).
+The Monster Player wins by defeating two Heroes (HE-20.3). ``max_rounds`` (default 100) ends a
+mission without a winner (HE-4.2); ``max_turns`` truncates the episode instead.
+
+Options
+-------
+=================  ============  ===========================================================
+option             default       meaning
+=================  ============  ===========================================================
+mission            "fork"        mission id (``envs.heroica.mission.list_missions()``) or a
+                                 path to a mission file; a list plays Epic Heroica (HE-18)
+num_players        2             agents, Monster Player included
+heroes             seat order    hero ids per Hero seat: barbarian, wizard, thief
+battle             False         Battle Heroica: the last agent controls the monsters
+max_rounds         100           rounds per mission before it ends without a winner
+board_size         (16, 16)      padded (H, W) of observations and action cells
+pieces             None          path to an alternative pieces.yaml (heroes, monsters, ...)
+render_mode        None          "rgb_array", "ansi" or "human" (needs pygame)
+max_turns          None          truncate after this many player turns
+cell_px            48            pixels per cell in rgb frames
+=================  ============  ===========================================================
+
+Version history
+---------------
+* v0: first release: Nathuz rules HE-1 ... HE-20, Epic and Battle Heroica, six missions.
+"""
+
+from __future__ import annotations
+
+from ..pettingzoo_env import GameEnv, make_env_factory
+from .rules import HeroicaGame
+
+env = make_env_factory(HeroicaGame, "heroica_v0")
+raw_env = env
+
+__all__ = ["env", "raw_env", "GameEnv", "HeroicaGame"]

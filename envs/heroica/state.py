@@ -1,0 +1,136 @@
+"""Heroica game state: small, flat and cheap to copy.
+
+Per-cell pieces live in one int8 array (``piece[cell]`` = 0 or a piece code, HE-M.3: a cell
+holds at most one monster, rocks, chest or item). Per-seat hero data lives in one int32 array
+``heroes[seat, field]``. The turn's progress is a handful of scalars plus ``visited`` (a bitset
+of cells entered during the current move, HE-5.1 "no space entered twice").
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.dice import Dice, dice_from_state
+
+
+class Phase(enum.IntEnum):
+    """Which decision the current player faces (one decision per env step)."""
+
+    START = 0  # shop, potions, then roll / heal roll / pick a fight (HE-4.2 (1)-(3))
+    MOVE = 1  # step by step after a movement roll (HE-5); Shield options before the 1st step
+    FORWARD = 2  # HE-5.6: ended on another Hero; keep stepping to a Hero-free space
+    FIGHT_CHOOSE = 3  # HE-6.7: pick which adjacent monster to fight next
+    FIGHT_SHIELD = 4  # HE-6.2: defeat the monster or use a melee skill
+    SKILL_TARGET = 5  # a ranged skill or the Sword: pick the monster to defeat
+    SKILL_STEP = 6  # Barbarian / Sword: the optional single step (HE-7.2, HE-12.4)
+    MOVE_BACK = 7  # HE-6.9: choose where to move back to when several spaces qualify
+    ROCKS_CHOOSE = 8  # HE-13.3: with several rocks adjacent, choose one to explore
+    SCEPTER_TAKE = 9  # HE-19.3: choose whose defeated monster to take
+    SCEPTER_PLACE = 10  # HE-19.3: choose the empty space to place it on
+    END = 11  # HE-4.2 (4): shop, potions, end the turn
+    MONSTER_SELECT = 12  # HE-20.4: the Monster Player picks a monster
+    MONSTER_MOVE = 13  # HE-20.4: step the selected monster
+    MONSTER_FORWARD = 14  # HE-20.5: ended on a monster or item; keep stepping
+    MONSTER_FIGHT_CHOOSE = 15  # HE-20.6: several Heroes adjacent; pick one
+    GAME_OVER = 16
+
+
+class HeroField(enum.IntEnum):
+    """Columns of ``State.heroes``; HE-15.1 lists what a Hero Pack holds."""
+
+    HERO = 0  # index into Game.hero_ids, -1 for the Monster Player
+    CELL = 1
+    HEALTH = 2
+    HEALING = 3
+    GOLD = 4
+    LIFE_POTIONS = 5
+    SPEED_POTIONS = 6
+    TORCH = 7
+    SCEPTER = 8
+    WEAPONS = 9  # bitset over Game.weapon_ids
+    MISSIONS_WON = 10
+    DEFEATED_BY_MONSTERS = 11  # times monster damage took this Hero to 0 (HE-20.3)
+    KILLS = 12  # first of one column per monster kind (defeated monsters on the Pack)
+
+
+NO_CELL = -1
+
+
+@dataclass
+class State:
+    piece: np.ndarray  # int8[n_cells]
+    heroes: np.ndarray  # int32[num_players, KILLS + n_monster_kinds]
+    store_weapons: int  # bitset: weapons still in the Store (HE-12.5)
+    mission: int = 0  # index into Game.missions (Epic Heroica, HE-18)
+    seat: int = 0  # who decides now
+    turn_seat: int = 0  # whose turn it is
+    phase: Phase = Phase.START
+    die: str = ""  # symbol of the roll that governs the current phase ("" = none)
+    steps_left: int = 0
+    steps_taken: int = 0
+    move_start: int = NO_CELL
+    last_free_cell: int = NO_CELL  # last Hero-free space entered this move (HE-5.6)
+    entered_from: int = NO_CELL  # where the mover came from into its current space (HE-6.9)
+    visited: int = 0  # bitset of cells entered during the current move
+    fight_target: int = NO_CELL  # monster (or rocks) cell being fought / explored
+    skill_source: int = -1  # 0 = the Hero's own skill, 1 + w = weapon w
+    selected: int = NO_CELL  # Battle: the monster the Monster Player moves
+    rocks_pending: bool = False  # the move ended next to rocks: explore after fights
+    last_fight_won: bool = False  # HE-6.7: keep fighting only after a win
+    moving_monster: int = 0  # Battle: piece code of the monster being moved (off the board)
+    torch_counted: bool = False  # the torch's +1 was already added to this move (HE-14.1)
+    monster_fought: bool = False  # Battle: one fight per Monster Player turn
+    scepter_monster: int = -1  # monster kind taken with the Scepter, waiting to be placed
+    move_back_from: int = NO_CELL  # what the Hero moves back away from (HE-6.9)
+    round: int = 0
+    turns: int = 0
+    monster_player_defeats: int = 0  # HE-20.3
+    winners: list[int] = field(default_factory=list)
+    mission_winners: list[int] = field(default_factory=list)  # seat per finished mission, -1 = none
+    dice: Dice = field(default_factory=lambda: Dice(0))
+
+    def copy(self) -> "State":
+        clone = State.__new__(State)
+        clone.__dict__.update(self.__dict__)
+        clone.piece = self.piece.copy()
+        clone.heroes = self.heroes.copy()
+        clone.winners = list(self.winners)
+        clone.mission_winners = list(self.mission_winners)
+        clone.dice = self.dice.copy()
+        return clone
+
+    # -- serialisation (lossless JSON) ------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name, value in self.__dict__.items():
+            if isinstance(value, np.ndarray):
+                data[name] = value.tolist()
+            elif isinstance(value, Phase):
+                data[name] = value.name
+            elif isinstance(value, Dice):
+                data[name] = value.get_state()
+            else:
+                data[name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "State":
+        known = set(cls.__dataclass_fields__)
+        unknown = set(data) - known
+        missing = known - set(data)
+        if unknown or missing:
+            raise ValueError(
+                f"Heroica state dict: unknown keys {sorted(unknown)}, missing keys {sorted(missing)}"
+            )
+        values = dict(data)
+        values["piece"] = np.asarray(data["piece"], dtype=np.int8)
+        values["heroes"] = np.asarray(data["heroes"], dtype=np.int32)
+        values["phase"] = Phase[data["phase"]]
+        values["dice"] = dice_from_state(data["dice"])
+        values["winners"] = list(data["winners"])
+        values["mission_winners"] = list(data["mission_winners"])
+        return cls(**values)

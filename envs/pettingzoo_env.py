@@ -1,0 +1,213 @@
+"""One PettingZoo AEC environment that wraps any :class:`envs.core.game.Game`.
+
+Agents are ``player_0 .. player_{n-1}`` in seat order. Every step is one decision of the
+agent in ``agent_selection`` (the game decides who that is; it need not rotate). Observations
+are ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``; the mask is all zeros for
+agents that are not deciding. When the game ends every agent is terminated and receives its
+final reward, whoever made the last move. ``max_turns`` truncates all agents once the game
+has completed that many player turns.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .core.game import Event, Game, GameError, GameOverError, IllegalActionError, OptionError
+from .core.render import render_frame
+
+
+class GameEnv(AECEnv):
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "is_parallelizable": False,
+                "render_fps": 2, "name": "game"}
+
+    def __init__(self, game: Game, name: str, render_mode: str | None = None,
+                 max_turns: int | None = None, cell_px: int = 48):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError("render_mode", f"{render_mode!r} is not one of "
+                              f"{self.metadata['render_modes']} or None")
+        if max_turns is not None and (not isinstance(max_turns, int) or max_turns < 1):
+            raise OptionError("max_turns", f"must be a positive integer or None, got {max_turns!r}")
+        if render_mode == "human":
+            try:
+                import pygame  # noqa: F401
+            except ImportError:
+                raise OptionError("render_mode", "'human' needs pygame: pip install pygame") from None
+        self.metadata = dict(self.metadata, name=name)
+        self.game = game
+        self.render_mode = render_mode
+        self.max_turns = max_turns
+        self.cell_px = cell_px
+        self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
+        self.agents: list[str] = []
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, np.inf, shape=game.observation_shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.layout.size) for a in self.possible_agents}
+        self._zero_mask = np.zeros(game.layout.size, dtype=np.int8)
+        self.state_ = None
+        self.last_events: list[Event] = []
+        self._mask_cache: np.ndarray | None = None
+        self._window = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if options:
+            raise OptionError("options", "reset() takes no options; pass them to make()")
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.state_ = self.game.new_state(seed)
+        self._after_change([])
+
+    def load_state(self, state: Any) -> None:
+        """Continue from a given game state (a puzzle, a from_dict position, a scenario)."""
+        self.state_ = state
+        self._after_change([])
+
+    def _after_change(self, events: list[Event]) -> None:
+        self.last_events = events
+        self._mask_cache = None
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[0]
+        self._sync_after_step()
+
+    def _sync_after_step(self) -> None:
+        game, state = self.game, self.state_
+        player = game.current_player(state)
+        if player < 0:
+            final = game.returns(state)
+            for i, agent in enumerate(self.possible_agents):
+                if agent in self.agents:
+                    self.rewards[agent] = float(final[i])
+                    self.terminations[agent] = True
+            # agent_selection stays valid: the last decider, or the first agent left
+            if self.agent_selection not in self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[player]
+            if self.max_turns is not None and game.turn_number(state) >= self.max_turns:
+                for agent in self.agents:
+                    self.truncations[agent] = True
+
+    def legal_mask(self) -> np.ndarray:
+        """bool mask of the current decision (cached until the next step)."""
+        if self._mask_cache is None:
+            self._mask_cache = self.game.legal_mask(self.state_)
+        return self._mask_cache
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self._index[agent]
+        obs = self.game.observe(self.state_, player)
+        if agent == self.agent_selection and not self.terminations.get(agent) \
+                and not self.truncations.get(agent):
+            mask = self.legal_mask().astype(np.int8)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        if self.state_ is None:
+            raise GameError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if self.game.is_terminal(self.state_):
+            raise GameOverError("the game is over; call reset() to start a new one")
+        if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"{agent}: action must be an int in 0..{self.game.layout.size - 1}, "
+                                     f"got {action!r}")
+        action = int(action)
+        if not 0 <= action < self.game.layout.size:
+            raise IllegalActionError(f"{agent}: action {action} is outside the action space "
+                                     f"0..{self.game.layout.size - 1}")
+        if not self.legal_mask()[action]:
+            raise IllegalActionError(
+                f"{agent}: action {action} ({self.game.action_to_string(self.state_, action)}) is not "
+                f"legal now; legal: {self.legal_action_names()}")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        events = self.game.apply(self.state_, action)
+        self.last_events = events
+        self._mask_cache = None
+        self._sync_after_step()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def legal_action_names(self) -> list[str]:
+        mask = self.legal_mask()
+        return [self.game.action_to_string(self.state_, int(a)) for a in np.flatnonzero(mask)]
+
+    # -- rendering ------------------------------------------------------------------------
+    def render(self) -> Any:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode to make()")
+            return None
+        if self.state_ is None:
+            raise GameError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self.game.render_text(self.state_)
+        frame = render_frame(self.game.scene(self.state_, self.last_events), cell_px=self.cell_px)
+        if self.render_mode == "rgb_array":
+            return frame
+        return self._show(frame)
+
+    def _show(self, frame: np.ndarray) -> None:
+        import pygame
+
+        if self._window is None:
+            pygame.init()
+            self._window = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
+            pygame.display.set_caption(self.metadata["name"])
+        surface = pygame.surfarray.make_surface(frame.swapaxes(0, 1))
+        self._window.blit(surface, (0, 0))
+        pygame.event.pump()
+        pygame.display.flip()
+
+    def close(self) -> None:
+        if self._window is not None:
+            import pygame
+
+            pygame.display.quit()
+            self._window = None
+
+
+def make_env_factory(game_cls: Callable[..., Game], name: str) -> Callable[..., GameEnv]:
+    """``env(**options)``: game options go to the game; env options are taken out first."""
+
+    accepted = [p for p in inspect.signature(game_cls).parameters if p != "self"]
+
+    def env(render_mode: str | None = None, max_turns: int | None = None, cell_px: int = 48,
+            **game_options: Any) -> GameEnv:
+        for option in game_options:
+            if option not in accepted:
+                raise OptionError(option, f"unknown option for {name}; known: "
+                                  f"{sorted(accepted + ['render_mode', 'max_turns', 'cell_px'])}")
+        return GameEnv(game_cls(**game_options), name, render_mode=render_mode,
+                       max_turns=max_turns, cell_px=cell_px)
+
+    env.__name__ = "env"
+    return env

@@ -1,0 +1,245 @@
+"""Renderer: frame shape and determinism, square/hex/walls, pieces, arrow, text, video files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.core.board import Board
+from envs.core.render import Piece, Scene, render_frame, render_text, write_video
+
+COLORS = {0: (196, 178, 140), 1: (90, 140, 200), 2: (100, 160, 80)}
+NAMES = {0: "floor", 1: "water", 2: "grass"}
+
+
+def square_board(walls=frozenset()) -> Board:
+    exists = np.ones((5, 7), bool)
+    exists[0, 0] = False
+    terrain = np.zeros((5, 7), int)
+    terrain[2, 2] = 1
+    return Board.create("square4", exists, terrain, walls=walls)
+
+
+def hex_board() -> Board:
+    exists = np.ones((6, 8), bool)
+    exists[5, 7] = False
+    level = (np.arange(48).reshape(6, 8) % 4) + 1
+    terrain = (level >= 3).astype(int) * 2
+    return Board.create("hex", exists, terrain, level)
+
+
+def scene_for(board: Board, **kwargs) -> Scene:
+    return Scene(board, COLORS, NAMES, **kwargs)
+
+
+def centre_px(board: Board, cell: int, cell_px: int = 48) -> tuple[int, int]:
+    """(row, col) of a cell's centre in the frame: found where a lone piece changes pixels."""
+    base = render_frame(scene_for(board), cell_px=cell_px)
+    with_piece = render_frame(scene_for(board, pieces=[Piece(cell, "", 0)]), cell_px=cell_px)
+    rows, cols = np.nonzero(np.any(base != with_piece, axis=2))
+    return int(round(rows.mean())), int(round(cols.mean()))
+
+
+def test_frame_dtype_shape_even_and_constant():
+    board = square_board()
+    short = render_frame(scene_for(board, caption="t"))
+    long = render_frame(scene_for(
+        board, caption="turn 99 | " + "x" * 500, dice=[str(i) for i in range(40)],
+        status_lines=[f"player_{i % 4} line {i} " + "y" * 80 for i in range(60)]))
+    assert short.dtype == np.uint8 and short.ndim == 3 and short.shape[2] == 3
+    assert short.shape == long.shape
+    assert short.shape[0] % 2 == 0 and short.shape[1] % 2 == 0
+    assert not np.array_equal(short, long)
+
+
+def test_min_height_and_target_height():
+    board = square_board()
+    tall = render_frame(scene_for(board), min_height=1001)
+    assert tall.shape[0] >= 1001 and tall.shape[0] % 2 == 0
+    scaled = render_frame(scene_for(board), target_height=720)
+    assert scaled.shape[0] == 720 and scaled.shape[1] % 2 == 0
+    bigger = render_frame(scene_for(board), cell_px=64)
+    assert bigger.shape[1] > render_frame(scene_for(board)).shape[1]
+
+
+@pytest.mark.parametrize("make_board", [
+    square_board,
+    lambda: square_board(walls={((1, 1), (1, 2)), ((3, 3), (4, 3))}),
+    hex_board,
+])
+def test_boards_render(make_board):
+    board = make_board()
+    frame = render_frame(scene_for(board, caption="hello", dice=["skull", "2"],
+                                   status_lines=["player_0 hp 3/4"]))
+    assert frame.dtype == np.uint8 and frame.shape[0] % 2 == 0 and frame.shape[1] % 2 == 0
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 10  # something was drawn
+
+
+def test_walls_draw_black_on_shared_edge():
+    wall = ((1, 3), (1, 4))
+    plain, walled = square_board(), square_board(walls={wall})
+    a = render_frame(scene_for(plain))
+    b = render_frame(scene_for(walled))
+    (ra, ca), (rb, cb) = centre_px(plain, plain.cell(1, 3)), centre_px(plain, plain.cell(1, 4))
+    r, c = (ra + rb) // 2, (ca + cb) // 2
+    assert not np.array_equal(a[r, c], b[r, c])
+    assert b[r, c].max() < 40  # black wall
+
+
+def test_pieces_change_pixels_at_their_cell():
+    for board in (square_board(), hex_board()):
+        cell = board.cell(2, 4)
+        base = render_frame(scene_for(board))
+        for kind in ("figure", "monster", "token"):
+            frame = render_frame(scene_for(board, pieces=[Piece(cell, "Orc2", None, kind, "3/4")]))
+            r, c = centre_px(board, cell)
+            window = (slice(r - 3, r + 4), slice(c - 3, c + 4))
+            assert not np.array_equal(base[window], frame[window]), kind
+
+
+def test_owner_colours_differ_and_player_colors_override():
+    board = square_board()
+    cell = board.cell(3, 3)
+    r, c = centre_px(board, cell)
+    # An empty label leaves the disc's fill at its centre.
+    seat0 = render_frame(scene_for(board, pieces=[Piece(cell, "", 0)]))[r, c]
+    seat1 = render_frame(scene_for(board, pieces=[Piece(cell, "", 1)]))[r, c]
+    custom = render_frame(scene_for(board, pieces=[Piece(cell, "", 0)],
+                                    player_colors=[(255, 0, 0)]))[r, c]
+    explicit = render_frame(scene_for(board, pieces=[Piece(cell, "", 0, color=(0, 255, 0))]))[r, c]
+    assert not np.array_equal(seat0, seat1)
+    assert tuple(custom) == (255, 0, 0)
+    assert tuple(explicit) == (0, 255, 0)
+
+
+def test_multi_space_figure_covers_both_cells():
+    board = square_board()
+    a, b = board.cell(3, 2), board.cell(3, 4)
+    base = render_frame(scene_for(board))
+    frame = render_frame(scene_for(board, pieces=[Piece(a, "", 1, cells=(b,))]))
+    (ra, ca), (rb, cb) = centre_px(board, a), centre_px(board, b)
+    mid = (ra + rb) // 2, (ca + cb) // 2
+    for r, c in ((ra, ca), (rb, cb), mid):
+        assert not np.array_equal(base[r, c], frame[r, c])
+
+
+@pytest.mark.parametrize("make_board", [square_board, hex_board])
+def test_arrow_draws_between_cells(make_board):
+    board = make_board()
+    a, b = board.cell(1, 1), board.cell(1, 5)
+    base = render_frame(scene_for(board))
+    frame = render_frame(scene_for(board, arrow=(a, b)))
+    (ra, ca), (rb, cb) = centre_px(board, a), centre_px(board, b)
+    r, c = (ra + rb) // 2, (ca + cb) // 2
+    assert not np.array_equal(base[r, c], frame[r, c])
+    assert frame[r, c, 0] > 150 and frame[r, c, 1] < 100  # the arrow's red
+    same = render_frame(scene_for(board, arrow=(a, a)))
+    assert not np.array_equal(base, same)
+
+
+def test_highlight_and_marks_draw():
+    board = square_board()
+    base = render_frame(scene_for(board))
+    assert not np.array_equal(base, render_frame(scene_for(board, highlight=[board.cell(2, 2)])))
+    assert not np.array_equal(base, render_frame(scene_for(board, cell_marks={8: "S"})))
+
+
+def test_out_of_range_cells_are_ignored():
+    board = square_board()
+    frame = render_frame(scene_for(board, pieces=[Piece(999, "X", 0)], arrow=(-1, 5),
+                                   highlight=[1000], cell_marks={-3: "S"}))
+    assert frame.shape == render_frame(scene_for(board)).shape
+
+
+def test_render_text_square():
+    board = square_board()
+    text = render_text(scene_for(
+        board, pieces=[Piece(board.cell(1, 1), "Bar", 0),
+                       Piece(board.cell(3, 3), "g", None, "token"),
+                       Piece(board.cell(3, 3), "Orc", None, "monster")],
+        cell_marks={board.cell(4, 6): "T"}, caption="turn 1", dice=["skull", "2"],
+        status_lines=["player_0 hp 4/4"]))
+    lines = text.splitlines()
+    assert lines[0] == "#......"
+    assert lines[1] == ".B....."
+    assert lines[2] == "..w...."  # water's initial
+    assert lines[3] == "...O..."  # the figure wins over the token below it
+    assert lines[4] == "......T"
+    assert lines[5:] == ["turn 1", "dice: skull 2", "player_0 hp 4/4"]
+    custom = render_text(scene_for(board), terrain_glyphs={0: "_", 1: "~"})
+    assert custom.splitlines()[2] == "__~____"
+
+
+def test_render_text_hex_offsets_odd_rows():
+    board = hex_board()
+    lines = render_text(scene_for(board, pieces=[Piece(board.cell(1, 0), "W", 2)])).splitlines()
+    assert len(lines) == board.height
+    assert not lines[0].startswith(" ") and lines[1].startswith(" W")
+    assert lines[5].endswith("#")
+    assert all(len(line.split()) == board.width for line in lines)
+
+
+def _frames(n: int = 3) -> list[np.ndarray]:
+    board = square_board()
+    return [render_frame(scene_for(board, caption=f"step {i}", arrow=(8, 8 + i + 1)))
+            for i in range(n)]
+
+
+def test_write_mp4_decodes(tmp_path):
+    iio = pytest.importorskip("imageio.v3")
+    pytest.importorskip("imageio_ffmpeg")
+    frames = _frames(3)
+    path = write_video(frames, tmp_path / "episode.mp4", fps=2)
+    assert path.exists() and path.stat().st_size > 0
+    decoded = iio.imread(path, plugin="pyav") if _has_pyav() else _read_ffmpeg(path)
+    assert decoded.shape == (3, *frames[0].shape)
+    # Lossy, but the picture must survive: mean absolute difference stays small.
+    assert np.abs(decoded.astype(int) - np.stack(frames).astype(int)).mean() < 6
+
+
+def _has_pyav() -> bool:
+    try:
+        import av  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _read_ffmpeg(path) -> np.ndarray:
+    import imageio.v2 as imageio
+
+    with imageio.get_reader(path, format="FFMPEG") as reader:
+        assert reader.count_frames() == 3
+        return np.stack(list(reader.iter_data()))
+
+
+def test_write_gif_decodes_and_loops(tmp_path):
+    iio = pytest.importorskip("imageio.v3")
+    frames = _frames(4)
+    path = write_video(frames, tmp_path / "episode.gif", fps=4)
+    decoded = iio.imread(path, index=None)
+    assert decoded.shape[:3] == (4, *frames[0].shape[:2])
+    from PIL import Image
+
+    with Image.open(path) as gif:
+        assert gif.info.get("loop") == 0
+        assert gif.info.get("duration") == 250
+
+
+def test_write_video_pads_odd_sizes(tmp_path):
+    iio = pytest.importorskip("imageio.v3")
+    frames = [np.full((31, 45, 3), v, np.uint8) for v in (0, 120, 240)]
+    path = write_video(frames, tmp_path / "odd.gif")
+    assert iio.imread(path, index=None).shape[1:3] == (32, 46)
+
+
+def test_write_video_errors(tmp_path):
+    frames = _frames(2)
+    with pytest.raises(ValueError, match="suffix"):
+        write_video(frames, tmp_path / "episode.avi")
+    with pytest.raises(ValueError, match="at least one frame"):
+        write_video([], tmp_path / "episode.mp4")
+    bad = frames + [frames[0][:-2]]
+    with pytest.raises(ValueError, match="frame 2"):
+        write_video(bad, tmp_path / "episode.gif")
+    assert not list(tmp_path.iterdir())
