@@ -147,7 +147,7 @@ class GameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        events = self.game.apply(self.state_, action)
+        events = self.game.apply_legal(self.state_, action)
         self.last_events = events
         self._mask_cache = None
         self._sync_after_step()

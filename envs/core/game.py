@@ -85,9 +85,24 @@ class Game(abc.ABC, Generic[S]):
     def legal_mask(self, state: S) -> np.ndarray:
         """bool[layout.size]: exactly the legal actions for ``current_player``."""
 
-    @abc.abstractmethod
     def apply(self, state: S, action: int) -> list[Event]:
         """Apply one decision (mutating ``state``); raise IllegalActionError / GameOverError."""
+        if self.is_terminal(state):
+            raise GameOverError("the game is over; start a new one (reset)")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"action must be an int, got {action!r}")
+        if not 0 <= int(action) < self.layout.size:
+            raise IllegalActionError(
+                f"action {action} is outside the action space 0..{self.layout.size - 1}")
+        if not self.legal_mask(state)[action]:
+            raise IllegalActionError(
+                f"action {action} ({self.action_to_string(state, int(action))}) is not legal now; "
+                f"legal: {[self.action_to_string(state, a) for a in self.legal_actions(state)]}")
+        return self.apply_legal(state, int(action))
+
+    @abc.abstractmethod
+    def apply_legal(self, state: S, action: int) -> list[Event]:
+        """``apply`` for an action already known to be legal (callers that cached the mask)."""
 
     @abc.abstractmethod
     def observe(self, state: S, player: int) -> np.ndarray:

@@ -23,8 +23,7 @@ import numpy as np
 from ..core.actions import ActionLayout
 from ..core.board import Board, Topology
 from ..core.dice import Dice
-from ..core.game import (Event, Game, GameOverError, IllegalActionError, OptionError,
-                         zero_sum_returns)
+from ..core.game import Event, Game, OptionError, zero_sum_returns
 from .mission import Mission, load_mission
 from .pieces import Pieces, Skill, default_pieces, load_pieces_file
 from .state import NO_CELL, HeroField, Phase, State
@@ -46,7 +45,7 @@ class HeroicaGame(Game[State]):
 
     def __init__(
         self,
-        mission: str | Sequence[str] = DEFAULT_MISSION,
+        mission: str | Mission | Sequence[str | Mission] = DEFAULT_MISSION,
         num_players: int = 2,
         heroes: Sequence[str] | None = None,
         battle: bool = False,
@@ -76,12 +75,13 @@ class HeroicaGame(Game[State]):
         if not isinstance(max_rounds, int) or max_rounds < 1:
             raise OptionError("max_rounds", f"must be a positive integer, got {max_rounds!r}")
         self.max_rounds = max_rounds
-        mission_ids = [mission] if isinstance(mission, (str, Path)) else list(mission)
+        mission_ids = [mission] if isinstance(mission, (str, Path, Mission)) else list(mission)
         if not mission_ids:
             raise OptionError("mission", "give at least one mission")
         if battle and len(mission_ids) > 1:
             raise OptionError("mission", "Battle Heroica plays one mission, not an Epic sequence")
-        self.missions: list[Mission] = [load_mission(m) for m in mission_ids]
+        self.missions: list[Mission] = [m if isinstance(m, Mission) else load_mission(m)
+                                        for m in mission_ids]
         self.height, self.width = board_size
         for m in self.missions:
             if m.board.height > self.height or m.board.width > self.width:
@@ -145,6 +145,13 @@ class HeroicaGame(Game[State]):
                 raise ValueError(f"{mission.source}: map symbol {symbol!r} is not a Heroica piece")
             piece[self._pad_cell(mission, cell)] = self.code[self.symbol_to_piece[symbol]]
         return piece
+
+    @classmethod
+    def from_scenario(cls, map: str, target: tuple[int, int], **kwargs: Any) -> tuple["HeroicaGame", State]:
+        """Any position from text: see :func:`envs.heroica.position.from_scenario`."""
+        from .position import from_scenario
+
+        return from_scenario(map, target, **kwargs)
 
     def board_of(self, state: State) -> Board:
         return self.boards[state.mission]
@@ -283,21 +290,11 @@ class HeroicaGame(Game[State]):
 
         return legal_mask(self, state)
 
-    def apply(self, state: State, action: int) -> list[Event]:
+    def apply_legal(self, state: State, action: int) -> list[Event]:
         from .legal import apply_action
 
-        if state.phase is Phase.GAME_OVER:
-            raise GameOverError("the game is over; call reset() to start a new one")
-        try:
-            decoded = self.layout.decode(action)
-        except ValueError as exc:
-            raise IllegalActionError(str(exc)) from None
-        if not self.legal_mask(state)[action]:
-            raise IllegalActionError(
-                f"action {action} ({self.action_to_string(state, action)}) is not legal in phase "
-                f"{state.phase.name} for seat {state.seat}")
         events: list[Event] = []
-        apply_action(self, state, decoded, events)
+        apply_action(self, state, self.layout.decode(action), events)
         return events
 
     def observe(self, state: State, player: int) -> np.ndarray:

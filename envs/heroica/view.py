@@ -53,24 +53,54 @@ class HeroicaView:
         names += [f"die:{d}" for d in DIE_SYMBOLS]
         names += ["steps_left", "round", "monster_player_defeats", "mission"]
         names += [f"store:{w}" for w in game.weapon_ids]
+        self._build_scalar_tables()
         self.channel_names = tuple(names)
         self.shape = (len(names), game.height, game.width)
         self.index = {name: i for i, name in enumerate(names)}
         n_cells = game.height * game.width
         self.static = []
         for m, board in enumerate(game.boards):
-            planes = np.zeros((3, n_cells), dtype=np.float32)
+            planes = np.zeros((len(names), n_cells), dtype=np.float32)
             planes[0, board.exists] = 1.0
             planes[1, game.starts[m]] = 1.0
             planes[2, game.targets[m]] = 1.0
             self.static.append(planes)
 
+    def _build_scalar_tables(self) -> None:
+        game = self.game
+        n = game.num_players
+        features = self.seat_features
+        slot = {name: i for i, name in enumerate(features)}
+        plain = [("health", HeroField.HEALTH, 1.0 / game.max_health), ("healing", HeroField.HEALING, 1.0),
+                 ("gold", HeroField.GOLD, 1.0 / GOLD_SCALE), ("life_potions", HeroField.LIFE_POTIONS, 1.0),
+                 ("speed_potions", HeroField.SPEED_POTIONS, 1.0), ("torch", HeroField.TORCH, 1.0),
+                 ("scepter", HeroField.SCEPTER, 1.0), ("missions_won", HeroField.MISSIONS_WON, 1.0),
+                 ("defeated_by_monsters", HeroField.DEFEATED_BY_MONSTERS, 1.0)]
+        plain += [(f"kills:{m}", HeroField.KILLS + k, 1.0 / KILLS_SCALE)
+                  for k, m in enumerate(game.monster_ids)]
+        self._plain_slots = np.array([slot[name] for name, _, _ in plain])
+        self._plain_columns = np.array([int(col) for _, col, _ in plain])
+        self._plain_scale = np.array([scale for _, _, scale in plain], dtype=np.float32)
+        n_weapons = len(game.weapon_ids)
+        self._weapon_slots = np.array([slot[f"weapon:{w}"] for w in game.weapon_ids])
+        bits = np.arange(n_weapons)
+        self._weapon_table = ((np.arange(1 << n_weapons)[:, None] >> bits) & 1).astype(np.float32)
+        self._store_table = self._weapon_table.tolist()
+        # row 0: the Monster Player (hero -1); row 1 + h: hero h
+        self._hero_slots = np.array([slot["monster_player"]] + [slot[f"hero:{h}"] for h in game.hero_ids])
+        table = np.zeros((len(game.hero_ids) + 1, len(game.hero_ids) + 1), dtype=np.float32)
+        table[0, 0] = 1.0
+        table[1:, 1:] = np.eye(len(game.hero_ids))
+        self._hero_table = table
+        self._seat_order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        self._seat_block = np.zeros((MAX_SEATS, len(features)), dtype=np.float32)
+        self._turn_features = len(Phase) + len(DIE_SYMBOLS) + 4 + n_weapons
+
     # -- observation ------------------------------------------------------------------------
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
         channels, height, width = self.shape
-        obs = np.zeros((channels, height * width), dtype=np.float32)
-        obs[0:3] = self.static[state.mission]
+        obs = self.static[state.mission].copy()
         occupied = np.flatnonzero(state.piece)
         obs[3 + state.piece[occupied].astype(np.intp) - 1, occupied] = 1.0
         hero0 = self.index["hero@seat+0"]
@@ -87,47 +117,25 @@ class HeroicaView:
         return obs.reshape(self.shape)
 
     def _scalars(self, state: State, player: int) -> np.ndarray:
+        # Few, large numpy operations: per-call overhead dominates at this size.
         game = self.game
-        per_seat = len(self.seat_features)
-        values = np.zeros(self.shape[0] - self.scalar_start, dtype=np.float32)
-        heroes = state.heroes
-        n_weapons = len(game.weapon_ids)
-        for seat in range(game.num_players):
-            base = ((seat - player) % game.num_players) * per_seat
-            row = heroes[seat]
-            if seat == game.monster_seat:
-                values[base + 7 + n_weapons + game.n_monster_kinds + 1] = 1.0
-                continue
-            values[base + 0] = row[HeroField.HEALTH] / game.max_health
-            values[base + 1] = row[HeroField.HEALING]
-            values[base + 2] = row[HeroField.GOLD] / GOLD_SCALE
-            values[base + 3] = row[HeroField.LIFE_POTIONS]
-            values[base + 4] = row[HeroField.SPEED_POTIONS]
-            values[base + 5] = row[HeroField.TORCH]
-            values[base + 6] = row[HeroField.SCEPTER]
-            weapons = int(row[HeroField.WEAPONS])
-            for w in range(n_weapons):
-                values[base + 7 + w] = (weapons >> w) & 1
-            k0 = base + 7 + n_weapons
-            values[k0: k0 + game.n_monster_kinds] = row[HeroField.KILLS:] / KILLS_SCALE
-            k1 = k0 + game.n_monster_kinds
-            values[k1] = row[HeroField.MISSIONS_WON]
-            values[k1 + 2] = row[HeroField.DEFEATED_BY_MONSTERS]
-            values[k1 + 3 + row[HeroField.HERO]] = 1.0
-        turn = MAX_SEATS * per_seat
-        values[turn + int(state.phase)] = 1.0
-        turn += len(Phase)
+        n = game.num_players
+        rows = state.heroes[self._seat_order[player]]
+        seats = self._seat_block.copy()
+        seats[:n, self._plain_slots] = rows[:, self._plain_columns] * self._plain_scale
+        seats[:n, self._weapon_slots] = self._weapon_table[rows[:, HeroField.WEAPONS]]
+        seats[:n, self._hero_slots] = self._hero_table[rows[:, HeroField.HERO] + 1]
+        turn = [0.0] * self._turn_features
+        turn[int(state.phase)] = 1.0
         if state.die:
-            values[turn + DIE_SYMBOLS.index(state.die)] = 1.0
-        turn += len(DIE_SYMBOLS)
-        values[turn] = state.steps_left / STEPS_SCALE
-        values[turn + 1] = state.round / game.max_rounds
-        values[turn + 2] = state.monster_player_defeats / 2.0
-        values[turn + 3] = state.mission / max(1, len(game.missions) - 1) if len(game.missions) > 1 else 0.0
-        turn += 4
-        for w in range(n_weapons):
-            values[turn + w] = (state.store_weapons >> w) & 1
-        return values
+            turn[len(Phase) + DIE_SYMBOLS.index(state.die)] = 1.0
+        base = len(Phase) + len(DIE_SYMBOLS)
+        turn[base] = state.steps_left / STEPS_SCALE
+        turn[base + 1] = state.round / game.max_rounds
+        turn[base + 2] = state.monster_player_defeats / 2.0
+        turn[base + 3] = state.mission / max(1, len(game.missions) - 1)
+        turn[base + 4:] = self._store_table[state.store_weapons]
+        return np.concatenate([seats.reshape(-1), np.asarray(turn, dtype=np.float32)])
 
     # -- names ------------------------------------------------------------------------------
     def cell_text(self, state: State, cell: int) -> str:
