@@ -14,7 +14,6 @@ from .state import NO_CELL, HeroField, Phase, State
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import HeroicaGame
 
-MAX_SEATS = 4
 DIE_SYMBOLS = tuple(MOVE_VALUE)  # shield, sword, skull, sword_skull
 GOLD_SCALE = 10.0
 STEPS_SCALE = 10.0
@@ -37,7 +36,7 @@ class HeroicaView:
         self.game = game
         names: list[str] = ["space", "start", "target"]
         names += [f"piece:{name}" for _, name in game.piece_kinds]
-        names += [f"hero@seat+{k}" for k in range(MAX_SEATS)]
+        names += [f"hero@seat+{k}" for k in range(game.num_players)]
         names += ["visited", "fight_target", "monster_selected", "move_back_from"]
         self.scalar_start = len(names)
         self.seat_features = (
@@ -47,7 +46,7 @@ class HeroicaView:
             + ["missions_won", "monster_player", "defeated_by_monsters"]
             + [f"hero:{h}" for h in game.hero_ids]
         )
-        for k in range(MAX_SEATS):
+        for k in range(game.num_players):
             names += [f"seat+{k}:{f}" for f in self.seat_features]
         names += [f"phase:{p.name}" for p in Phase]
         names += [f"die:{d}" for d in DIE_SYMBOLS]
@@ -67,33 +66,19 @@ class HeroicaView:
             self.static.append(planes)
 
     def _build_scalar_tables(self) -> None:
+        # Per seat: one slot per feature; each slot reads one column of the Hero row
+        # times a scale, or a bit of the weapons bitset, or the Hero one-hot.
         game = self.game
-        n = game.num_players
-        features = self.seat_features
-        slot = {name: i for i, name in enumerate(features)}
-        plain = [("health", HeroField.HEALTH, 1.0 / game.max_health), ("healing", HeroField.HEALING, 1.0),
-                 ("gold", HeroField.GOLD, 1.0 / GOLD_SCALE), ("life_potions", HeroField.LIFE_POTIONS, 1.0),
-                 ("speed_potions", HeroField.SPEED_POTIONS, 1.0), ("torch", HeroField.TORCH, 1.0),
-                 ("scepter", HeroField.SCEPTER, 1.0), ("missions_won", HeroField.MISSIONS_WON, 1.0),
-                 ("defeated_by_monsters", HeroField.DEFEATED_BY_MONSTERS, 1.0)]
-        plain += [(f"kills:{m}", HeroField.KILLS + k, 1.0 / KILLS_SCALE)
-                  for k, m in enumerate(game.monster_ids)]
-        self._plain_slots = np.array([slot[name] for name, _, _ in plain])
-        self._plain_columns = np.array([int(col) for _, col, _ in plain])
-        self._plain_scale = np.array([scale for _, _, scale in plain], dtype=np.float32)
         n_weapons = len(game.weapon_ids)
-        self._weapon_slots = np.array([slot[f"weapon:{w}"] for w in game.weapon_ids])
-        bits = np.arange(n_weapons)
-        self._weapon_table = ((np.arange(1 << n_weapons)[:, None] >> bits) & 1).astype(np.float32)
-        self._store_table = self._weapon_table.tolist()
-        # row 0: the Monster Player (hero -1); row 1 + h: hero h
-        self._hero_slots = np.array([slot["monster_player"]] + [slot[f"hero:{h}"] for h in game.hero_ids])
-        table = np.zeros((len(game.hero_ids) + 1, len(game.hero_ids) + 1), dtype=np.float32)
-        table[0, 0] = 1.0
-        table[1:, 1:] = np.eye(len(game.hero_ids))
-        self._hero_table = table
-        self._seat_order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
-        self._seat_block = np.zeros((MAX_SEATS, len(features)), dtype=np.float32)
+        plain = [(HeroField.HEALTH, 1.0 / game.max_health), (HeroField.HEALING, 1.0),
+                 (HeroField.GOLD, 1.0 / GOLD_SCALE), (HeroField.LIFE_POTIONS, 1.0),
+                 (HeroField.SPEED_POTIONS, 1.0), (HeroField.TORCH, 1.0), (HeroField.SCEPTER, 1.0)]
+        self._plain = [(int(col), scale) for col, scale in plain]
+        self._kills = [(int(HeroField.KILLS) + k, 1.0 / KILLS_SCALE) for k in range(game.n_monster_kinds)]
+        self._weapon_bits = [((i >> w) & 1) * 1.0 for i in range(1 << n_weapons) for w in range(n_weapons)]
+        self._n_weapons = n_weapons
+        n_heroes = len(game.hero_ids)
+        self._hero_onehot = [[1.0 if h == k else 0.0 for k in range(n_heroes)] for h in range(n_heroes)]
         self._turn_features = len(Phase) + len(DIE_SYMBOLS) + 4 + n_weapons
 
     # -- observation ------------------------------------------------------------------------
@@ -117,14 +102,23 @@ class HeroicaView:
         return obs.reshape(self.shape)
 
     def _scalars(self, state: State, player: int) -> np.ndarray:
-        # Few, large numpy operations: per-call overhead dominates at this size.
+        # Plain Python then one conversion: at ~100 values this beats many small numpy ops.
         game = self.game
         n = game.num_players
-        rows = state.heroes[self._seat_order[player]]
-        seats = self._seat_block.copy()
-        seats[:n, self._plain_slots] = rows[:, self._plain_columns] * self._plain_scale
-        seats[:n, self._weapon_slots] = self._weapon_table[rows[:, HeroField.WEAPONS]]
-        seats[:n, self._hero_slots] = self._hero_table[rows[:, HeroField.HERO] + 1]
+        rows = state.heroes.tolist()
+        weapon_bits = self._weapon_bits
+        nw = self._n_weapons
+        values: list[float] = []
+        for k in range(n):
+            row = rows[(player + k) % n]
+            values += [row[col] * scale for col, scale in self._plain]
+            weapons = row[HeroField.WEAPONS] * nw
+            values += weapon_bits[weapons: weapons + nw]
+            values += [row[col] * scale for col, scale in self._kills]
+            hero = row[HeroField.HERO]
+            values += [row[HeroField.MISSIONS_WON], 1.0 if hero < 0 else 0.0,
+                       row[HeroField.DEFEATED_BY_MONSTERS]]
+            values += self._hero_onehot[hero] if hero >= 0 else [0.0] * len(self._hero_onehot)
         turn = [0.0] * self._turn_features
         turn[int(state.phase)] = 1.0
         if state.die:
@@ -134,8 +128,9 @@ class HeroicaView:
         turn[base + 1] = state.round / game.max_rounds
         turn[base + 2] = state.monster_player_defeats / 2.0
         turn[base + 3] = state.mission / max(1, len(game.missions) - 1)
-        turn[base + 4:] = self._store_table[state.store_weapons]
-        return np.concatenate([seats.reshape(-1), np.asarray(turn, dtype=np.float32)])
+        store = state.store_weapons * nw
+        turn[base + 4:] = weapon_bits[store: store + nw]
+        return np.array(values + turn, dtype=np.float32)
 
     # -- names ------------------------------------------------------------------------------
     def cell_text(self, state: State, cell: int) -> str:
@@ -193,12 +188,11 @@ class HeroicaView:
             kills = int(h[HeroField.KILLS:].sum())
             flags = "".join(f for f, on in (("T", h[HeroField.TORCH]), ("P", h[HeroField.SCEPTER]),
                                              ("H", h[HeroField.HEALING])) if on)
+            won = f" won {int(h[HeroField.MISSIONS_WON])}" if len(game.missions) > 1 else ""
             lines.append(f"P{seat} {game.player_names[seat]} hp {int(h[HeroField.HEALTH])}/{game.max_health} "
-                         f"gold {int(h[HeroField.GOLD])} life {int(h[HeroField.LIFE_POTIONS])} "
-                         f"speed {int(h[HeroField.SPEED_POTIONS])} kills {kills} {flags} "
-                         f"{' '.join(weapons)}".rstrip())
-            if len(game.missions) > 1:
-                lines[-1] += f" won {int(h[HeroField.MISSIONS_WON])}"
+                         f"gold {int(h[HeroField.GOLD])} kills {kills}{won}")
+            lines.append(f"   potions L{int(h[HeroField.LIFE_POTIONS])} S{int(h[HeroField.SPEED_POTIONS])} "
+                         f"{flags} {' '.join(weapons)}".rstrip())
         return lines
 
     def caption(self, state: State) -> str:
@@ -243,24 +237,32 @@ class HeroicaView:
         return ITEM_GLYPHS[name]
 
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
+        """The mission's own board (not the padded one), so frames have no empty margins."""
         game = self.game
-        board = game.board_of(state)
+        mission = game.missions[state.mission]
+        board = mission.board
+        width = game.width
+
+        def local(cell: int) -> int:
+            row, col = divmod(int(cell), width)
+            return row * mission.cols + col
+
         pieces = []
         for cell in np.flatnonzero(state.piece):
             code = int(state.piece[cell])
             kind, name = game.piece_kinds[code - 1]
             if kind == "monster":
-                pieces.append(Piece(int(cell), game.pieces.monsters[name].symbol.upper() + name[:2],
+                pieces.append(Piece(local(cell), game.pieces.monsters[name].name.split()[-1][:4],
                                     kind="monster", value=str(int(game.strength[code]))))
             else:
-                pieces.append(Piece(int(cell), ITEM_GLYPHS[name], kind="token"))
+                pieces.append(Piece(local(cell), ITEM_GLYPHS[name], kind="token"))
         if state.moving_monster:
             name = game.piece_kinds[state.moving_monster - 1][1]
-            pieces.append(Piece(state.selected, name[:3], kind="monster",
-                                value=str(int(game.strength[state.moving_monster]))))
+            pieces.append(Piece(local(state.selected), game.pieces.monsters[name].name.split()[-1][:4],
+                                kind="monster", value=str(int(game.strength[state.moving_monster]))))
         for seat in game.hero_seats():
             h = state.heroes[seat]
-            pieces.append(Piece(int(h[HeroField.CELL]), game.player_names[seat][:3], owner=seat,
+            pieces.append(Piece(local(h[HeroField.CELL]), game.player_names[seat][:3], owner=seat,
                                 value=f"{int(h[HeroField.HEALTH])}/{game.max_health}"))
         arrow = None
         dice: list[str] = []
@@ -268,10 +270,11 @@ class HeroicaView:
         if events:
             moves = [e for e in events if len(e.cells) == 2]
             if moves:
-                arrow = (moves[0].cells[0], moves[-1].cells[1])
+                arrow = (local(moves[0].cells[0]), local(moves[-1].cells[1]))
             dice = [d for e in events for d in e.dice]
             caption += " | " + events[-1].text
         return Scene(board=board, terrain_colors={0: SPACE_COLOR}, terrain_names={0: "space"},
                      pieces=pieces,
-                     cell_marks={game.starts[state.mission]: "S", game.targets[state.mission]: "T"},
+                     cell_marks={local(game.starts[state.mission]): "S",
+                                 local(game.targets[state.mission]): "T"},
                      arrow=arrow, dice=dice, caption=caption, status_lines=self.status_lines(state))

@@ -1,0 +1,1 @@
+"""heroarena training, evaluation and recording tools."""
