@@ -58,10 +58,10 @@ From the observer's viewpoint: "seat+k" is the seat k places after the observer.
 
 * 3 static planes: space, start, target.
 * 9 piece planes: bat, guardian, lord, rocks, chest, life potion, speed potion, torch, scepter.
-* 4 hero-position planes (seat+0 .. seat+3).
+* n hero-position planes (seat+0 .. seat+n-1; the Monster Player's stays empty).
 * 4 turn planes: cells entered this move, the monster being fought, the monster the Monster
   Player moves, the cell being moved back from.
-* Constant planes (a scalar broadcast over the board), per seat+0 .. seat+3: health/4,
+* Constant planes (a scalar broadcast over the board), per seat+0 .. seat+n-1: health/4,
   healing, gold/10, life potions, speed potions, torch, scepter, 6 weapons, 3 monster-kill
   counts/5, missions won, is Monster Player, Heroes it defeated, hero one-hot (3).
 * Constant planes for the turn: phase one-hot (17), die symbol one-hot (4), steps left/10,
