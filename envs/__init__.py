@@ -13,6 +13,7 @@ from typing import Any
 # problems never break another game.
 REGISTRY: dict[str, str] = {
     "heroica_v0": "envs.heroica.heroica_v0",
+    "heroscape_v0": "envs.heroscape.heroscape_v0",
 }
 
 

@@ -1,0 +1,56 @@
+"""Set up any Heroscape position (for tests and puzzles): a scenario plus figure placements.
+
+Example::
+
+    game, state = from_scenario("skirmish", {"Ironclad Warden": [(2, 3)],
+                                             "Ember Scout #1": [(2, 5)]},
+                                dice=["skull", "skull", "shield"], turn=0)
+
+``placements`` maps figure labels (``game.figure_label``) to one (row, col) space, or two
+for a double-space figure; figures not listed are off the battlefield (destroyed). ``dice``
+scripts every later roll; ``turn`` is the player about to choose a card.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..core.dice import ScriptedDice
+from ..core.game import OptionError
+from .state import NO_CELL, Phase, State
+
+
+def from_scenario(scenario: Any, placements: dict[str, Sequence[Sequence[int]]] | None = None, *,
+                  dice: Sequence[int | str] | None = None, seed: int = 0, turn: int | None = None,
+                  **options: Any) -> tuple["HeroscapeGame", State]:  # noqa: F821
+    from .rules import HeroscapeGame
+
+    game = HeroscapeGame(scenario, **options)
+    state = game.new_state(seed)
+    if placements is not None:
+        for figure in range(game.n_figures):
+            game.remove(state, figure)
+        labels = {label: i for i, label in enumerate(game.figure_label)}
+        for label, spaces in placements.items():
+            if label not in labels:
+                raise OptionError("placements", f"no figure named {label!r}; figures: {list(labels)}")
+            figure = labels[label]
+            cells = [game.board.cell(int(r), int(c)) for r, c in spaces]
+            if len(cells) != (2 if game.fig_double[figure] else 1):
+                raise OptionError("placements", f"{label} needs {2 if game.fig_double[figure] else 1} space(s)")
+            for cell in cells:
+                if not game.board.exists[cell]:
+                    raise OptionError("placements", f"{label}: {game.cell_name(cell)} is not a space")
+            if len(cells) == 2 and (game.board.distance[cells[0], cells[1]] != 1
+                                    or game.board.level[cells[0]] != game.board.level[cells[1]]):
+                raise OptionError("placements", f"{label}: a double-space figure needs two adjacent "
+                                  "spaces on one level (HS-7.2)")
+            game.place(state, figure, cells[0], cells[1] if len(cells) == 2 else NO_CELL)
+    if dice is not None:
+        state.dice = ScriptedDice(dice)
+    if turn is not None:
+        if not 0 <= turn < game.num_players:
+            raise OptionError("turn", f"must be a seat 0..{game.num_players - 1}")
+        state.seat = state.first_player = turn
+    state.phase = Phase.CHOOSE_CARD
+    return game, state

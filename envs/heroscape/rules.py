@@ -1,0 +1,318 @@
+"""Heroscape basic game rules engine (HS-0 ... HS-14 of ../shared/rules/heroscape.md).
+
+Turn flow (one decision per env step)::
+
+    CHOOSE_CARD -> MOVE_SELECT <-> MOVE_DEST [-> MOVE_TAIL] ... end_movement
+                -> ATTACK_SELECT <-> ATTACK_TARGET ... end_turn -> next player's CHOOSE_CARD
+
+Movement searches come from ``core.movement`` (Dijkstra with climb costs and water stops),
+line of sight from ``core.sight.HexSight`` (the 3D segment test of HS-10.4), range from the
+board's all-pairs step distances (around gaps, ignoring levels: HS-9.5).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..core.actions import ActionLayout
+from ..core.board import Board, Topology
+from ..core.dice import HEROSCAPE_COMBAT_DIE, Dice
+from ..core.game import Event, Game, OptionError, zero_sum_returns
+from ..core.movement import climb_cost, reachable, reachable_double
+from ..core.sight import HexSight, HexSightConfig
+from .data import ArmyCard, Scenario, Terrain, load_cards, load_scenario
+from .state import NO_CELL, NO_FIGURE, Phase, State
+
+PLANES = ("select", "move", "tail", "attack")
+DEFAULT_SCENARIO = "skirmish"
+DEFAULT_BOARD_SIZE = (16, 20)
+MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
+INITIATIVE_DICE = 6  # HS-4.1
+
+
+class HeroscapeGame(Game[State]):
+    """Heroscape for 2-4 players: armies of hero and squad cards on a hex battlefield."""
+
+    name = "heroscape"
+
+    def __init__(self, scenario: str | Scenario = DEFAULT_SCENARIO,
+                 board_size: tuple[int, int] = DEFAULT_BOARD_SIZE,
+                 round_cap: int | None = None,
+                 victory: str | None = None,
+                 hold_rounds: int | None = None,
+                 level_height: float = 1.0 / 6.0,
+                 figure_radius: float = 0.3):
+        self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        sc = self.scenario
+        self.battlefield = sc.battlefield
+        self.num_players = len(sc.players)
+        self.height, self.width = board_size
+        source = self.battlefield.board
+        if source.height > self.height or source.width > self.width:
+            raise OptionError("board_size", f"battlefield {self.battlefield.id!r} is {source.height}x"
+                              f"{source.width}, larger than board_size {board_size}")
+        self.board = _pad(source, self.height, self.width)
+        self.round_cap = sc.round_cap if round_cap is None else round_cap
+        if not isinstance(self.round_cap, int) or self.round_cap < 1:
+            raise OptionError("round_cap", f"must be a positive integer, got {self.round_cap!r}")
+        self.victory = victory if victory is not None else str(sc.victory.type.value)
+        if self.victory not in ("eliminate", "hold"):
+            raise OptionError("victory", f"must be 'eliminate' or 'hold', got {self.victory!r}")
+        self.hold_zone = sc.victory.zone if sc.victory.zone else "X"
+        self.hold_target = hold_rounds if hold_rounds is not None else (sc.victory.rounds or 2)
+        self.hold_cells = self._zone_cells(self.hold_zone) if self.victory == "hold" else ()
+        if self.victory == "hold" and not self.hold_cells:
+            raise OptionError("victory", f"the battlefield has no '{self.hold_zone}' spaces to hold")
+        self.sight = HexSight(self.board, HexSightConfig(level_height=level_height,
+                                                         figure_radius=figure_radius))
+        self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7
+        self.water = self.board.terrain == Terrain.WATER
+        self._build_armies()
+        self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
+        specials = [f"card_{k}" for k in range(MAX_CARDS)] + ["end_movement", "end_turn"]
+        self.layout = ActionLayout.build(self.height * self.width, PLANES, specials)
+        from .view import HeroscapeView
+
+        self.view = HeroscapeView(self)
+        self.observation_shape = self.view.shape
+
+    # -- setup ----------------------------------------------------------------------------
+    def _zone_cells(self, zone: str) -> tuple[int, ...]:
+        cells = self.battlefield.zones.get(zone, ())
+        return tuple(self._pad_cell(c) for c in cells)
+
+    def _pad_cell(self, cell: int) -> int:
+        row, col = divmod(int(cell), self.battlefield.board.width)
+        return row * self.width + col
+
+    def _build_armies(self) -> None:
+        """Flatten armies into cards (Game.cards) and figures (per-figure static arrays)."""
+        self.cards: list[ArmyCard] = []
+        self.card_owner: list[int] = []
+        self.player_cards: list[list[int]] = []
+        owner, card_of, double, move, rng, attack, defense, height = [], [], [], [], [], [], [], [], 
+        self.figure_label: list[str] = []
+        for seat, player in enumerate(self.scenario.players):
+            if len(player.army) > MAX_CARDS:
+                raise OptionError("scenario", f"player {seat} has {len(player.army)} cards; at most {MAX_CARDS}")
+            mine = []
+            for card in player.army:
+                index = len(self.cards)
+                self.cards.append(card)
+                self.card_owner.append(seat)
+                mine.append(index)
+                for k in range(card.figures):
+                    owner.append(seat)
+                    card_of.append(index)
+                    double.append(card.double_space)
+                    move.append(card.move)
+                    rng.append(card.range)
+                    attack.append(card.attack)
+                    defense.append(card.defense)
+                    height.append(card.height)
+                    self.figure_label.append(card.name if card.figures == 1 else f"{card.name} #{k + 1}")
+            self.player_cards.append(mine)
+        self.fig_owner = np.array(owner, dtype=np.int16)
+        self.fig_card = np.array(card_of, dtype=np.int16)
+        self.fig_double = np.array(double, dtype=bool)
+        self.fig_move = np.array(move, dtype=np.int16)
+        self.fig_range = np.array(rng, dtype=np.int16)
+        self.fig_attack = np.array(attack, dtype=np.int16)
+        self.fig_defense = np.array(defense, dtype=np.int16)
+        self.fig_height = np.array(height, dtype=np.float64)
+        self.n_figures = len(owner)
+
+    def new_state(self, seed: int | None = None, dice: Dice | None = None) -> State:
+        dice = dice if dice is not None else Dice(seed)
+        n = self.board.n_cells
+        state = State(cell=np.full(self.n_figures, NO_CELL, dtype=np.int16),
+                      cell2=np.full(self.n_figures, NO_CELL, dtype=np.int16),
+                      moved=np.zeros(self.n_figures, dtype=bool),
+                      attacked=np.zeros(self.n_figures, dtype=bool),
+                      occupant=np.full(n, NO_FIGURE, dtype=np.int16),
+                      hold_rounds=[0] * self.num_players, dice=dice)
+        self._deploy(state)
+        state.first_player = self._roll_initiative(state)
+        state.seat = state.first_player
+        state.phase = Phase.CHOOSE_CARD
+        return state
+
+    def _deploy(self, state: State) -> None:
+        """HS-1.4 default: random placements inside each player's start zone."""
+        for seat, player in enumerate(self.scenario.players):
+            zone = list(self._zone_cells(player.zone))
+            for figure in np.flatnonzero(self.fig_owner == seat):
+                free = [c for c in zone if state.occupant[c] == NO_FIGURE]
+                if self.fig_double[figure]:
+                    pairs = [(a, int(b)) for a in free for b in self.board.neighbors[a]
+                             if b > a and int(b) in free and self.board.level[a] == self.board.level[b]]
+                    if not pairs:
+                        raise OptionError("scenario", f"zone {player.zone} has no free same-level "
+                                          f"pair for {self.figure_label[figure]}")
+                    a, b = pairs[state.dice.choice(len(pairs))]
+                    self.place(state, int(figure), a, b)
+                else:
+                    if not free:
+                        raise OptionError("scenario", f"zone {player.zone} is full")
+                    self.place(state, int(figure), free[state.dice.choice(len(free))])
+
+    def _roll_initiative(self, state: State) -> int:
+        """HS-4.1..4.3: six combat dice each; most skulls goes first; only the tied re-roll."""
+        contenders = list(range(self.num_players))
+        while True:
+            skulls = [sum(state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) == "skull"
+                          for _ in range(INITIATIVE_DICE)) if p in contenders else -1
+                      for p in range(self.num_players)]
+            state.initiative.append(skulls)
+            best = max(skulls)
+            contenders = [p for p in contenders if skulls[p] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    # -- figure geometry ------------------------------------------------------------------
+    def place(self, state: State, figure: int, cell: int, cell2: int = NO_CELL) -> None:
+        for old in (state.cell[figure], state.cell2[figure]):
+            if old != NO_CELL and state.occupant[old] == figure:
+                state.occupant[old] = NO_FIGURE
+        state.cell[figure] = cell
+        state.cell2[figure] = cell2
+        for new in (cell, cell2):
+            if new != NO_CELL:
+                if state.occupant[new] != NO_FIGURE:
+                    raise ValueError(f"space {self.cell_name(new)} is already occupied")
+                state.occupant[new] = figure
+
+    def remove(self, state: State, figure: int) -> None:
+        for old in (state.cell[figure], state.cell2[figure]):
+            if old != NO_CELL:
+                state.occupant[old] = NO_FIGURE
+        state.cell[figure] = state.cell2[figure] = NO_CELL
+
+    def cells_of(self, state: State, figure: int) -> tuple[int, ...]:
+        a, b = int(state.cell[figure]), int(state.cell2[figure])
+        return (a,) if b == NO_CELL else (a, b)
+
+    def base_level(self, state: State, figure: int) -> int:
+        """HS-12.4: a double-space figure uses its higher space."""
+        return int(max(self.board.level[c] for c in self.cells_of(state, figure)))
+
+    def cell_name(self, cell: int) -> str:
+        row, col = divmod(int(cell), self.width)
+        return f"({row},{col})"
+
+    def alive(self, state: State) -> np.ndarray:
+        return state.cell != NO_CELL
+
+    def players_alive(self, state: State) -> list[int]:
+        return sorted(set(int(o) for o in self.fig_owner[self.alive(state)]))
+
+    # -- movement -------------------------------------------------------------------------
+    def destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
+        """Legal final spaces (one cell, or a sorted pair for double-space figures)."""
+        owner = self.fig_owner[figure]
+        occupant = state.occupant
+        occupied = occupant != NO_FIGURE
+        enemy = occupied & (self.fig_owner[np.maximum(occupant, 0)] != owner)
+        own = self.cells_of(state, figure)
+        can_end = ~occupied
+        can_end[list(own)] = True
+        if not self.fig_double[figure]:
+            reach = reachable(self.board, own[0], int(self.fig_move[figure]), step_cost=self.climb,
+                              can_enter=~enemy, stops_after_entering=self.water, can_end=can_end)
+            return [(int(c),) for c in reach.destinations()]
+        reach2 = reachable_double(self.board, own, int(self.fig_move[figure]), step_cost=self.climb,
+                                  can_enter=~enemy, stops_after_entering=self.water, can_end=can_end)
+        return [tuple(pair) for pair in reach2.destinations()]
+
+    # -- attacks --------------------------------------------------------------------------
+    def in_range(self, state: State, attacker: int, target: int) -> bool:
+        """HS-9: the shortest 2D path between any two of their spaces, levels ignored."""
+        distance = self.board.distance
+        reach = self.fig_range[attacker]
+        return any(distance[a, t] <= reach for a in self.cells_of(state, attacker)
+                   for t in self.cells_of(state, target))
+
+    def can_see(self, state: State, attacker: int, target: int) -> bool:
+        """HS-10.4: the 3D segment test; every other figure is a blocking cylinder."""
+        others = []
+        for figure in np.flatnonzero(self.alive(state)):
+            if figure == attacker or figure == target:
+                continue
+            for cell in self.cells_of(state, int(figure)):
+                others.append((cell, None, float(self.fig_height[figure])))
+        return self.sight.clear(self.cells_of(state, attacker), None, float(self.fig_height[attacker]),
+                                self.cells_of(state, target), None, float(self.fig_height[target]),
+                                others)
+
+    def targets(self, state: State, attacker: int) -> list[int]:
+        owner = self.fig_owner[attacker]
+        found = []
+        for target in np.flatnonzero(self.alive(state) & (self.fig_owner != owner)):
+            target = int(target)
+            if self.in_range(state, attacker, target) and self.can_see(state, attacker, target):
+                found.append(target)
+        return found
+
+    # -- Game protocol --------------------------------------------------------------------
+    def current_player(self, state: State) -> int:
+        return -1 if state.phase is Phase.GAME_OVER else state.seat
+
+    def turn_number(self, state: State) -> int:
+        return state.turns
+
+    def returns(self, state: State) -> np.ndarray:
+        if state.phase is not Phase.GAME_OVER:
+            return np.zeros(self.num_players)
+        return zero_sum_returns(state.winners, self.num_players)
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        from .legal import legal_mask
+
+        return legal_mask(self, state)
+
+    def apply_legal(self, state: State, action: int) -> list[Event]:
+        from .legal import apply_action
+
+        events: list[Event] = []
+        apply_action(self, state, self.layout.decode(action), events)
+        return events
+
+    def observe(self, state: State, player: int) -> np.ndarray:
+        return self.view.observe(state, player)
+
+    def action_to_string(self, state: State, action: int) -> str:
+        return self.view.action_to_string(state, action)
+
+    def to_dict(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_dict(self, data: dict[str, Any]) -> State:
+        return State.from_dict(data)
+
+    def render_text(self, state: State) -> str:
+        return self.view.render_text(state)
+
+    def scene(self, state: State, events: list[Event] | None = None):
+        return self.view.scene(state, events)
+
+    @classmethod
+    def from_scenario(cls, scenario: str | Scenario, placements: dict[str, Sequence[int]] | None = None,
+                      **kwargs: Any) -> tuple["HeroscapeGame", State]:
+        """Any position: see :func:`envs.heroscape.position.from_scenario`."""
+        from .position import from_scenario
+
+        return from_scenario(scenario, placements, **kwargs)
+
+
+def _pad(board: Board, height: int, width: int) -> Board:
+    """The same battlefield on a larger grid; odd-r rows keep their parity, so hex
+    adjacency is unchanged."""
+    exists = np.zeros((height, width), dtype=bool)
+    terrain = np.zeros((height, width), dtype=np.int8)
+    level = np.zeros((height, width), dtype=np.int16)
+    exists[: board.height, : board.width] = board.exists.reshape(board.height, board.width)
+    terrain[: board.height, : board.width] = board.terrain.reshape(board.height, board.width)
+    level[: board.height, : board.width] = board.level.reshape(board.height, board.width)
+    return Board.create(Topology.HEX, exists, terrain, level)
