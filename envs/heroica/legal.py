@@ -302,7 +302,7 @@ def _end_move(game, state, seat, name, events) -> None:
 
 
 def _end_turn(game, state, seat, name, events) -> None:
-    game.end_turn(state)
+    game.end_turn(state, events)
 
 
 def _defeat(game, state, seat, name, events) -> None:

@@ -335,17 +335,18 @@ class HeroicaGame(Game[State]):
         else:
             state.phase = Phase.START
 
-    def end_turn(self, state: State) -> None:
+    def end_turn(self, state: State, events: list[Event] | None = None) -> None:
+        # ``events`` receives the round-cap draw event (it used to be dropped).
         state.turns += 1
         nxt = (state.turn_seat + 1) % self.num_players
         if nxt == 0:
             state.round += 1
             if state.round >= self.max_rounds:  # HE-4.2 default: round cap
-                self._mission_over(state, winner=-1, events=[])
+                self._mission_over(state, winner=-1, events=events if events is not None else [])
                 return
         self._begin_turn(state, nxt)
         if nxt == self.monster_seat and not self.is_monster[state.piece].any():
-            self.end_turn(state)  # HE-20.4: no monsters left, the Monster Player skips
+            self.end_turn(state, events)  # HE-20.4: no monsters left, the Monster Player skips
 
     def enter_end_phase(self, state: State) -> None:
         state.seat = state.turn_seat
