@@ -1,0 +1,223 @@
+"""Bots (scripted players) for any :class:`~envs.core.game.Game`, and matches between them.
+
+A bot is a player, not a test: it gets the game and the live state and returns one legal
+action. It may read the state directly (every game here is fully observable) but must not
+mutate it; it must not peek at the dice either (copying a state copies its dice, so a bot
+that simulates a random action would see the real roll).
+
+>>> from envs.bots import get_bot, play_match
+>>> from envs.heroica.rules import HeroicaGame
+>>> result = play_match(HeroicaGame, get_bot("heroica", "heuristic"), get_bot("heroica", "random"),
+...                     games=20, seed=0)
+>>> result.win_rate, result.ci_low, result.ci_high           # doctest: +SKIP
+
+Registry: ``BOTS[game_name][bot_name]`` is a zero-argument factory; ``game_name`` is the
+engine's ``Game.name`` (``"heroica"``), and env names such as ``"heroica_v0"`` are accepted too
+(the ``_v<k>`` suffix is dropped). Game-specific bot modules are imported lazily, so this module
+stays game-agnostic and free of import cycles. Pure Python + numpy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from .core.game import Game
+
+Z_95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+# ==========================================================================================
+# Bots
+# ==========================================================================================
+@runtime_checkable
+class Bot(Protocol):
+    """A scripted player. ``act`` returns one action legal for ``game.current_player(state)``."""
+
+    name: str
+
+    def act(self, game: Game, state: Any, rng: np.random.Generator) -> int: ...
+
+
+class RandomBot:
+    """Uniform over the legal actions (the baseline every other bot must beat)."""
+
+    name = "random"
+
+    def act(self, game: Game, state: Any, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(game.legal_mask(state))
+        if legal.size == 0:
+            raise ValueError("RandomBot asked to act with no legal action (is the game over?)")
+        return int(legal[rng.integers(legal.size)])
+
+
+def _lazy(module: str, attribute: str) -> Callable[[], Bot]:
+    """A factory that imports ``module`` only when a bot is built (avoids import cycles)."""
+
+    def factory() -> Bot:
+        return getattr(importlib.import_module(module), attribute)()
+
+    factory.__qualname__ = f"lazy({module}.{attribute})"
+    return factory
+
+
+# game name -> bot name -> zero-argument factory
+BOTS: dict[str, dict[str, Callable[[], Bot]]] = {
+    "heroica": {
+        "random": RandomBot,
+        "heuristic": _lazy("envs.heroica.bots", "HeuristicBot"),
+    },
+}
+
+GENERIC_BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+"""Bots that play any game; ``get_bot`` falls back to these."""
+
+
+def _game_key(game_name: str) -> str:
+    return re.sub(r"_v\d+$", "", game_name)
+
+
+def bot_names(game_name: str) -> list[str]:
+    return sorted(set(GENERIC_BOTS) | set(BOTS.get(_game_key(game_name), {})))
+
+
+def get_bot(game_name: str, bot_name: str) -> Bot:
+    """A new bot ``bot_name`` for ``game_name`` (``"heroica"`` or ``"heroica_v0"``)."""
+    factories = {**GENERIC_BOTS, **BOTS.get(_game_key(game_name), {})}
+    if bot_name not in factories:
+        raise KeyError(f"unknown bot {bot_name!r} for game {game_name!r}; "
+                       f"known: {bot_names(game_name)}")
+    return factories[bot_name]()
+
+
+# ==========================================================================================
+# Playing games and matches
+# ==========================================================================================
+def play_game(game: Game, bots_by_seat: Sequence[Bot], seed: int | None = None,
+              validate: bool = True, max_decisions: int = 1_000_000) -> np.ndarray:
+    """Play one game from ``game.new_state(seed)``; returns ``game.returns`` (one per seat).
+
+    Each bot draws its own randomness from one Generator seeded from ``seed`` (separate from
+    the dice). ``validate`` makes the engine check every action's legality (``Game.apply``);
+    turn it off only for bots known to be correct.
+    """
+    if len(bots_by_seat) != game.num_players:
+        raise ValueError(f"{game.num_players} seats but {len(bots_by_seat)} bots")
+    state = game.new_state(seed)
+    rng = np.random.default_rng(None if seed is None else [seed, 0xB075])
+    apply = game.apply if validate else game.apply_legal
+    for _ in range(max_decisions):
+        seat = game.current_player(state)
+        if seat < 0:
+            return game.returns(state)
+        apply(state, bots_by_seat[seat].act(game, state, rng))
+    raise RuntimeError(f"game (seed {seed}) did not end within {max_decisions} decisions")
+
+
+@dataclass
+class MatchResult:
+    """Outcome of ``play_match`` from ``bot_a``'s point of view.
+
+    A game is a *win* for bot_a when its seat's return is positive (shared wins included), a
+    *loss* when negative and a *draw* when zero (e.g. the round cap). ``win_rate`` counts draws
+    as non-wins: wins / games. ``ci_low`` .. ``ci_high`` is the 95% Wilson score interval of it.
+    ``seat_games[s]`` / ``seat_wins[s]``: games and wins of bot_a playing seat ``s``.
+    """
+
+    bot_a: str
+    bot_b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    seconds: float
+    games_per_second: float
+    seat_games: list[int] = field(default_factory=list)
+    seat_wins: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        return (f"{self.bot_a} vs {self.bot_b}: {self.games} games, {self.wins} wins / "
+                f"{self.draws} draws / {self.losses} losses; win rate {self.win_rate:.3f} "
+                f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s")
+
+
+def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (default 95%).
+
+    centre = (p + z^2/2n) / (1 + z^2/n),  half = z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n)
+    with p = successes / n. Unlike p +- z sqrt(p(1-p)/n) it stays inside [0, 1] and is sane at
+    p = 0 or 1 and small n. ``n = 0`` gives the uninformative (0, 1).
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..{n}, got {successes}")
+    p = successes / n
+    z2 = z * z
+    denominator = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends, no rounding
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+def _make_game(game_or_factory: Game | Callable[[], Game]) -> Game:
+    return game_or_factory if isinstance(game_or_factory, Game) else game_or_factory()
+
+
+def play_match(game_or_factory: Game | Callable[[], Game], bot_a: Bot, bot_b: Bot, games: int,
+               seed: int = 0, seats: Sequence[int] | None = None,
+               validate: bool = True) -> MatchResult:
+    """Play ``games`` games of ``bot_a`` against ``bot_b`` with fair seating.
+
+    Game ``i`` puts bot_a in seat ``seats[i % len(seats)]`` (default: every seat in turn, so
+    with two players bot_a plays seat 0 in half the games and seat 1 in the other half) and
+    bot_b in every other seat. Game ``i`` uses seed ``seed + i``; consecutive pairs of games
+    share nothing else. ``seats`` restricts bot_a to some seats (e.g. only the Monster Player).
+    With n > 2 seats, bot_b fills n - 1 seats, so an even bot_a wins about 1/n of the games.
+    """
+    game = _make_game(game_or_factory)
+    n = game.num_players
+    seat_cycle = list(range(n)) if seats is None else [int(s) for s in seats]
+    if not seat_cycle or any(not 0 <= s < n for s in seat_cycle):
+        raise ValueError(f"seats must be a non-empty list of seats in 0..{n - 1}, got {seats}")
+    if games < 1:
+        raise ValueError(f"games must be positive, got {games}")
+    wins = draws = losses = 0
+    seat_games = [0] * n
+    seat_wins = [0] * n
+    start = time.perf_counter()
+    for i in range(games):
+        seat_a = seat_cycle[i % len(seat_cycle)]
+        bots = [bot_a if s == seat_a else bot_b for s in range(n)]
+        result = play_game(game, bots, seed + i, validate=validate)[seat_a]
+        seat_games[seat_a] += 1
+        if result > 0:
+            wins += 1
+            seat_wins[seat_a] += 1
+        elif result < 0:
+            losses += 1
+        else:
+            draws += 1
+    seconds = time.perf_counter() - start
+    low, high = wilson_interval(wins, games)
+    return MatchResult(
+        bot_a=getattr(bot_a, "name", type(bot_a).__name__),
+        bot_b=getattr(bot_b, "name", type(bot_b).__name__),
+        games=games, wins=wins, draws=draws, losses=losses, win_rate=wins / games,
+        ci_low=low, ci_high=high, seconds=seconds,
+        games_per_second=games / seconds if seconds > 0 else float("inf"),
+        seat_games=seat_games, seat_wins=seat_wins)

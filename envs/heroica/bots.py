@@ -1,0 +1,614 @@
+"""Scripted Heroica players. ``HeuristicBot`` races for the target and beats random play.
+
+The bot plans with one number per space, the *cost to go*: a Dijkstra from the mission's
+target over the current pieces, in "steps" (one die pip), where entering a space costs 1 plus
+
+* ``stop``   when the space is next to a monster or rocks (the move must end there, HE-5.8),
+* ``fight``  to pass through a monster's space (it must be defeated first; strength and the
+  Hero's Health set the price, with extra for a fight that may defeat the Hero),
+* ``rocks``  to pass through rocks (exploring often takes a few turns, HE-13),
+* ``chest``  for a chest (a forced stop and a trap; the gold partly pays for it),
+* minus small bonuses for items (a torch, potions, the Scepter) on the way.
+
+Every decision then scores the legal actions with a few small functions, one per phase
+(``_PHASE_HANDLERS``): step to the neighbour with the lowest cost to go; on a movement Shield
+compare the gain of moving with the gain of a ranged kill (the target itself wins at once), a
+heal or a Scepter summon in the leading opponent's way; in fights take on the target first,
+then the weakest monster; move back towards the goal; drink a Life Potion when low or before a
+fight that could defeat the Hero; buy a ranged weapon when gold allows. As Monster Player
+(Battle Heroica) it fights in place when a Hero is adjacent, otherwise moves the monster that
+is closest to a non-healing Hero straight at it, and never walks the target's guard away.
+
+Nothing is simulated through the engine, so the bot never sees a die before it is rolled, and
+cost maps are cached per (mission, pieces, Health, torch), so one decision costs microseconds
+to a fraction of a millisecond.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+from ..core.board import UNREACHABLE
+from ..core.dice import HEROICA_DIE
+from .legal import MOVE_VALUE, SHIELD
+from .state import NO_CELL, HeroField, Phase, State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import HeroicaGame
+
+INF = float("inf")
+WIN = 1e6  # score of an action that wins the mission now
+MEAN_MOVE = float(np.mean([MOVE_VALUE[face] for face in HEROICA_DIE.faces]))  # 2.5 pips a roll
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Prices in steps (die pips) used by the cost-to-go map and the action scores."""
+
+    stop: float = 1.0  # a forced stop wastes the rest of the roll
+    fight_base: float = 1.5  # a fight costs about half a turn on average (4/6 win)
+    fight_per_strength: float = 1.2  # expected Health lost, priced per point of strength
+    fight_defeat: float = 5.0  # extra when the monster could defeat the Hero (healing turns)
+    rocks: float = 4.0  # exploring takes about two tries (Sword or Shield get through)
+    chest: float = 1.0  # a forced stop and a trap, minus the gold
+    torch: float = 0.6  # +1 step per turn until hurt
+    potion: float = 0.3
+    scepter: float = 0.3
+    health: float = 1.5  # one point of Health (for heals)
+    gold: float = 0.5  # one gold piece (Thief / Dagger)
+    buy_order: tuple[str, ...] = ("wand", "bow", "sword")  # weapons worth buying, best first
+    reentry: float = 10.0  # staying next to rocks that are never explored goes nowhere
+    mp_fight: float = 50.0  # Monster Player: value of fighting now
+    mp_reach: float = 5.0  # Monster Player: a Hero is within one average roll
+
+
+class _Static:
+    """Per-mission tables in plain Python lists (faster than numpy in small loops)."""
+
+    def __init__(self, game: "HeroicaGame", mission: int):
+        board = game.boards[mission]
+        self.board = board
+        self.target = game.targets[mission]
+        self.valid = board.neighbors >= 0
+        self.safe_nb = np.where(self.valid, board.neighbors, 0)  # index-safe neighbour table
+        self.neighbors: list[list[int]] = [[int(c) for c in row if c >= 0] for row in board.neighbors]
+        self.distance = board.distance
+
+
+class HeuristicBot:
+    """A fast rule-based Heroica player (Hero or Monster Player); see the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, weights: Weights | None = None, cache_size: int = 20_000):
+        self.w = weights or Weights()
+        self.cache_size = cache_size
+        self._static: dict[tuple[int, int], _Static] = {}
+        self._costs: dict[tuple, list[float]] = {}
+
+    # ======================================================================================
+    # Entry point
+    # ======================================================================================
+    def act(self, game: "HeroicaGame", state: State, rng: np.random.Generator) -> int:
+        mask = game.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        if legal.size == 1:
+            return int(legal[0])
+        turn = _Turn(self, game, state, mask)
+        for rule in (_drink_life, _shop):  # free actions first; each returns None to pass
+            action = rule(turn)
+            if action is not None:
+                return action
+        action = _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
+        return int(action)
+
+    # ======================================================================================
+    # Cost to go
+    # ======================================================================================
+    def static(self, game: "HeroicaGame", mission: int) -> _Static:
+        key = (id(game), mission)
+        if key not in self._static:
+            self._static[key] = _Static(game, mission)
+        return self._static[key]
+
+    def cost_to_go(self, game: "HeroicaGame", state: State, seat: int,
+                   piece: np.ndarray | None = None) -> list[float]:
+        """Cost (in steps) from every space to the win for the Hero in ``seat``."""
+        piece = state.piece if piece is None else piece
+        hero = state.heroes[seat]
+        health = int(hero[HeroField.HEALTH]) if not hero[HeroField.HEALING] else game.max_health
+        torch = bool(hero[HeroField.TORCH])
+        key = (id(game), state.mission, piece.tobytes(), health, torch)
+        cached = self._costs.get(key)
+        if cached is None:
+            if len(self._costs) >= self.cache_size:
+                self._costs.clear()
+            cached = self._costs[key] = self._dijkstra(game, state.mission, piece, health, torch)
+        return cached
+
+    def _enter_costs(self, game: "HeroicaGame", st: _Static, piece: np.ndarray, health: int,
+                     torch: bool) -> np.ndarray:
+        w = self.w
+        monster = game.is_monster[piece].copy()
+        monster[st.target] = False  # fighting the target is the goal, not a detour
+        rocks = piece == game.ROCKS
+        blocks = monster | rocks
+        stop = (blocks[st.safe_nb] & st.valid).any(axis=1)
+        strength = game.strength[piece]
+        fight = w.fight_base + w.fight_per_strength * strength + w.fight_defeat * (strength >= health)
+        enter = 1.0 + w.stop * stop + np.where(monster, fight, 0.0) + w.rocks * rocks
+        enter += w.chest * (piece == game.CHEST)
+        bonus = {"life_potion": w.potion, "speed_potion": w.potion, "scepter": w.scepter,
+                 "torch": 0.0 if torch else w.torch}
+        for code, item in game.ITEMS.items():
+            enter -= bonus[item] * (piece == code)
+        enter[st.target] = 1.0
+        return np.maximum(enter, 0.1)
+
+    def _dijkstra(self, game: "HeroicaGame", mission: int, piece: np.ndarray, health: int,
+                  torch: bool) -> list[float]:
+        st = self.static(game, mission)
+        enter = self._enter_costs(game, st, piece, health, torch).tolist()
+        neighbors = st.neighbors
+        dist = [INF] * len(enter)
+        dist[st.target] = 0.0
+        heap = [(0.0, st.target)]
+        while heap:
+            d, cell = heapq.heappop(heap)
+            if d > dist[cell]:
+                continue
+            through = d + enter[cell]  # cost of a path that enters ``cell`` from a neighbour
+            for prev in neighbors[cell]:
+                if through < dist[prev]:
+                    dist[prev] = through
+                    heapq.heappush(heap, (through, prev))
+        return dist
+
+
+# ==========================================================================================
+# One decision: the facts every scoring function needs, computed once and lazily
+# ==========================================================================================
+class _Turn:
+    def __init__(self, bot: HeuristicBot, game: "HeroicaGame", state: State, mask: np.ndarray):
+        self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
+        self.layout = game.layout
+        self.seat = state.seat
+        self.hero = state.heroes[self.seat]
+        self.here = int(self.hero[HeroField.CELL])
+        self.st = bot.static(game, state.mission)
+        self.target = self.st.target
+        self.is_monster_player = self.seat == game.monster_seat
+        self._dist: list[float] | None = None
+
+    # -- legal actions --------------------------------------------------------------------
+    def can(self, special: str) -> bool:
+        return bool(self.mask[self.layout.special(special)])
+
+    def special(self, name: str) -> int:
+        return self.layout.special(name)
+
+    def cells(self, plane: str) -> list[int]:
+        offset = self.layout.plane_offset(plane)
+        return [int(c) for c in np.flatnonzero(self.mask[offset: offset + self.layout.n_cells])]
+
+    def cell_action(self, plane: str, cell: int) -> int:
+        return self.layout.plane_action(plane, cell)
+
+    def first_legal(self) -> int:
+        return int(np.flatnonzero(self.mask)[0])
+
+    # -- planning -------------------------------------------------------------------------
+    @property
+    def dist(self) -> list[float]:
+        if self._dist is None:
+            self._dist = self.bot.cost_to_go(self.game, self.state, self.seat)
+        return self._dist
+
+    def dist_without(self, cell: int, seat: int | None = None) -> list[float]:
+        """Cost to go if the piece on ``cell`` were gone (a monster defeated, rocks cleared)."""
+        piece = self.state.piece.copy()
+        piece[cell] = 0
+        return self.bot.cost_to_go(self.game, self.state, self.seat if seat is None else seat, piece)
+
+    def kill_gain(self, cell: int) -> float:
+        """Steps saved by defeating the monster on ``cell`` now (the target wins outright)."""
+        if cell == self.target:
+            return WIN
+        gain = self.dist[self.here] - self.dist_without(cell)[self.here]
+        return gain + self.w.fight_base  # a kill always saves the fight it replaces, a little
+
+    def strength(self, cell: int) -> int:
+        return int(self.game.strength[self.state.piece[cell]])
+
+    def health(self, seat: int | None = None) -> int:
+        return int(self.state.heroes[self.seat if seat is None else seat, HeroField.HEALTH])
+
+    def monster_neighbours(self, cell: int) -> list[int]:
+        return self.game.adjacent_monsters(self.state, cell)
+
+    def opponents(self) -> list[int]:
+        return [s for s in self.game.hero_seats() if s != self.seat]
+
+    def walk(self, steps: int, dist: list[float] | None = None) -> int:
+        """Where greedy stepping down ``dist`` ends after ``steps`` steps (forced stops included)."""
+        dist = self.dist if dist is None else dist
+        game, state = self.game, self.state
+        visited = state.visited
+        cell = self.here
+        for _ in range(steps):
+            options = [c for c in self.st.neighbors[cell]
+                       if not (visited >> c) & 1 and game._hero_passable(state, c)]
+            if not options:
+                break
+            nxt = min(options, key=dist.__getitem__)
+            if dist[nxt] >= dist[cell]:
+                break
+            cell = nxt
+            visited |= 1 << cell
+            if cell == self.target or self.forces_stop(cell):
+                break
+        return cell
+
+    def forces_stop(self, cell: int) -> bool:
+        game, state = self.game, self.state
+        return (state.piece[cell] == game.CHEST or bool(game.adjacent_monsters(state, cell))
+                or bool(game.adjacent_rocks(state, cell)))
+
+    def move_gain(self, steps: int) -> float:
+        return self.dist[self.here] - self.dist[self.walk(steps)]
+
+
+def _best(options: list[tuple[float, int]]) -> int:
+    """The action of the highest score; the first listed wins ties."""
+    best_score, best_action = options[0]
+    for score, action in options[1:]:
+        if score > best_score:
+            best_score, best_action = score, action
+    return best_action
+
+
+def _first_legal(turn: _Turn) -> int:
+    return turn.first_legal()
+
+
+# ==========================================================================================
+# Free actions: Life Potions and the shop
+# ==========================================================================================
+def _next_fight_strength(turn: _Turn) -> int:
+    """Strength of the monster the Hero is about to fight now (0 if none)."""
+    phase = turn.state.phase
+    if phase in (Phase.START, Phase.FIGHT_CHOOSE):
+        targets = turn.cells("target")
+        return max((turn.strength(c) for c in targets), default=0) if targets else 0
+    return 0
+
+
+def _drink_life(turn: _Turn) -> int | None:
+    if not turn.can("drink_life"):
+        return None
+    game = turn.game
+    heal = game.pieces.items["life_potion"].heal
+    health = turn.health()
+    if health <= game.max_health - heal:  # no Health wasted (and it shortens healing)
+        return turn.special("drink_life")
+    if 0 < health <= _next_fight_strength(turn):  # a lost fight would defeat the Hero
+        return turn.special("drink_life")
+    return None
+
+
+def _weapon_wanted(turn: _Turn, weapon: str) -> bool:
+    """A weapon is worth buying if it adds a kind of Shield skill the Hero lacks."""
+    game = turn.game
+    skill = game.pieces.weapons[weapon].skill
+    own = game.skill_of(turn.seat, 0)
+    if skill.effect == "ranged_defeat" and own.effect == "ranged_defeat":
+        return bool(skill.straight) != bool(own.straight) or (skill.range or 0) > (own.range or 0)
+    return True
+
+
+def _shop(turn: _Turn) -> int | None:
+    if turn.state.phase not in (Phase.START, Phase.END) or turn.is_monster_player:
+        return None
+    for weapon in turn.w.buy_order:
+        name = f"buy_{weapon}"
+        if name in turn.layout.specials and turn.can(name) and _weapon_wanted(turn, weapon):
+            return turn.special(name)
+    return None
+
+
+# ==========================================================================================
+# Hero phases
+# ==========================================================================================
+def _start(turn: _Turn) -> int:
+    if turn.cells("target"):
+        return _choose_fight(turn)
+    return turn.special("roll") if turn.can("roll") else turn.first_legal()
+
+
+def _fight_order(turn: _Turn, cell: int) -> float:
+    """Fight the target first (a win ends the game), then the weakest monster."""
+    return WIN if cell == turn.target else -turn.strength(cell) + 0.01 * turn.kill_gain(cell)
+
+
+def _choose_fight(turn: _Turn) -> int:
+    return _best([(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")])
+
+
+def _ranged_value(turn: _Turn, source: int) -> float:
+    """Value of using Shield skill ``source`` instead of moving."""
+    game, state, seat = turn.game, turn.state, turn.seat
+    skill = game.skill_of(seat, source)
+    if skill.effect == "ranged_defeat":
+        targets = game.ranged_targets(state, seat, skill)
+        return max((turn.kill_gain(c) for c in targets), default=-INF)
+    if skill.effect == "step_then_defeat":
+        return max((turn.kill_gain(c) for c in _sword_reach(turn)), default=-INF)
+    if skill.effect == "heal":
+        missing = game.max_health - turn.health()
+        return turn.w.health * min(skill.amount or 0, missing) if turn.health() <= 2 else -INF
+    return -INF
+
+
+def _sword_reach(turn: _Turn) -> set[int]:
+    game, state = turn.game, turn.state
+    cells = set(game.adjacent_monsters(state, turn.here))
+    for step in game.sword_steps(state, turn.seat):
+        cells.update(game.adjacent_monsters(state, step))
+    return cells
+
+
+def _move(turn: _Turn) -> int:
+    state, game = turn.state, turn.game
+    options: list[tuple[float, int]] = [(0.0, _step_or_stop(turn))]  # listed first: wins ties
+    if state.die == SHIELD and state.steps_taken == 0:
+        move_value = turn.move_gain(state.steps_left)
+        for source, source_name in enumerate(game.source_names):
+            if turn.can(f"use_{source_name}"):
+                options.append((_ranged_value(turn, source) - move_value,
+                                turn.special(f"use_{source_name}")))
+        if turn.can("use_scepter"):
+            options.append((_scepter_plan(turn)[0] - move_value, turn.special("use_scepter")))
+    if turn.can("drink_speed") and _speed_helps(turn):
+        options.append((0.5, turn.special("drink_speed")))
+    return _best(options)
+
+
+def _speed_helps(turn: _Turn) -> bool:
+    """Drink a Speed Potion when the roll runs out before a forced stop or the goal."""
+    state = turn.state
+    end = turn.walk(state.steps_left)
+    if end == turn.target or turn.forces_stop(end):
+        return False
+    return turn.walk(state.steps_left + turn.game.pieces.items["speed_potion"].steps) != end
+
+
+def _step_or_stop(turn: _Turn) -> int:
+    """Step down the cost-to-go; end the move only when no step gets closer."""
+    dist = turn.dist
+    steps = turn.cells("step")
+    if turn.target in steps:
+        return turn.cell_action("step", turn.target)
+    stay = dist[turn.here] + (turn.w.reentry if _rocks_need_reentry(turn) else 0.0)
+    options = [(-stay - 1e-9, turn.special("end_move"))] if turn.can("end_move") else []
+    options += [(-dist[c], turn.cell_action("step", c)) for c in steps]
+    return _best(options) if options else turn.first_legal()
+
+
+def _rocks_need_reentry(turn: _Turn) -> bool:
+    """Rocks on the route next to a Hero that has not entered its space this turn: ending the
+    move here explores nothing (HE-13.2 needs a move *into* the space), so step out first."""
+    if turn.state.entered_from != NO_CELL:
+        return False
+    dist = turn.dist
+    return any(dist[r] < dist[turn.here] for r in turn.game.adjacent_rocks(turn.state, turn.here))
+
+
+def _forward(turn: _Turn) -> int:
+    return _best([(-turn.dist[c], turn.cell_action("step", c)) for c in turn.cells("step")])
+
+
+def _fight_shield(turn: _Turn) -> int:
+    """Plain defeat or a melee skill: count the monsters it removes, gold and the free step."""
+    game, state, seat, w = turn.game, turn.state, turn.seat, turn.w
+    adjacent = turn.monster_neighbours(turn.here)
+
+    def value(skill_effect: str | None, gold: int = 0) -> float:
+        killed = adjacent if skill_effect in ("defeat_all_adjacent", "defeat_all_adjacent_then_step") \
+            else [state.fight_target]
+        score = sum(WIN if c == turn.target else 10.0 for c in killed) + w.gold * gold
+        return score + (0.1 if skill_effect == "defeat_all_adjacent_then_step" else 0.0)
+
+    options = [(value(None), turn.special("defeat"))]
+    for source, source_name in enumerate(game.source_names):
+        if turn.can(f"use_{source_name}"):
+            skill = game.skill_of(seat, source)
+            options.append((value(skill.effect, skill.gold or 0), turn.special(f"use_{source_name}")))
+    return _best(options)
+
+
+def _skill_target(turn: _Turn) -> int:
+    return _best([(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+
+
+def _skill_step(turn: _Turn) -> int:
+    game, state = turn.game, turn.state
+    sword = game.skill_of(turn.seat, state.skill_source).effect == "step_then_defeat"
+    stay = [(turn.here, turn.special("stay"))] if turn.can("stay") else []
+    options = stay + [(c, turn.cell_action("step", c)) for c in turn.cells("step")]
+    if sword:  # step next to the best monster to defeat
+        def score(cell: int) -> float:
+            kills = [turn.kill_gain(m) for m in game.adjacent_monsters(state, cell)]
+            return max(kills, default=-INF) - 0.01 * turn.dist[cell]
+    else:  # Barbarian: a free step towards the goal
+        def score(cell: int) -> float:
+            return -turn.dist[cell] + (1e-9 if cell == turn.here else 0.0)
+    return _best([(score(cell), action) for cell, action in options])
+
+
+def _move_back(turn: _Turn) -> int:
+    """Towards the goal, then away from the monster (HE-6.9 lets the controller choose)."""
+    away = turn.state.move_back_from
+    distance = turn.st.distance
+    return _best([(-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
+                  for c in turn.cells("step")])
+
+
+def _rocks(turn: _Turn) -> int:
+    return _best([(-turn.dist[c], turn.cell_action("target", c)) for c in turn.cells("target")])
+
+
+# -- the Scepter of Summoning (HE-19.3): put a monster in the leading opponent's way ------------
+def _strongest_take(turn: _Turn) -> tuple[int, int] | None:
+    """(strength, action) of the strongest monster the Scepter can take."""
+    game = turn.game
+    best = None
+    for owner in turn.opponents():
+        for kind, monster in enumerate(game.monster_ids):
+            name = f"take_{monster}_from_{owner}"
+            if turn.state.heroes[owner, HeroField.KILLS + kind] > 0:
+                strength = game.pieces.monsters[monster].strength
+                if best is None or strength > best[0]:
+                    best = (strength, turn.special(name))
+    return best
+
+
+def _scepter_plan(turn: _Turn, strength: int | None = None,
+                  places: list[int] | None = None) -> tuple[float, int]:
+    """(value in steps, cell): where a summoned monster slows the leading opponent most."""
+    game, state = turn.game, turn.state
+    if strength is None:
+        take = _strongest_take(turn)
+        if take is None:
+            return -INF, NO_CELL
+        strength = take[0]
+    rivals = turn.opponents()
+    if not rivals:
+        return -INF, NO_CELL
+    dists = {s: turn.bot.cost_to_go(game, state, s) for s in rivals}
+    rival = min(rivals, key=lambda s: dists[s][game.hero_cell(state, s)])
+    rival_dist = dists[rival]
+    start = game.hero_cell(state, rival)
+    path = [start]
+    cell = start
+    for _ in range(6):  # the cells the rival is about to walk through
+        nxt = min(turn.st.neighbors[cell], key=rival_dist.__getitem__)
+        if rival_dist[nxt] >= rival_dist[cell] or nxt == turn.target:
+            break
+        path.append(nxt)
+        cell = nxt
+    empty = set(game.empty_cells(state)) if places is None else set(places)
+    candidates = {c for p in path for c in [p, *turn.st.neighbors[p]]} & empty
+    code = 1 + next(k for k, m in enumerate(game.monster_ids)
+                    if game.pieces.monsters[m].strength == strength)
+    best = (-INF, NO_CELL)
+    for cell in sorted(candidates):
+        piece = state.piece.copy()
+        piece[cell] = code
+        slowed = turn.bot.cost_to_go(game, state, rival, piece)[start]
+        mine = turn.bot.cost_to_go(game, state, turn.seat, piece)[turn.here]
+        value = (slowed - rival_dist[start]) - (mine - turn.dist[turn.here])
+        if cell in turn.st.neighbors[start]:
+            value += turn.w.fight_base + turn.w.fight_per_strength * strength  # fights at once
+        if value > best[0]:
+            best = (value, cell)
+    return best
+
+
+def _scepter_take(turn: _Turn) -> int:
+    take = _strongest_take(turn)
+    return take[1] if take is not None else turn.first_legal()
+
+
+def _scepter_place(turn: _Turn) -> int:
+    kind = turn.state.scepter_monster
+    strength = turn.game.pieces.monsters[turn.game.monster_ids[kind]].strength
+    places = turn.cells("place")
+    value, cell = _scepter_plan(turn, strength, places)
+    if cell == NO_CELL:  # nowhere useful: as far from this Hero as possible
+        distance = turn.st.distance
+        cell = max(places, key=lambda c: int(distance[turn.here, c]))
+    return turn.cell_action("place", cell)
+
+
+def _end(turn: _Turn) -> int:
+    return turn.special("end_turn") if turn.can("end_turn") else turn.first_legal()
+
+
+# ==========================================================================================
+# Monster Player phases (Battle Heroica, HE-20)
+# ==========================================================================================
+def _prey(turn: _Turn) -> list[int]:
+    """Cells of the Heroes worth chasing: not healing (HE-20.6), else any."""
+    game, state = turn.game, turn.state
+    seats = list(game.hero_seats())
+    active = [s for s in seats if not state.heroes[s, HeroField.HEALING]]
+    return [game.hero_cell(state, s) for s in (active or seats)]
+
+
+def _distance_to_prey(turn: _Turn, cell: int, prey: list[int]) -> int:
+    distance = turn.st.distance
+    return min((int(distance[cell, p]) for p in prey), default=int(UNREACHABLE))
+
+
+def _monster_select(turn: _Turn) -> int:
+    game, state, w = turn.game, turn.state, turn.w
+    prey = _prey(turn)
+
+    def score(cell: int) -> float:
+        strength = turn.strength(cell)
+        heroes = game.adjacent_heroes(state, cell, healing_ok=False)
+        if heroes:  # fights without moving (HE-20.4 default)
+            weakest = min(int(state.heroes[s, HeroField.HEALTH]) for s in heroes)
+            return w.mp_fight + strength + (10.0 if weakest <= strength + 1 else 0.0)
+        if cell == turn.target:
+            return -WIN  # the guard never leaves the target open
+        gap = _distance_to_prey(turn, cell, prey) - 1
+        return -gap + 0.3 * strength + (w.mp_reach if gap <= MEAN_MOVE else 0.0)
+
+    return _best([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+
+
+def _monster_step(turn: _Turn) -> int:
+    prey = _prey(turn)
+    here = turn.state.selected
+    options = [(-_distance_to_prey(turn, c, prey), turn.cell_action("step", c))
+               for c in turn.cells("step")]
+    if turn.can("end_move"):
+        options.insert(0, (-_distance_to_prey(turn, here, prey) + 0.5, turn.special("end_move")))
+    return _best(options)
+
+
+def _monster_fight_choose(turn: _Turn) -> int:
+    """Attack the Hero most likely to be defeated, then the one nearest the target."""
+    game, state = turn.game, turn.state
+    distance = turn.st.distance
+
+    def score(cell: int) -> float:
+        seat = game.hero_at(state, cell)
+        return -int(state.heroes[seat, HeroField.HEALTH]) * 100 - int(distance[cell, turn.target])
+
+    return _best([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+
+
+_PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {
+    Phase.START: _start,
+    Phase.MOVE: _move,
+    Phase.FORWARD: _forward,
+    Phase.FIGHT_CHOOSE: _choose_fight,
+    Phase.FIGHT_SHIELD: _fight_shield,
+    Phase.SKILL_TARGET: _skill_target,
+    Phase.SKILL_STEP: _skill_step,
+    Phase.MOVE_BACK: _move_back,
+    Phase.ROCKS_CHOOSE: _rocks,
+    Phase.SCEPTER_TAKE: _scepter_take,
+    Phase.SCEPTER_PLACE: _scepter_place,
+    Phase.END: _end,
+    Phase.MONSTER_SELECT: _monster_select,
+    Phase.MONSTER_MOVE: _monster_step,
+    Phase.MONSTER_FORWARD: _monster_step,
+    Phase.MONSTER_FIGHT_CHOOSE: _monster_fight_choose,
+}

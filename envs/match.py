@@ -1,0 +1,152 @@
+"""Play two bots against each other and report the win rate with a 95% Wilson interval.
+
+Usage::
+
+    python -m envs.match heroica_v0 heuristic random --games 500 --seed 0
+    python -m envs.match heroica_v0 heuristic random --games 200 --option mission=tunnel
+    python -m envs.match heroica_v0 heuristic random --option battle=true --option num_players=3 \\
+        --seats 2          # bot_a only as the Monster Player (the last seat)
+    python -m envs.match heroica_v0 heuristic random --games 4 --json
+
+``--option key=value`` passes a game option (the engine's constructor keyword, e.g. mission,
+num_players, battle, max_rounds, heroes); values are read as JSON when they parse
+(``3``, ``true``, ``["fork","tunnel"]``), else as strings, and a comma list such as
+``heroes=wizard,thief`` becomes a list. bot_a plays every seat in turn (seat ``i % n`` in game
+``i``) unless ``--seats`` restricts it; bot_b fills the other seats. Draws count as non-wins.
+Exit status 2 for an unknown env, bot or option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+from . import REGISTRY, env_names
+from .bots import bot_names, get_bot, play_match
+from .core.game import Game, GameError
+
+# env name -> "module:Class" of its rules engine. Envs not listed here are searched for a
+# Game subclass in their registry module (so a new env usually needs no entry).
+GAMES: dict[str, str] = {
+    "heroica_v0": "envs.heroica.rules:HeroicaGame",
+}
+
+
+class UsageError(Exception):
+    """A bad command line: unknown env, bot or option."""
+
+
+def game_class(env_name: str) -> type[Game]:
+    """The Game class behind a registered env name."""
+    if env_name not in REGISTRY:
+        raise UsageError(f"unknown env {env_name!r}; registered: {env_names()}")
+    if env_name in GAMES:
+        module_name, class_name = GAMES[env_name].split(":")
+        return getattr(importlib.import_module(module_name), class_name)
+    module = importlib.import_module(REGISTRY[env_name])
+    found = [obj for obj in vars(module).values()
+             if inspect.isclass(obj) and issubclass(obj, Game) and not inspect.isabstract(obj)]
+    if len(found) != 1:
+        raise UsageError(f"env {env_name!r}: cannot tell its Game class (add it to envs.match.GAMES)")
+    return found[0]
+
+
+def parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if "," in text:
+        return [parse_value(part) for part in text.split(",")]
+    return text
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option wants key=value, got {pair!r}")
+        options[key.strip()] = parse_value(value.strip())
+    return options
+
+
+def game_factory(env_name: str, options: dict[str, Any]) -> Callable[[], Game]:
+    """Check the options against the Game constructor and return a factory."""
+    cls = game_class(env_name)
+    parameters = inspect.signature(cls.__init__).parameters
+    known = [name for name in parameters if name != "self"]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise UsageError(f"unknown option(s) {unknown} for {env_name}; game options: {known}")
+    if isinstance(options.get("board_size"), list):
+        options["board_size"] = tuple(options["board_size"])
+    try:
+        cls(**options)
+    except (GameError, ValueError, TypeError) as error:
+        raise UsageError(f"bad options for {env_name}: {error}") from error
+    return lambda: cls(**options)
+
+
+def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m envs.match", description=__doc__.split("\n")[0])
+    parser.add_argument("env", help=f"registered env name: {', '.join(env_names())}")
+    parser.add_argument("bot_a", help="the bot whose win rate is reported")
+    parser.add_argument("bot_b", help="its opponent (fills every other seat)")
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="game option, repeatable (e.g. mission=tunnel, num_players=3)")
+    parser.add_argument("--seats", type=int, nargs="+", default=None,
+                        help="seats bot_a cycles through (default: all)")
+    parser.add_argument("--no-validate", action="store_true",
+                        help="skip the engine's legality check of every action (faster)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        raise UsageError(f"--games must be positive, got {args.games}")
+    options = parse_options(args.option)
+    factory = game_factory(args.env, options)
+    bots = []
+    for name in (args.bot_a, args.bot_b):
+        try:
+            bots.append(get_bot(args.env, name))
+        except KeyError:
+            raise UsageError(f"unknown bot {name!r} for {args.env}; known: {bot_names(args.env)}") from None
+    try:
+        result = play_match(factory, bots[0], bots[1], args.games, seed=args.seed, seats=args.seats,
+                            validate=not args.no_validate)
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+    report = {"env": args.env, "options": options, "seed": args.seed, **result.to_dict()}
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"{args.env} {options or ''}".rstrip())
+        print(f"{result.bot_a} vs {result.bot_b}: {result.games} games")
+        print(f"wins/draws/losses: {result.wins}/{result.draws}/{result.losses}")
+        print(f"win rate: {result.win_rate:.3f}  95% CI [{result.ci_low:.3f}, {result.ci_high:.3f}]"
+              "  (draws count as non-wins)")
+        print("by seat (bot_a wins/games): " + ", ".join(
+            f"seat {s}: {w}/{g}" for s, (w, g) in enumerate(zip(result.seat_wins, result.seat_games)) if g))
+        print(f"speed: {result.games_per_second:.1f} games/s ({result.seconds:.1f} s)")
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        run(argv)
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
