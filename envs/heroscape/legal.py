@@ -22,7 +22,8 @@ def card_figures(game: "HeroscapeGame", state: State) -> list[int]:
 
 def attackers(game: "HeroscapeGame", state: State) -> list[int]:
     """HS-8.1: figures of the chosen card that have not attacked and have a target."""
-    return [f for f in card_figures(game, state) if not state.attacked[f] and game.targets(state, f)]
+    return [f for f in card_figures(game, state)
+            if not state.attacked[f] and game.targets(state, f, first_only=True)]
 
 
 def legal_mask(game: "HeroscapeGame", state: State) -> np.ndarray:

@@ -30,6 +30,7 @@ DEFAULT_SCENARIO = "skirmish"
 DEFAULT_BOARD_SIZE = (16, 20)
 MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
 INITIATIVE_DICE = 6  # HS-4.1
+SIGHT_CACHE_SIZE = 200_000
 
 
 class HeroscapeGame(Game[State]):
@@ -68,6 +69,7 @@ class HeroscapeGame(Game[State]):
         self.sight = HexSight(self.board, HexSightConfig(level_height=level_height,
                                                          figure_radius=figure_radius))
         self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7
+        self._sight_cache: dict[tuple, bool] = {}
         self.water = self.board.terrain == Terrain.WATER
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
@@ -235,24 +237,39 @@ class HeroscapeGame(Game[State]):
                    for t in self.cells_of(state, target))
 
     def can_see(self, state: State, attacker: int, target: int) -> bool:
-        """HS-10.4: the 3D segment test; every other figure is a blocking cylinder."""
+        """HS-10.4: the 3D segment test; every other figure is a blocking cylinder.
+
+        Results are memoised per (attacker, target, occupancy): a turn asks the same
+        questions several times (mask, apply, the next mask) and positions recur in search.
+        """
+        key = (attacker, target, state.occupant.tobytes())
+        cached = self._sight_cache.get(key)
+        if cached is not None:
+            return cached
+        if len(self._sight_cache) > SIGHT_CACHE_SIZE:
+            self._sight_cache.clear()
         others = []
         for figure in np.flatnonzero(self.alive(state)):
             if figure == attacker or figure == target:
                 continue
             for cell in self.cells_of(state, int(figure)):
                 others.append((cell, None, float(self.fig_height[figure])))
-        return self.sight.clear(self.cells_of(state, attacker), None, float(self.fig_height[attacker]),
-                                self.cells_of(state, target), None, float(self.fig_height[target]),
-                                others)
+        clear = self.sight.clear(self.cells_of(state, attacker), None, float(self.fig_height[attacker]),
+                                 self.cells_of(state, target), None, float(self.fig_height[target]),
+                                 others)
+        self._sight_cache[key] = clear
+        return clear
 
-    def targets(self, state: State, attacker: int) -> list[int]:
+    def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
+        """Enemy figures in range (HS-9) and sight (HS-10); ``first_only`` stops at one."""
         owner = self.fig_owner[attacker]
         found = []
         for target in np.flatnonzero(self.alive(state) & (self.fig_owner != owner)):
             target = int(target)
             if self.in_range(state, attacker, target) and self.can_see(state, attacker, target):
                 found.append(target)
+                if first_only:
+                    break
         return found
 
     # -- Game protocol --------------------------------------------------------------------

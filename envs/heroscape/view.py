@@ -57,36 +57,43 @@ class HeroscapeView:
                                    game.fig_double, game.fig_height], axis=1).astype(np.float32) / STAT_SCALE
         self.fig_stats[:, 4] = game.fig_double  # a flag, not a stat
         self.max_cards = MAX_CARDS
+        stats0, flags0 = self.index["move"], self.index["moved"]
+        self._figure_channels = np.array(list(range(stats0, stats0 + 6)) + list(range(flags0, flags0 + 4)))
 
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
         n = game.num_players
         obs = self.static.copy()
         alive = np.flatnonzero(state.cell != NO_CELL)
-        rel = (game.fig_owner[alive] - player) % n
-        for cells in (state.cell[alive], state.cell2[alive]):
-            keep = cells != NO_CELL
-            figs, where, seats = alive[keep], cells[keep].astype(np.intp), rel[keep]
-            obs[5 + seats, where] = 1.0
-            obs[5 + n + seats * self.max_cards + self.fig_slot[figs], where] = 1.0
-            stats0 = self.index["move"]
-            obs[stats0:stats0 + 6, where] = self.fig_stats[figs].T
-            flags0 = self.index["moved"]
-            obs[flags0, where] = state.moved[figs]
-            obs[flags0 + 1, where] = state.attacked[figs]
-            obs[flags0 + 2, where] = game.fig_card[figs] == state.card
-            obs[flags0 + 3, where] = figs == state.selected
+        seats = (game.fig_owner[alive] - player) % n
+        # One row of (channel, value) per alive figure, written to each of its spaces at once.
+        channels = np.empty((alive.size, 2 + 6 + 4), dtype=np.intp)
+        channels[:, 0] = 5 + seats
+        channels[:, 1] = 5 + n + seats * self.max_cards + self.fig_slot[alive]
+        channels[:, 2:] = self._figure_channels
+        values = np.empty((alive.size, 12), dtype=np.float32)
+        values[:, :2] = 1.0
+        values[:, 2:8] = self.fig_stats[alive]
+        values[:, 8] = state.moved[alive]
+        values[:, 9] = state.attacked[alive]
+        values[:, 10] = game.fig_card[alive] == state.card
+        values[:, 11] = alive == state.selected
+        obs[channels, state.cell[alive].astype(np.intp)[:, None]] = values
+        doubles = state.cell2[alive] != NO_CELL
+        if doubles.any():
+            obs[channels[doubles], state.cell2[alive][doubles].astype(np.intp)[:, None]] = values[doubles]
         if state.destination != NO_CELL:
             obs[self.index["destination"], state.destination] = 1.0
-        scalars = np.zeros(self.shape[0] - self.scalar_start, dtype=np.float32)
+        scalars = [0.0] * (self.shape[0] - self.scalar_start)
         scalars[int(state.phase)] = 1.0
         base = len(Phase)
         scalars[base] = state.round / game.round_cap
+        owners = game.fig_owner[alive].tolist()
         for seat in range(n):
             k = (seat - player) % n
             scalars[base + 1 + k] = state.hold_rounds[seat] / max(1, game.hold_target)
-            scalars[base + 1 + n + k] = np.count_nonzero(game.fig_owner[alive] == seat) / STAT_SCALE
-        obs[self.scalar_start:] = scalars[:, None]
+            scalars[base + 1 + n + k] = owners.count(seat) / STAT_SCALE
+        obs[self.scalar_start:] = np.array(scalars, dtype=np.float32)[:, None]
         return obs.reshape(self.shape)
 
     # -- names ----------------------------------------------------------------------------
