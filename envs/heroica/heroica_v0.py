@@ -65,7 +65,8 @@ From the observer's viewpoint: "seat+k" is the seat k places after the observer.
   healing, gold/10, life potions, speed potions, torch, scepter, 6 weapons, 3 monster-kill
   counts/5, missions won, is Monster Player, Heroes it defeated, hero one-hot (3).
 * Constant planes for the turn: phase one-hot (17), die symbol one-hot (4), steps left/10,
-  round/max_rounds, Monster Player defeats/2, mission index, Store stock (6).
+  round/max_rounds, Monster Player defeats/2, mission index, Store gold/10 (finite mode),
+  Store stock (6).
 
 The mask is all zeros for agents that are not deciding.
 
@@ -91,6 +92,8 @@ battle             False         Battle Heroica: the last agent controls the mon
 max_rounds         100           rounds per mission before it ends without a winner
 board_size         (16, 16)      padded (H, W) of observations and action cells
 pieces             None          path to an alternative pieces.yaml (heroes, monsters, ...)
+store_gold         None          None = unlimited Store gold (HE-12.6 default); an int plays
+                                 the finite mode: takers get min(owed, stock), sales need stock
 render_mode        None          "rgb_array", "ansi" or "human" (needs pygame)
 max_turns          None          truncate after this many player turns
 cell_px            48            pixels per cell in rgb frames

@@ -122,15 +122,18 @@ def legal_mask(game: "HeroicaGame", state: State) -> np.ndarray:
 
 def _shop_mask(game: "HeroicaGame", state: State, seat: int, mask: np.ndarray) -> None:
     # HE-12.1 / HE-12.5: one copy of each weapon; a Hero never holds two copies.
+    # HE-12.6 finite mode: a sale is refused if the Store cannot pay.
     hero = state.heroes[seat]
     gold = int(hero[HeroField.GOLD])
+    store_can_pay = game.store_can_pay
     for index, weapon in enumerate(game.weapon_ids):
         bit = 1 << index
         if hero[HeroField.WEAPONS] & bit:
-            mask[game.layout.special(f"sell_{weapon}")] = True
+            if store_can_pay(state, game.pieces.weapons[weapon].resale):
+                mask[game.sell_action[index]] = True
         elif state.store_weapons & bit and gold >= game.pieces.weapons[weapon].price:
-            mask[game.layout.special(f"buy_{weapon}")] = True
-    if hero[HeroField.SCEPTER]:
+            mask[game.buy_action[index]] = True
+    if hero[HeroField.SCEPTER] and store_can_pay(state, game.pieces.items["scepter"].resale):
         mask[game.layout.special("sell_scepter")] = True  # HE-19.2
 
 
@@ -343,7 +346,10 @@ def _use_source(game, state, seat, name, events) -> None:
 def _buy(game, state, seat, name, events) -> None:
     weapon = name[len("buy_"):]
     index = game.weapon_ids.index(weapon)
-    state.heroes[seat, HeroField.GOLD] -= game.pieces.weapons[weapon].price
+    price = game.pieces.weapons[weapon].price
+    state.heroes[seat, HeroField.GOLD] -= price
+    if state.store_gold >= 0:
+        state.store_gold += price
     state.heroes[seat, HeroField.WEAPONS] |= 1 << index
     state.store_weapons &= ~(1 << index)
     events.append(Event("shop", f"{game.player_names[seat]} buys the {game.pieces.weapons[weapon].name}", seat))
@@ -360,6 +366,8 @@ def _sell(game, state, seat, name, events) -> None:
         state.store_weapons |= 1 << index
         price = game.pieces.weapons[item].resale
     state.heroes[seat, HeroField.GOLD] += price
+    if state.store_gold >= 0:
+        state.store_gold -= price
     events.append(Event("shop", f"{game.player_names[seat]} sells the {item} for {price} gold", seat))
 
 

@@ -52,6 +52,7 @@ class HeroicaGame(Game[State]):
         max_rounds: int = 100,
         board_size: tuple[int, int] = DEFAULT_BOARD_SIZE,
         pieces: str | Path | None = None,
+        store_gold: int | None = None,
     ):
         self.pieces: Pieces = default_pieces() if pieces is None else load_pieces_file(Path(pieces))
         self.hero_ids = tuple(self.pieces.heroes)
@@ -75,6 +76,9 @@ class HeroicaGame(Game[State]):
         if not isinstance(max_rounds, int) or max_rounds < 1:
             raise OptionError("max_rounds", f"must be a positive integer, got {max_rounds!r}")
         self.max_rounds = max_rounds
+        if store_gold is not None and (not isinstance(store_gold, int) or store_gold < 0):
+            raise OptionError("store_gold", f"must be None (unlimited, HE-12.6) or gold >= 0, got {store_gold!r}")
+        self.store_gold = store_gold
         mission_ids = [mission] if isinstance(mission, (str, Path, Mission)) else list(mission)
         if not mission_ids:
             raise OptionError("mission", "give at least one mission")
@@ -103,6 +107,8 @@ class HeroicaGame(Game[State]):
         specials += ["sell_scepter"]
         specials += [f"take_{k}_from_{seat}" for seat in range(num_players) for k in self.monster_ids]
         self.layout = ActionLayout.build(n_cells, PLANES, specials)
+        self.buy_action = [self.layout.special(f"buy_{w}") for w in self.weapon_ids]
+        self.sell_action = [self.layout.special(f"sell_{w}") for w in self.weapon_ids]
         from . import view  # observation planes depend on the layout above
 
         self.view = view.HeroicaView(self)
@@ -165,6 +171,7 @@ class HeroicaGame(Game[State]):
             heroes[seat, HeroField.HERO] = self.hero_ids.index(hero)
         state = State(piece=self.initial_pieces[0].copy(), heroes=heroes,
                       store_weapons=(1 << len(self.weapon_ids)) - 1,
+                      store_gold=-1 if self.store_gold is None else self.store_gold,
                       dice=dice if dice is not None else Dice(seed))
         self._start_mission(state, 0)
         return state
@@ -355,7 +362,14 @@ class HeroicaGame(Game[State]):
         else:
             state.phase = Phase.END
 
+    def store_can_pay(self, state: State, amount: int) -> bool:
+        return state.store_gold < 0 or state.store_gold >= amount
+
     def gain_gold(self, state: State, seat: int, amount: int, events: list[Event], reason: str) -> None:
+        """Gold from the Store; in finite mode the taker gets min(owed, stock) (HE-12.6)."""
+        if state.store_gold >= 0:
+            amount = min(amount, state.store_gold)
+            state.store_gold -= amount
         if amount:
             state.heroes[seat, HeroField.GOLD] += amount
             events.append(Event("gold", f"{self.player_names[seat]} takes {amount} gold ({reason})", seat))

@@ -65,6 +65,7 @@ class State:
     piece: np.ndarray  # int8[n_cells]
     heroes: np.ndarray  # int32[num_players, KILLS + n_monster_kinds]
     store_weapons: int  # bitset: weapons still in the Store (HE-12.5)
+    store_gold: int = -1  # gold left in the Store; -1 = unlimited (HE-12.6 default)
     mission: int = 0  # index into Game.missions (Epic Heroica, HE-18)
     seat: int = 0  # who decides now
     turn_seat: int = 0  # whose turn it is

@@ -50,7 +50,7 @@ class HeroicaView:
             names += [f"seat+{k}:{f}" for f in self.seat_features]
         names += [f"phase:{p.name}" for p in Phase]
         names += [f"die:{d}" for d in DIE_SYMBOLS]
-        names += ["steps_left", "round", "monster_player_defeats", "mission"]
+        names += ["steps_left", "round", "monster_player_defeats", "mission", "store_gold"]
         names += [f"store:{w}" for w in game.weapon_ids]
         self._build_scalar_tables()
         self.channel_names = tuple(names)
@@ -79,7 +79,7 @@ class HeroicaView:
         self._n_weapons = n_weapons
         n_heroes = len(game.hero_ids)
         self._hero_onehot = [[1.0 if h == k else 0.0 for k in range(n_heroes)] for h in range(n_heroes)]
-        self._turn_features = len(Phase) + len(DIE_SYMBOLS) + 4 + n_weapons
+        self._turn_features = len(Phase) + len(DIE_SYMBOLS) + 5 + n_weapons
 
     # -- observation ------------------------------------------------------------------------
     def observe(self, state: State, player: int) -> np.ndarray:
@@ -128,8 +128,9 @@ class HeroicaView:
         turn[base + 1] = state.round / game.max_rounds
         turn[base + 2] = state.monster_player_defeats / 2.0
         turn[base + 3] = state.mission / max(1, len(game.missions) - 1)
+        turn[base + 4] = max(state.store_gold, 0) / GOLD_SCALE
         store = state.store_weapons * nw
-        turn[base + 4:] = weapon_bits[store: store + nw]
+        turn[base + 5:] = weapon_bits[store: store + nw]
         return np.array(values + turn, dtype=np.float32)
 
     # -- names ------------------------------------------------------------------------------

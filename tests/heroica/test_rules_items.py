@@ -267,3 +267,25 @@ def test_HE_14_3_torch_dropped_on_damage(make):
     sc = make(line("b"), FAR, hero_state={0: {"torch": 1}}, dice=["sword_skull", "skull"])
     sc.do("roll", "step (1,2)", "step (1,3)", "fight Bat (1,4)")
     assert sc.health(0) == 3 and sc.hero(0, "torch") == 0
+
+
+# -- HE-12.6 the Store's gold ------------------------------------------------------------------
+def test_HE_12_6_default_store_gold_is_unlimited(make):
+    sc = make(line("c"), FAR, dice=["shield", "shield"])
+    sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
+    assert sc.gold(0) == 2 and sc.d["store_gold"] == -1
+
+
+def test_HE_12_6_finite_store_pays_at_most_its_stock(make):
+    sc = make(line("c"), FAR, dice=["shield", "shield"], store_gold=1)
+    sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
+    assert sc.gold(0) == 1 and sc.d["store_gold"] == 0  # owed 2, the Store had 1
+
+
+def test_HE_12_6_finite_store_refuses_a_sale_it_cannot_pay(make):
+    sc = make(line(), FAR, hero_state={0: {"gold": 3, "weapons": ["bow"]}}, dice=[], store_gold=1)
+    assert "sell bow" not in sc.legal()  # the Bow sells for 2
+    sc.do("buy axe")  # buying pays the Store: 1 + 3
+    assert sc.d["store_gold"] == 4 and "sell bow" in sc.legal()
+    sc.do("sell bow")
+    assert sc.gold(0) == 2 and sc.d["store_gold"] == 2
