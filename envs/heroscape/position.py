@@ -2,13 +2,15 @@
 
 Example::
 
-    game, state = from_scenario("skirmish", {"Ironclad Warden": [(2, 3)],
-                                             "Ember Scout #1": [(2, 5)]},
+    game, state = from_scenario("skirmish", {"Iron Warden": [(2, 3)],
+                                             "Cinder Slingers #1": [(2, 4)]},
                                 dice=["skull", "skull", "shield"], turn=0)
 
 ``placements`` maps figure labels (``game.figure_label``) to one (row, col) space, or two
 for a double-space figure; figures not listed are off the battlefield (destroyed). ``dice``
-scripts every later roll; ``turn`` is the player about to choose a card.
+scripts every later roll; ``turn`` is the player about to choose a card (it must have a
+figure; without ``turn`` the initiative winner starts, or the next player clockwise with
+figures, HS-4.4).
 """
 
 from __future__ import annotations
@@ -48,9 +50,20 @@ def from_scenario(scenario: Any, placements: dict[str, Sequence[Sequence[int]]] 
             game.place(state, figure, cells[0], cells[1] if len(cells) == 2 else NO_CELL)
     if dice is not None:
         state.dice = ScriptedDice(dice)
+    alive = game.players_alive(state)
+    if not alive:
+        raise OptionError("placements", "place at least one figure")
     if turn is not None:
         if not 0 <= turn < game.num_players:
             raise OptionError("turn", f"must be a seat 0..{game.num_players - 1}")
+        if turn not in alive:
+            raise OptionError("turn", f"player {turn} has no figures on the battlefield "
+                              f"(players with figures: {alive})")
         state.seat = state.first_player = turn
+    elif state.seat not in alive:
+        # HS-4.4: a player without figures is skipped; the next one clockwise starts.
+        state.seat = state.first_player = next(
+            (state.seat + k) % game.num_players for k in range(1, game.num_players + 1)
+            if (state.seat + k) % game.num_players in alive)
     state.phase = Phase.CHOOSE_CARD
     return game, state

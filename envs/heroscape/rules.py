@@ -142,23 +142,54 @@ class HeroscapeGame(Game[State]):
         return state
 
     def _deploy(self, state: State) -> None:
-        """HS-1.4 default: random placements inside each player's start zone."""
+        """HS-1.4 default: random placements inside each player's start zone.
+
+        Double-space figures go first, each on a random free same-level pair that leaves
+        enough disjoint pairs for the double-space figures still to come; the single-space
+        figures then take random free spaces (the scenario checks that they fit).
+        """
         for seat, player in enumerate(self.scenario.players):
             zone = list(self._zone_cells(player.zone))
-            for figure in np.flatnonzero(self.fig_owner == seat):
+            mine = [int(f) for f in np.flatnonzero(self.fig_owner == seat)]
+            doubles = [f for f in mine if self.fig_double[f]]
+            for k, figure in enumerate(doubles):
                 free = [c for c in zone if state.occupant[c] == NO_FIGURE]
+                pairs = self._free_pairs(free)
+                later = len(doubles) - k - 1
+                if later:
+                    pairs = [p for p in pairs
+                             if self._has_disjoint_pairs(frozenset(free) - set(p), later)]
+                if not pairs:
+                    raise OptionError("scenario", f"zone {player.zone} has no free same-level "
+                                      f"pair for {self.figure_label[figure]}")
+                a, b = pairs[state.dice.choice(len(pairs))]
+                self.place(state, figure, a, b)
+            for figure in mine:
                 if self.fig_double[figure]:
-                    pairs = [(a, int(b)) for a in free for b in self.board.neighbors[a]
-                             if b > a and int(b) in free and self.board.level[a] == self.board.level[b]]
-                    if not pairs:
-                        raise OptionError("scenario", f"zone {player.zone} has no free same-level "
-                                          f"pair for {self.figure_label[figure]}")
-                    a, b = pairs[state.dice.choice(len(pairs))]
-                    self.place(state, int(figure), a, b)
-                else:
-                    if not free:
-                        raise OptionError("scenario", f"zone {player.zone} is full")
-                    self.place(state, int(figure), free[state.dice.choice(len(free))])
+                    continue
+                free = [c for c in zone if state.occupant[c] == NO_FIGURE]
+                if not free:
+                    raise OptionError("scenario", f"zone {player.zone} is full")
+                self.place(state, figure, free[state.dice.choice(len(free))])
+
+    def _free_pairs(self, free) -> list[tuple[int, int]]:
+        """Adjacent same-level pairs (a < b) of the spaces ``free`` (HS-7.2)."""
+        free_set = set(int(c) for c in free)
+        return [(int(a), int(b)) for a in free for b in self.board.neighbors[a]
+                if b > a and int(b) in free_set and self.board.level[a] == self.board.level[b]]
+
+    def _has_disjoint_pairs(self, cells: frozenset, need: int) -> bool:
+        """Whether ``cells`` hold ``need`` disjoint adjacent same-level pairs."""
+        if need == 0:
+            return True
+        pairs = self._free_pairs(sorted(cells))
+        if len(pairs) < need:
+            return False
+        first = min(c for pair in pairs for c in pair)
+        for a, b in pairs:
+            if first in (a, b) and self._has_disjoint_pairs(cells - {a, b}, need - 1):
+                return True
+        return self._has_disjoint_pairs(cells - {first}, need)
 
     def _roll_initiative(self, state: State) -> int:
         """HS-4.1..4.3: six combat dice each; most skulls goes first; only the tied re-roll."""
