@@ -68,8 +68,25 @@ def _cost_rule(board: Board, step_cost: StepCost) -> Callable[[int, int, int], i
     if table.shape != board.neighbors.shape:
         raise ValueError(f"step_cost table has shape {table.shape}, "
                          f"expected {board.neighbors.shape} (cells x directions)")
-    rows = table.tolist()
+    rows = _as_rows(table)
     return lambda a, d, b: rows[a][d] if rows[a][d] >= 0 else None
+
+
+# Games pass the same read-only tables (neighbours, climb costs) on every search; their
+# Python-list forms are kept here, keyed by id, with the array held so the id stays unique.
+_ROWS_CACHE: dict[int, tuple[np.ndarray, list]] = {}
+
+
+def _as_rows(table: np.ndarray) -> list:
+    if table.flags.writeable:
+        return table.tolist()
+    hit = _ROWS_CACHE.get(id(table))
+    if hit is None or hit[0] is not table:
+        if len(_ROWS_CACHE) > 256:
+            _ROWS_CACHE.clear()
+        hit = (table, table.tolist())
+        _ROWS_CACHE[id(table)] = hit
+    return hit[1]
 
 
 def _stop_rule(stops: StopRule, n: int) -> Callable[[int, int], bool]:
@@ -138,19 +155,18 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
     cost_of = _cost_rule(board, step_cost)
     stops = _stop_rule(stops_after_entering, n)
     budget = np.inf if max_cost is None else max_cost
-    neighbors = board.neighbors.tolist()
+    neighbors = _as_rows(board.neighbors)
     # A cell can be reached both by a step that ends the move there and by one that lets it
     # go on (HC-5.10: hindering -> hindering); search states (cell, stopped) = 2*cell+stopped.
-    best = [NOT_REACHED] * (2 * n)
-    pred = [-1] * (2 * n)
-    best[2 * start] = 0
+    best = {2 * start: 0}
+    pred = {2 * start: -1}
     heap = [(0, 2 * start)]
-    done = [False] * (2 * n)
+    done = set()
     while heap:
         cost, state = heapq.heappop(heap)
-        if done[state]:
+        if state in done:
             continue
-        done[state] = True
+        done.add(state)
         cell, stopped = divmod(state, 2)
         if stopped:
             continue
@@ -169,17 +185,22 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
             if halt and not end_list[nxt]:
                 continue
             target = 2 * nxt + int(halt)
-            if total < best[target]:
+            if total < best.get(target, NOT_REACHED):
                 best[target] = total
                 pred[target] = state
                 heapq.heappush(heap, (total, target))
-    states = np.array(best, dtype=np.int64).reshape(n, 2)
-    # Prefer the going-on state on a tie: its path is as cheap and no more constrained.
-    label = np.argmin(states, axis=1)
-    cost = states[np.arange(n), label].astype(np.int32)
-    state_pred = np.array(pred, dtype=np.int64)
-    pred_states = state_pred.reshape(n, 2)[np.arange(n), label]
-    predecessor = np.where(pred_states >= 0, pred_states // 2, -1).astype(np.int32)
+    cost = np.full(n, NOT_REACHED, dtype=np.int32)
+    label = np.zeros(n, dtype=np.int64)
+    predecessor = np.full(n, -1, dtype=np.int32)
+    state_pred = np.full(2 * n, -1, dtype=np.int64)
+    for state, total in best.items():
+        cell, stopped = divmod(state, 2)
+        state_pred[state] = pred[state]
+        # Prefer the going-on state on a tie: its path is as cheap and no more constrained.
+        if total < cost[cell] or (total == cost[cell] and not stopped):
+            cost[cell] = total
+            label[cell] = stopped
+            predecessor[cell] = pred[state] // 2 if pred[state] >= 0 else -1
     end_mask = (cost != NOT_REACHED) & end
     end_mask[start] = True
     for array in (cost, predecessor, end_mask, state_pred, label):
@@ -266,7 +287,7 @@ def reachable_double(board: Board, halves: Pair, max_cost: int | None,
     level = board.level.tolist()
     cost_of = _cost_rule(board, step_cost)
     budget = np.inf if max_cost is None else max_cost
-    neighbors = board.neighbors.tolist()
+    neighbors = _as_rows(board.neighbors)
 
     def may_end(x: int, y: int) -> bool:
         return end[x] and end[y] and level[x] == level[y]

@@ -472,9 +472,12 @@ class HexSight:
         lo, hi = ends[:, :2].min(axis=0) - self._reach, ends[:, :2].max(axis=0) + self._reach
         near = ((self._prism_xy >= lo) & (self._prism_xy <= hi)).all(axis=1)
         near &= self._prism_top > ends[:, 2].min()
-        blocked = _hit_prisms(start, delta, self._prism_xy[near], self._prism_top[near],
-                              cfg.prism_inradius, cfg.tolerance).any(axis=1)
-        result = (start[~blocked], delta[~blocked])
+        if near.any():
+            blocked = _hit_prisms(start, delta, self._prism_xy[near], self._prism_top[near],
+                                  cfg.prism_inradius, cfg.tolerance).any(axis=1)
+            result = (start[~blocked], delta[~blocked])
+        else:  # nothing tall enough nearby: every segment clears the terrain
+            result = (start, delta)
         if len(self._cache) >= self._cache_size:
             self._cache.clear()
         self._cache[key] = result
@@ -503,6 +506,15 @@ class HexSight:
         if not figures:
             return True
         cells = np.array([f[0] for f in figures], dtype=np.int64)
+        # Only figures whose discs can touch the segments' xy box can block them.
+        ends_xy = np.concatenate([start[:, :2], start[:, :2] + delta[:, :2]])
+        reach = self.config.figure_radius
+        centres = self._centres[cells]
+        near = ((centres >= ends_xy.min(axis=0) - reach) & (centres <= ends_xy.max(axis=0) + reach)).all(axis=1)
+        if not near.any():
+            return True
+        figures = [f for f, keep in zip(figures, near.tolist()) if keep]
+        cells = cells[near]
         bases = np.array([self.board.level[f[0]] if f[1] is None else f[1] for f in figures],
                          dtype=np.float64)
         heights = np.array([self.config.single_height if f[2] is None else f[2]

@@ -31,6 +31,7 @@ DEFAULT_BOARD_SIZE = (16, 20)
 MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
 INITIATIVE_DICE = 6  # HS-4.1
 SIGHT_CACHE_SIZE = 200_000
+DEST_CACHE_SIZE = 20_000
 
 
 class HeroscapeGame(Game[State]):
@@ -69,7 +70,9 @@ class HeroscapeGame(Game[State]):
         self.sight = HexSight(self.board, HexSightConfig(level_height=level_height,
                                                          figure_radius=figure_radius))
         self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7
+        self.climb.setflags(write=False)  # lets the movement search reuse its list form
         self._sight_cache: dict[tuple, bool] = {}
+        self._dest_cache: dict[tuple, list[tuple[int, ...]]] = {}
         self.water = self.board.terrain == Terrain.WATER
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
@@ -243,7 +246,19 @@ class HeroscapeGame(Game[State]):
 
     # -- movement -------------------------------------------------------------------------
     def destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
-        """Legal final spaces (one cell, or a sorted pair for double-space figures)."""
+        """Legal final spaces (one cell, or a sorted pair for double-space figures).
+
+        Memoised per (figure, occupancy): the mask and the move itself ask the same question.
+        """
+        key = (figure, state.occupant.tobytes())
+        cached = self._dest_cache.get(key)
+        if cached is None:
+            if len(self._dest_cache) > DEST_CACHE_SIZE:
+                self._dest_cache.clear()
+            cached = self._dest_cache[key] = self._search_destinations(state, figure)
+        return cached
+
+    def _search_destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
         owner = self.fig_owner[figure]
         occupant = state.occupant
         occupied = occupant != NO_FIGURE
