@@ -73,6 +73,10 @@ BOTS: dict[str, dict[str, Callable[[], Bot]]] = {
         "random": RandomBot,
         "heuristic": _lazy("envs.heroica.bots", "HeuristicBot"),
     },
+    "heroscape": {
+        "random": RandomBot,
+        "heuristic": _lazy("envs.heroscape.bots", "HeuristicBot"),
+    },
 }
 
 GENERIC_BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
