@@ -130,8 +130,13 @@ class GameEnv(AECEnv):
     def step(self, action: int | None) -> None:
         if self.state_ is None:
             raise GameError("call reset() before step()")
+        if not self.agents:
+            raise GameOverError(f"action {action!r}: the game is over; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise GameOverError(f"{agent}: action {action!r} after the game is over; finished "
+                                    "agents step(None), or call reset()")
             self._was_dead_step(action)
             return
         if self.game.is_terminal(self.state_):

@@ -122,6 +122,8 @@ class Game(abc.ABC, Generic[S]):
 
     def string_to_action(self, state: S, text: str) -> int:
         """Inverse of ``action_to_string`` over the legal actions of ``state``."""
+        if self.is_terminal(state):
+            raise GameOverError(f"{text!r}: the game is over; start a new one (reset)")
         wanted = text.strip()
         legal = np.flatnonzero(self.legal_mask(state))
         for action in legal:

@@ -54,12 +54,16 @@ class HeroicaGame(Game[State]):
         pieces: str | Path | None = None,
         store_gold: int | None = None,
     ):
+        if pieces is not None and not Path(pieces).is_file():
+            raise OptionError("pieces", f"no pieces file at {str(pieces)!r}")
         self.pieces: Pieces = default_pieces() if pieces is None else load_pieces_file(Path(pieces))
         self.hero_ids = tuple(self.pieces.heroes)
         self.monster_ids = tuple(self.pieces.monsters)
         self.weapon_ids = tuple(self.pieces.weapons)
         self.max_health = self.pieces.health
-        self.battle = bool(battle)
+        if not isinstance(battle, bool):
+            raise OptionError("battle", f"must be True or False, got {battle!r}")
+        self.battle = battle
         if not isinstance(num_players, int) or not (2 <= num_players <= len(self.hero_ids) + battle):
             raise OptionError("num_players", f"must be 2..{len(self.hero_ids) + battle} "
                               f"{'with' if battle else 'without'} battle, got {num_players!r}")

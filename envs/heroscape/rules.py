@@ -63,10 +63,18 @@ class HeroscapeGame(Game[State]):
         if self.victory not in ("eliminate", "hold"):
             raise OptionError("victory", f"must be 'eliminate' or 'hold', got {self.victory!r}")
         self.hold_zone = sc.victory.zone if sc.victory.zone else "X"
+        if hold_rounds is not None and (not isinstance(hold_rounds, int) or isinstance(hold_rounds, bool)
+                                        or hold_rounds < 1):
+            raise OptionError("hold_rounds", f"must be a positive integer or None, got {hold_rounds!r}")
         self.hold_target = hold_rounds if hold_rounds is not None else (sc.victory.rounds or 2)
         self.hold_cells = self._zone_cells(self.hold_zone) if self.victory == "hold" else ()
         if self.victory == "hold" and not self.hold_cells:
             raise OptionError("victory", f"the battlefield has no '{self.hold_zone}' spaces to hold")
+        for option, value in (("level_height", level_height), ("figure_radius", figure_radius)):
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+                raise OptionError(option, f"must be a positive number, got {value!r}")
+        if figure_radius >= 0.5:
+            raise OptionError("figure_radius", f"must be below 0.5 (half a hex), got {figure_radius!r}")
         self.sight = HexSight(self.board, HexSightConfig(level_height=level_height,
                                                          figure_radius=figure_radius))
         self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7

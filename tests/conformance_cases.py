@@ -1,0 +1,237 @@
+"""Conformance cases: every registered env and scenario the conformance suite runs.
+
+A case is ``(env_name, options)`` plus how many random games the invariant test plays with it.
+New envs plug in here, in one place: add ``"heroclix_v0": heroclix_cases`` to :data:`ENV_CASES`
+(and, optionally, a state checker to :data:`STATE_INVARIANTS` and a play policy to
+:data:`PLAY_POLICIES`).
+``test_every_registered_env_has_cases`` fails until every name in ``envs.REGISTRY`` has cases.
+
+The env-independent invariants (masks, seats, round trips, notation, rewards, seeding) live in
+``test_conformance.py``; the per-game invariants (positions, bounds, conserved quantities)
+live here, next to the cases, because they read the game's own state layout.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from envs import env_names
+
+
+@dataclass(frozen=True)
+class Case:
+    env_name: str
+    options: dict[str, Any]
+    random_games: int = 20  # games of random legal play in the invariant test
+    # extra options for those random games only (e.g. a lower round cap keeps them short)
+    play_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        parts = []
+        for key, value in sorted(self.options.items()):
+            if isinstance(value, (list, tuple)):
+                value = "+".join(str(v) for v in value)
+            parts.append(f"{key}={value}")
+        return f"{self.env_name}[{','.join(parts)}]"
+
+    def make_kwargs(self, play: bool = False) -> dict[str, Any]:
+        return {**self.options, **(self.play_options if play else {})}
+
+
+# -- heroica_v0 -----------------------------------------------------------------------------
+def heroica_cases() -> list[Case]:
+    from envs.heroica.mission import list_missions
+
+    short = {"max_rounds": 20}  # random play rarely wins the long missions; the cap ends them
+    cases = [Case("heroica_v0", {"mission": m, "num_players": 2}, random_games=20,
+                  # arena is short: its random games keep the default max_rounds, so they reach
+                  # the real endings (a Hero reaching the target) as well as the round cap
+                  play_options={} if m == "arena" else short)
+             for m in list_missions()]
+    cases += [
+        Case("heroica_v0", {"mission": "fork", "num_players": 3}, random_games=20, play_options=short),
+        Case("heroica_v0", {"mission": "arena", "num_players": 3,
+                            "heroes": ["thief", "wizard", "barbarian"]}, random_games=20),
+        Case("heroica_v0", {"mission": "tunnel", "num_players": 2, "battle": True},
+             random_games=20, play_options=short),
+        Case("heroica_v0", {"mission": "arena", "num_players": 4, "battle": True},
+             random_games=20, play_options=short),
+        Case("heroica_v0", {"mission": ["tunnel", "arena"], "num_players": 2},
+             random_games=20, play_options={"max_rounds": 15}),
+    ]
+    return cases
+
+
+# -- heroscape_v0 ---------------------------------------------------------------------------
+def heroscape_cases() -> list[Case]:
+    from envs.heroscape.data import list_scenarios
+
+    # Random play rarely ends a battle quickly and every step is checked, so the random games
+    # run under a low round cap (a draw when it is reached); "mirror" is short enough without.
+    short = {"round_cap": 4}
+    return [Case("heroscape_v0", {"scenario": s}, random_games=40,
+                 play_options={} if s == "mirror" else short)
+            for s in list_scenarios()]
+
+
+def check_heroica_state(env) -> None:
+    """Heroica invariants that must hold at every decision point (rules/heroica.md).
+
+    Read through the public API: ``game.to_dict(state)`` and the game's static tables.
+    """
+    from envs.heroica.state import HeroField
+
+    game, state = env.game, env.state_
+    d = game.to_dict(state)
+    mission = d["mission"]
+    board = game.boards[mission]
+    start = game.starts[mission]
+    piece = np.asarray(d["piece"])
+    heroes = np.asarray(d["heroes"])
+    phase = d["phase"]
+    n_kinds = len(game.piece_kinds)
+    kind_of = {i + 1: kind for i, kind in enumerate(game.piece_kinds)}  # code -> (class, id)
+
+    assert piece.shape == (game.height * game.width,)
+    assert ((piece >= 0) & (piece <= n_kinds)).all(), f"unknown piece code in {set(piece.tolist())}"
+    exists = np.asarray(board.exists).reshape(-1)
+    assert not piece[~exists].any(), "a piece stands on a wall / off the board"
+    assert (phase == "GAME_OVER") == (game.current_player(state) < 0)
+
+    # HE-M.3: one piece per cell is built into the array; pieces only ever leave the board,
+    # except monsters (Scepter HE-19.3, Battle HE-20.4 moves), which are conserved per kind:
+    # on the board + on Hero Packs + being moved + being summoned = the mission's count.
+    initial = Counter(game.initial_pieces[mission].tolist())
+    now = Counter(piece.tolist())
+    for code, (cls, pid) in kind_of.items():
+        if cls == "monster":
+            kind = game.monster_ids.index(pid)
+            held = int(heroes[:, HeroField.KILLS + kind].sum())
+            moving = int(d["moving_monster"] == code)
+            summoning = int(d["scepter_monster"] == kind)
+            assert now[code] + held + moving + summoning == initial[code], (
+                f"{pid}: {now[code]} on board + {held} on packs + {moving} moving + {summoning} "
+                f"summoned != {initial[code]} at the mission start")
+        else:
+            assert now[code] <= initial[code], f"more {pid} on the board than the mission placed"
+
+    # Hero Packs: bounds (HE-3.4 4 Health, HE-9, HE-14.2 one torch).
+    names = game.player_names
+    for seat in range(game.num_players):
+        row = heroes[seat]
+        who = f"seat {seat} ({names[seat]})"
+        for col in (HeroField.GOLD, HeroField.LIFE_POTIONS, HeroField.SPEED_POTIONS,
+                    HeroField.SCEPTER, HeroField.MISSIONS_WON, HeroField.DEFEATED_BY_MONSTERS):
+            assert row[col] >= 0, f"{who}: {col.name} is {row[col]}"
+        assert (row[HeroField.KILLS:] >= 0).all(), f"{who}: negative monster count {row}"
+        if seat == game.monster_seat:
+            assert row[HeroField.CELL] == -1, f"{who}: the Monster Player has no figure"
+            continue
+        health = int(row[HeroField.HEALTH])
+        assert 0 <= health <= game.max_health, f"{who}: health {health}"
+        assert row[HeroField.HEALING] in (0, 1)
+        if health == 0:
+            assert row[HeroField.HEALING] == 1, f"{who}: 0 Health but not healing (HE-9.1)"
+        if row[HeroField.HEALING]:
+            assert health < game.max_health, f"{who}: full Health but still healing (HE-9.3)"
+        assert row[HeroField.TORCH] in (0, 1), f"{who}: {row[HeroField.TORCH]} torches (HE-14.2)"
+        cell = int(row[HeroField.CELL])
+        assert 0 <= cell < piece.size and exists[cell], f"{who}: cell {cell} is not a space"
+        code = int(piece[cell])
+        if code:
+            # Heroes cannot enter monsters, rocks or chests (searched chests leave the board) and
+            # pick up every item they enter (HE-5.7), except a torch when they carry one
+            # (which they may drop later, HE-14.3): so only a torch can lie under a Hero.
+            assert kind_of[code][1] == "torch", (
+                f"{who} stands on a {kind_of[code][1]} at {board.rc(cell)}")
+
+    # Weapons (HE-12.5): each one is in the Store or on exactly one Hero Pack.
+    all_weapons = (1 << len(game.weapon_ids)) - 1
+    owned = [int(b) for b in heroes[:, HeroField.WEAPONS]]
+    seen = int(d["store_weapons"])
+    for bits in owned:
+        assert not bits & seen, f"a weapon is in two places: store {d['store_weapons']}, packs {owned}"
+        seen |= bits
+    assert seen == all_weapons, f"weapons lost: store {d['store_weapons']}, packs {owned}"
+
+    # Positions. HE-3.5: Heroes share the Start at setup; HE-5.6: a Hero may pass others but
+    # not end on one (the fallback of HE-5.6 may return it to the Start). So away from the
+    # Start no two Heroes share a space, except the mover while its move is under way.
+    moving_seat = d["turn_seat"] if phase in ("MOVE", "FORWARD") else -1
+    at: dict[int, int] = {}
+    for seat in range(game.num_heroes):
+        cell = int(heroes[seat, HeroField.CELL])
+        if cell == start or seat == moving_seat:
+            continue
+        assert cell not in at, (f"seats {at[cell]} and {seat} share {board.rc(cell)} in phase "
+                                f"{phase}\n{game.render_text(state)}")
+        at[cell] = seat
+    if phase in ("MONSTER_MOVE", "MONSTER_FORWARD"):
+        hero_cells = {int(heroes[s, HeroField.CELL]) for s in range(game.num_heroes)}
+        assert d["selected"] not in hero_cells, "a moving monster entered a Hero's space (HE-20.4)"
+        assert game.is_monster[d["moving_monster"]], "the moving monster has no kind"
+
+    # Turn bookkeeping.
+    assert 0 <= d["round"] <= game.max_rounds
+    assert 0 <= d["monster_player_defeats"] <= 2
+    won = int(heroes[:, HeroField.MISSIONS_WON].sum())
+    assert won == sum(1 for w in d["mission_winners"] if w >= 0)
+    if phase != "GAME_OVER":
+        assert 0 <= d["seat"] < game.num_players
+        if phase.startswith("MONSTER_"):
+            assert d["seat"] == game.monster_seat
+        json.dumps(d)  # JSON-compatible
+
+
+def heroica_eager_policy(env, rng: np.random.Generator, legal: np.ndarray) -> int:
+    """Random legal play that mostly avoids "end move" / "end turn" when anything else is legal,
+    so Heroes get further (items, chests, fights, wins) than under uniform play."""
+    game, state = env.game, env.state_
+    eager = [int(a) for a in legal if not game.action_to_string(state, int(a)).startswith("end ")]
+    if eager and rng.random() < 0.85:
+        return int(rng.choice(eager))
+    return int(rng.choice(legal))
+
+
+def uniform_policy(env, rng: np.random.Generator, legal: np.ndarray) -> int:
+    return int(rng.choice(legal))
+
+
+# -- the one place new envs plug in ----------------------------------------------------------
+ENV_CASES: dict[str, Callable[[], list[Case]]] = {
+    "heroica_v0": heroica_cases,
+    "heroscape_v0": heroscape_cases,
+}
+
+STATE_INVARIANTS: dict[str, Callable[[Any], None]] = {
+    "heroica_v0": check_heroica_state,
+}
+
+# Random games alternate: even seeds play uniformly, odd seeds with the env's policy here
+# (random legal play too, but biased towards progress); envs without one play uniformly.
+PLAY_POLICIES: dict[str, Callable[[Any, np.random.Generator, np.ndarray], int]] = {
+    "heroica_v0": heroica_eager_policy,
+}
+
+MIN_RANDOM_GAMES_PER_ENV = 200
+
+
+def all_cases() -> list[Case]:
+    """Cases for every registered env that has a case provider (see ENV_CASES)."""
+    return [case for name in env_names() if name in ENV_CASES for case in ENV_CASES[name]()]
+
+
+def cases_for(name: str) -> list[Case]:
+    return ENV_CASES[name]() if name in ENV_CASES else []
+
+
+def play_policy(name: str, seed: int):
+    if seed % 2:
+        return PLAY_POLICIES.get(name, uniform_policy)
+    return uniform_policy

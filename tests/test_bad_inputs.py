@@ -1,0 +1,318 @@
+"""Bad inputs through the public API fail loudly, with errors that say what was wrong.
+
+``make`` names the bad option; ``step`` names the bad action (IllegalActionError) or says the game
+is over (GameOverError); a malformed mission file is a ScenarioError naming the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import numpy as np
+import pytest
+
+from envs import env_names, make
+from envs.core.game import GameError, GameOverError, IllegalActionError, OptionError
+from envs.core.scenario import ScenarioError
+
+
+def _finished_env(**options):
+    env = make("heroica_v0", mission="arena", **options)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while not env.game.is_terminal(env.state_):
+        env.step(int(rng.choice(np.flatnonzero(env.legal_mask()))))
+    return env
+
+
+# -- make(): env names and options ---------------------------------------------------------
+def test_unknown_env_name_lists_the_registered_ones():
+    with pytest.raises(ValueError, match="unknown env 'heroica_v9'") as info:
+        make("heroica_v9")
+    for name in env_names():
+        assert name in str(info.value)
+
+
+@pytest.mark.parametrize("name", env_names())
+def test_unknown_option_is_named(name):
+    with pytest.raises(OptionError, match="colour") as info:
+        make(name, colour="red")
+    assert info.value.option == "colour"
+    assert "known" in str(info.value)
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("num_players", 7, ["2..3", "7"]),
+    ("num_players", 1, ["1"]),
+    ("num_players", "2", ["'2'"]),
+    ("heroes", ["knight", "wizard"], ["knight", "barbarian"]),
+    ("heroes", ["wizard", "wizard"], ["different"]),
+    ("heroes", ["wizard"], ["need 2"]),
+    ("mission", [], ["at least one"]),
+    ("max_rounds", 0, ["0"]),
+    ("max_rounds", 2.5, ["2.5"]),
+    ("board_size", (4, 4), ["larger than"]),
+    ("render_mode", "video", ["video", "rgb_array"]),
+    ("max_turns", 0, ["0"]),
+    ("max_turns", "10", ["'10'"]),
+])
+def test_heroica_bad_option_value_is_named(option, value, words):
+    with pytest.raises(OptionError) as info:
+        make("heroica_v0", **{option: value})
+    assert info.value.option == option
+    message = str(info.value)
+    assert f"option '{option}'" in message
+    for word in words:
+        assert word in message, f"{word!r} not in {message!r}"
+
+
+@pytest.mark.parametrize("options, option, words", [
+    ({"victory": "kill"}, "victory", ["'kill'", "eliminate"]),
+    ({"round_cap": 0}, "round_cap", ["0"]),
+    ({"round_cap": "x"}, "round_cap", ["'x'"]),
+    ({"board_size": (3, 3)}, "board_size", ["larger than"]),
+    ({"scenario": "skirmish", "victory": "hold"}, "victory", ["X"]),
+    ({"scenario": "river_hold", "hold_rounds": 0}, "hold_rounds", ["0"]),
+    ({"scenario": "river_hold", "hold_rounds": "2"}, "hold_rounds", ["'2'"]),
+], ids=lambda value: None if not isinstance(value, dict) else
+    "-".join(f"{k}={v}" for k, v in value.items()))
+def test_heroscape_bad_option_value_is_named(options, option, words):
+    with pytest.raises(OptionError) as info:
+        make("heroscape_v0", **options)
+    assert info.value.option == option
+    for word in words:
+        assert word in str(info.value), f"{word!r} not in {info.value}"
+
+
+def test_heroscape_unknown_scenario_lists_the_shipped_ones():
+    from envs.heroscape.data import list_scenarios
+
+    with pytest.raises(ScenarioError, match="unknown scenario id 'nowhere'") as info:
+        make("heroscape_v0", scenario="nowhere")
+    for scenario in list_scenarios():
+        assert scenario in str(info.value)
+
+
+def test_heroica_battle_must_be_a_bool():
+    # ``battle="yes"`` is a typo for True; it must be an OptionError naming 'battle', not a
+    # TypeError from arithmetic inside the constructor.
+    with pytest.raises(OptionError, match="battle") as info:
+        make("heroica_v0", battle="yes")
+    assert info.value.option == "battle"
+
+
+def test_heroica_battle_with_an_epic_sequence():
+    with pytest.raises(OptionError, match="option 'mission'.*Epic"):
+        make("heroica_v0", battle=True, mission=["tunnel", "arena"])
+
+
+def test_heroica_battle_player_count():
+    with pytest.raises(OptionError, match=r"option 'num_players'.*2\.\.4 with battle.*5"):
+        make("heroica_v0", battle=True, num_players=5)
+
+
+def test_heroica_unknown_mission_id_lists_the_shipped_ones():
+    from envs.heroica.mission import list_missions
+
+    with pytest.raises(ScenarioError, match="unknown mission id 'nowhere'") as info:
+        make("heroica_v0", mission="nowhere")
+    for mission in list_missions():
+        assert mission in str(info.value)
+
+
+def test_heroica_unknown_mission_in_an_epic_sequence():
+    with pytest.raises(ScenarioError, match="nowhere"):
+        make("heroica_v0", mission=["tunnel", "nowhere"])
+
+
+def test_heroica_missing_mission_file():
+    with pytest.raises(FileNotFoundError, match="no_such_mission.yaml"):
+        make("heroica_v0", mission="/tmp/definitely/no_such_mission.yaml")
+
+
+# -- malformed mission files ---------------------------------------------------------------
+BAD_MISSIONS = {
+    # name: (file text, line of the error, words in the message)
+    "unknown-char": ("""\
+        id: {id}
+        name: Bad
+        description: an x in the map
+        target: [1, 4]
+        map: |
+          ######
+          #S.x.#
+          ######
+        """, 7, ["map", "'x'"]),
+    "target-off-map": ("""\
+        id: {id}
+        name: Bad
+        description: target outside
+        target: [1, 9]
+        map: |
+          ######
+          #S...#
+          ######
+        """, 4, ["target", "off"]),
+    "unknown-field": ("""\
+        id: {id}
+        name: Bad
+        description: extra key
+        target: [1, 4]
+        colour: red
+        map: |
+          ######
+          #S...#
+          ######
+        """, 5, ["colour"]),
+    "two-starts": ("""\
+        id: {id}
+        name: Bad
+        description: two S
+        target: [1, 4]
+        map: |
+          ######
+          #S..S#
+          ######
+        """, None, ["S"]),
+    "yaml-syntax": ("""\
+        id: {id}
+        name: [Bad
+        description: unclosed bracket
+        """, None, []),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_MISSIONS))
+def test_malformed_mission_file_names_file_and_line(tmp_path, kind):
+    text, line, words = BAD_MISSIONS[kind]
+    mission_id = kind.replace("-", "_")
+    path = tmp_path / f"{mission_id}.yaml"
+    path.write_text(textwrap.dedent(text).format(id=mission_id))
+    with pytest.raises(ScenarioError) as info:
+        make("heroica_v0", mission=str(path))
+    message = str(info.value)
+    assert path.name in message, f"file not named: {message}"
+    assert re.search(r"line \d+", message), f"line not named: {message}"
+    if line is not None:
+        assert f"line {line}" in message, f"expected line {line}: {message}"
+    for word in words:
+        assert word in message, f"{word!r} not in {message!r}"
+
+
+# -- step(): bad actions -------------------------------------------------------------------
+@pytest.fixture
+def env():
+    env = make("heroica_v0", mission="fork", num_players=2)
+    env.reset(seed=0)
+    return env
+
+
+def test_step_before_reset():
+    env = make("heroica_v0")
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        env.step(0)
+
+
+def test_render_before_reset():
+    env = make("heroica_v0", render_mode="ansi")
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        env.render()
+
+
+@pytest.mark.parametrize("action", [-1, 10**6, "size"])
+def test_out_of_range_action(env, action):
+    n = env.action_space(env.agent_selection).n
+    action = n if action == "size" else action
+    before = env.game.to_dict(env.state_)
+    with pytest.raises(IllegalActionError, match=rf"action {action} is outside the action space 0\.\.{n - 1}"):
+        env.step(action)
+    assert env.game.to_dict(env.state_) == before, "a rejected action changed the state"
+
+
+@pytest.mark.parametrize("action", ["roll", 1.0, True, None, [0], np.float32(3)])
+def test_non_int_action(env, action):
+    before = env.game.to_dict(env.state_)
+    with pytest.raises(IllegalActionError, match="must be an int") as info:
+        env.step(action)
+    assert repr(action) in str(info.value)
+    assert env.game.to_dict(env.state_) == before
+
+
+def test_numpy_int_action_is_accepted(env):
+    legal = np.flatnonzero(env.legal_mask())
+    env.step(np.int64(legal[0]))
+
+
+def test_illegal_action_names_it_and_the_legal_ones(env):
+    game = env.game
+    illegal = int(np.flatnonzero(~game.legal_mask(env.state_))[0])
+    name = game.action_to_string(env.state_, illegal)
+    before = game.to_dict(env.state_)
+    with pytest.raises(IllegalActionError) as info:
+        env.step(illegal)
+    message = str(info.value)
+    assert f"action {illegal} ({name}) is not legal now" in message
+    assert env.agent_selection in message
+    for legal in env.legal_action_names():
+        assert legal in message
+    assert game.to_dict(env.state_) == before
+
+
+def test_game_apply_rejects_illegal_and_out_of_range(env):
+    game, state = env.game, env.state_
+    with pytest.raises(IllegalActionError, match="outside the action space"):
+        game.apply(state, game.layout.size)
+    with pytest.raises(IllegalActionError, match="must be an int"):
+        game.apply(state, "roll")
+    illegal = int(np.flatnonzero(~game.legal_mask(state))[0])
+    with pytest.raises(IllegalActionError, match=re.escape(game.action_to_string(state, illegal))):
+        game.apply(state, illegal)
+
+
+def test_string_to_action_unknown_name(env):
+    with pytest.raises(IllegalActionError, match="'fly away' is not a legal action here; legal: .*roll"):
+        env.game.string_to_action(env.state_, "fly away")
+
+
+# -- after the game is over ----------------------------------------------------------------
+def test_game_apply_after_game_over():
+    env = _finished_env()
+    with pytest.raises(GameOverError, match="game is over"):
+        env.game.apply(env.state_, 0)
+    with pytest.raises(GameOverError):
+        env.game.apply_string(env.state_, "roll")
+
+
+def test_step_with_an_action_after_game_over():
+    # A terminated agent may only step(None) (PettingZoo); an action is a GameOverError naming it.
+    env = _finished_env()
+    assert all(env.terminations.values())
+    with pytest.raises(GameOverError, match=r"\b0\b") as info:
+        env.step(0)
+    assert "over" in str(info.value)
+
+
+def test_step_after_every_agent_has_left():
+    env = _finished_env()
+    while env.agents:
+        env.step(None)  # PettingZoo: terminated agents step None and leave
+    with pytest.raises(GameOverError, match=r"\b0\b"):
+        env.step(0)
+
+
+def test_reset_after_game_over_starts_a_new_game():
+    env = _finished_env()
+    env.reset(seed=4)
+    assert not env.game.is_terminal(env.state_)
+    assert env.agents == env.possible_agents
+    env.step(int(np.flatnonzero(env.legal_mask())[0]))
+
+
+# -- from_dict: bad state dicts --------------------------------------------------------------
+def test_from_dict_rejects_unknown_and_missing_keys(env):
+    data = env.game.to_dict(env.state_)
+    data["colour"] = "red"
+    del data["round"]
+    with pytest.raises(ValueError, match=r"unknown keys \['colour'\].*missing keys \['round'\]"):
+        env.game.from_dict(data)
