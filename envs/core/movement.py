@@ -89,6 +89,30 @@ def _as_rows(table: np.ndarray) -> list:
     return hit[1]
 
 
+_ADJACENCY_CACHE: dict[tuple[int, int], tuple[Board, np.ndarray | None, list]] = {}
+
+
+def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[int, int]]]:
+    """Per cell, (neighbour, step cost) pairs with forbidden steps left out; cached for
+    read-only cost tables, so a search walks short lists instead of direction tables."""
+    table = None if step_cost is None else np.asarray(step_cost)
+    cacheable = table is None or not table.flags.writeable
+    key = (id(board), id(table))
+    hit = _ADJACENCY_CACHE.get(key) if cacheable else None
+    if hit is not None and hit[0] is board and hit[1] is table:
+        return hit[2]
+    neighbors = _as_rows(board.neighbors)
+    rows = None if table is None else _as_rows(table)
+    adjacency = [[(nxt, 1 if rows is None else rows[cell][d]) for d, nxt in enumerate(cells)
+                  if nxt >= 0 and (rows is None or rows[cell][d] >= 0)]
+                 for cell, cells in enumerate(neighbors)]
+    if cacheable:
+        if len(_ADJACENCY_CACHE) > 64:
+            _ADJACENCY_CACHE.clear()
+        _ADJACENCY_CACHE[key] = (board, table, adjacency)
+    return adjacency
+
+
 def _stop_rule(stops: StopRule, n: int) -> Callable[[int, int], bool]:
     if callable(stops):
         return lambda a, b: bool(stops(a, b))
@@ -152,8 +176,18 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
     enter = (_cell_mask(can_enter, n, "can_enter", True) & board.exists).tolist()
     end = _cell_mask(can_end, n, "can_end", True)
     end_list = end.tolist()
-    cost_of = _cost_rule(board, step_cost)
-    stops = _stop_rule(stops_after_entering, n)
+    # Tables (the common case) are read directly in the loop; callables go through a call.
+    adjacency, cost_of = None, None
+    if not callable(step_cost):
+        _cost_rule(board, step_cost)  # validates the table shape
+        adjacency = _adjacency(board, step_cost)
+    else:
+        cost_of = _cost_rule(board, step_cost)
+    stop_list, stop_of = None, None
+    if callable(stops_after_entering):
+        stop_of = _stop_rule(stops_after_entering, n)
+    else:
+        stop_list = _cell_mask(stops_after_entering, n, "stops_after_entering", False).tolist()
     budget = np.inf if max_cost is None else max_cost
     neighbors = _as_rows(board.neighbors)
     # A cell can be reached both by a step that ends the move there and by one that lets it
@@ -170,18 +204,23 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
         cell, stopped = divmod(state, 2)
         if stopped:
             continue
-        for direction, nxt in enumerate(neighbors[cell]):
-            if nxt < 0 or not enter[nxt]:
+        steps = adjacency[cell] if adjacency is not None else enumerate(neighbors[cell])
+        for nxt, step in steps:
+            if adjacency is None:  # (direction, cell) pairs for a callable cost
+                direction, nxt = nxt, step
+                if nxt < 0:
+                    continue
+                step = cost_of(cell, direction, nxt)
+                if step is None:
+                    continue
+                if step < 0:
+                    raise ValueError(f"negative step cost {step} from {cell} to {nxt}")
+            if not enter[nxt]:
                 continue
-            step = cost_of(cell, direction, nxt)
-            if step is None:
-                continue
-            if step < 0:
-                raise ValueError(f"negative step cost {step} from {cell} to {nxt}")
             total = cost + step
             if total > budget:
                 continue
-            halt = stops(cell, nxt)
+            halt = stop_list[nxt] if stop_list is not None else stop_of(cell, nxt)
             if halt and not end_list[nxt]:
                 continue
             target = 2 * nxt + int(halt)
@@ -189,18 +228,23 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
                 best[target] = total
                 pred[target] = state
                 heapq.heappush(heap, (total, target))
+    # Per cell, its best arrival; on a tie prefer going on: as cheap and no more constrained.
+    chosen: dict[int, tuple[int, int]] = {}
+    for state in sorted(best):  # the going-on state (even) comes before the stopped one
+        cell = state >> 1
+        total = best[state]
+        if cell not in chosen or total < chosen[cell][0]:
+            chosen[cell] = (total, state)
     cost = np.full(n, NOT_REACHED, dtype=np.int32)
     label = np.zeros(n, dtype=np.int64)
     predecessor = np.full(n, -1, dtype=np.int32)
     state_pred = np.full(2 * n, -1, dtype=np.int64)
-    for state, total in best.items():
-        cell, stopped = divmod(state, 2)
-        state_pred[state] = pred[state]
-        # Prefer the going-on state on a tie: its path is as cheap and no more constrained.
-        if total < cost[cell] or (total == cost[cell] and not stopped):
-            cost[cell] = total
-            label[cell] = stopped
-            predecessor[cell] = pred[state] // 2 if pred[state] >= 0 else -1
+    states = list(best)
+    state_pred[states] = [pred[s] for s in states]
+    cells = list(chosen)
+    cost[cells] = [chosen[c][0] for c in cells]
+    label[cells] = [chosen[c][1] & 1 for c in cells]
+    predecessor[cells] = [pred[chosen[c][1]] >> 1 if pred[chosen[c][1]] >= 0 else -1 for c in cells]
     end_mask = (cost != NOT_REACHED) & end
     end_mask[start] = True
     for array in (cost, predecessor, end_mask, state_pred, label):

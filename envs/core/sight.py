@@ -526,6 +526,70 @@ class HexSight:
         return bool((~blocked).any())
 
 
+    def blockers(self, attacker_cells: int | Sequence[int], attacker_height: float | None,
+                 target_cells: int | Sequence[int], target_height: float | None,
+                 blocker_heights: tuple[float, ...]) -> "SightBlockers":
+        """Precomputed figure blocking for one attacker/target geometry (figures standing on
+        their spaces): which of the terrain-clear sight segments a figure of each height in
+        ``blocker_heights`` would block on each nearby space. Cached; see
+        :meth:`SightBlockers.clear` for the run-time test, which is a few integer ORs.
+        """
+        attacker, _, a_height = self._figure(attacker_cells, None, attacker_height, "attacker")
+        target, _, t_height = self._figure(target_cells, None, target_height, "target")
+        key = ("blockers", attacker, a_height, target, t_height, blocker_heights)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[return-value]
+        start, delta = self._terrain(attacker, None, a_height, target, None, t_height)
+        masks: dict[int, tuple[int, ...]] = {}
+        if start.shape[0]:
+            ends_xy = np.concatenate([start[:, :2], start[:, :2] + delta[:, :2]])
+            reach = self.config.figure_radius
+            near = ((self._centres >= ends_xy.min(axis=0) - reach)
+                    & (self._centres <= ends_xy.max(axis=0) + reach)).all(axis=1) & self.board.exists
+            near[list(attacker) + list(target)] = False
+            cells = np.flatnonzero(near)
+            if cells.size:
+                lh = self.config.level_height
+                bases = self.board.level[cells].astype(np.float64)
+                weights = 1 << np.arange(start.shape[0], dtype=np.int64)
+                per_height = []
+                for height in blocker_heights:
+                    blocked = _hit_cylinders(start, delta, self._centres[cells], bases * lh,
+                                             (bases + height) * lh, self.config.figure_radius,
+                                             self.config.tolerance)
+                    per_height.append((blocked.T * weights).sum(axis=1).tolist())
+                for j, cell in enumerate(cells.tolist()):
+                    row = tuple(int(bits[j]) for bits in per_height)
+                    if any(row):
+                        masks[cell] = row
+        table = SightBlockers((1 << start.shape[0]) - 1, masks)
+        if len(self._cache) >= self._cache_size:
+            self._cache.clear()
+        self._cache[key] = table  # type: ignore[assignment]
+        return table
+
+
+class SightBlockers(NamedTuple):
+    """Sight segments that clear the terrain (bits of ``clear_segments``) and, per space,
+    the segments a figure standing there blocks, one bitmask per blocker height."""
+
+    clear_segments: int
+    masks: dict[int, tuple[int, ...]]
+
+    def clear(self, figures: Iterable[tuple[int, int]]) -> bool:
+        """True if some segment survives the figures given as (space, height index)."""
+        remaining = self.clear_segments
+        masks = self.masks
+        for cell, height_index in figures:
+            row = masks.get(cell)
+            if row is not None:
+                remaining &= ~row[height_index]
+                if not remaining:
+                    return False
+        return remaining != 0
+
+
 _HEX_SIGHT_CACHE: "weakref.WeakKeyDictionary[Board, dict[HexSightConfig, HexSight]]" = \
     weakref.WeakKeyDictionary()
 

@@ -30,7 +30,6 @@ DEFAULT_SCENARIO = "skirmish"
 DEFAULT_BOARD_SIZE = (16, 20)
 MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
 INITIATIVE_DICE = 6  # HS-4.1
-SIGHT_CACHE_SIZE = 200_000
 DEST_CACHE_SIZE = 20_000
 
 
@@ -79,7 +78,6 @@ class HeroscapeGame(Game[State]):
                                                          figure_radius=figure_radius))
         self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7
         self.climb.setflags(write=False)  # lets the movement search reuse its list form
-        self._sight_cache: dict[tuple, bool] = {}
         self._dest_cache: dict[tuple, list[tuple[int, ...]]] = {}
         self.water = self.board.terrain == Terrain.WATER
         self._build_armies()
@@ -135,6 +133,8 @@ class HeroscapeGame(Game[State]):
         self.fig_attack = np.array(attack, dtype=np.int16)
         self.fig_defense = np.array(defense, dtype=np.int16)
         self.fig_height = np.array(height, dtype=np.float64)
+        self.blocker_heights = tuple(sorted(set(float(h) for h in height)))
+        self.fig_height_index = [self.blocker_heights.index(float(h)) for h in height]
         self.n_figures = len(owner)
 
     def new_state(self, seed: int | None = None, dice: Dice | None = None) -> State:
@@ -293,26 +293,19 @@ class HeroscapeGame(Game[State]):
     def can_see(self, state: State, attacker: int, target: int) -> bool:
         """HS-10.4: the 3D segment test; every other figure is a blocking cylinder.
 
-        Results are memoised per (attacker, target, occupancy): a turn asks the same
-        questions several times (mask, apply, the next mask) and positions recur in search.
+        The terrain part and each space's blocking effect are precomputed per geometry by
+        ``HexSight.blockers``, so a query only ORs the masks of the occupied spaces.
         """
-        key = (attacker, target, state.occupant.tobytes())
-        cached = self._sight_cache.get(key)
-        if cached is not None:
-            return cached
-        if len(self._sight_cache) > SIGHT_CACHE_SIZE:
-            self._sight_cache.clear()
-        others = []
-        for figure in np.flatnonzero(self.alive(state)):
-            if figure == attacker or figure == target:
-                continue
-            for cell in self.cells_of(state, int(figure)):
-                others.append((cell, None, float(self.fig_height[figure])))
-        clear = self.sight.clear(self.cells_of(state, attacker), None, float(self.fig_height[attacker]),
-                                 self.cells_of(state, target), None, float(self.fig_height[target]),
-                                 others)
-        self._sight_cache[key] = clear
-        return clear
+        table = self.sight.blockers(self.cells_of(state, attacker), float(self.fig_height[attacker]),
+                                    self.cells_of(state, target), float(self.fig_height[target]),
+                                    self.blocker_heights)
+        if not table.clear_segments:
+            return False
+        occupant = state.occupant.tolist()
+        height_index = self.fig_height_index
+        return table.clear((cell, height_index[figure]) for cell in table.masks
+                           if (figure := occupant[cell]) != NO_FIGURE and figure != attacker
+                           and figure != target)
 
     def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
         """Enemy figures in range (HS-9) and sight (HS-10); ``first_only`` stops at one."""

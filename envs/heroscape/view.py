@@ -58,30 +58,38 @@ class HeroscapeView:
         self.fig_stats[:, 4] = game.fig_double  # a flag, not a stat
         self.max_cards = MAX_CARDS
         stats0, flags0 = self.index["move"], self.index["moved"]
-        self._figure_channels = np.array(list(range(stats0, stats0 + 6)) + list(range(flags0, flags0 + 4)))
+        figure_channels = list(range(stats0, stats0 + 6)) + list(range(flags0, flags0 + 4))
+        self._channels = []  # per observer: int[F, 12] channels of each figure's planes
+        for player in range(n):
+            seats = (game.fig_owner.astype(np.int64) - player) % n
+            rows = np.empty((game.n_figures, 12), dtype=np.intp)
+            rows[:, 0] = 5 + seats
+            rows[:, 1] = 5 + n + seats * MAX_CARDS + self.fig_slot
+            rows[:, 2:] = figure_channels
+            self._channels.append(rows)
+        self._values = np.zeros((game.n_figures, 12), dtype=np.float32)
+        self._values[:, :2] = 1.0
+        self._values[:, 2:8] = self.fig_stats
+        self._doubles = np.flatnonzero(game.fig_double)
 
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
         n = game.num_players
         obs = self.static.copy()
-        alive = np.flatnonzero(state.cell != NO_CELL)
-        seats = (game.fig_owner[alive] - player) % n
-        # One row of (channel, value) per alive figure, written to each of its spaces at once.
-        channels = np.empty((alive.size, 2 + 6 + 4), dtype=np.intp)
-        channels[:, 0] = 5 + seats
-        channels[:, 1] = 5 + n + seats * self.max_cards + self.fig_slot[alive]
-        channels[:, 2:] = self._figure_channels
-        values = np.empty((alive.size, 12), dtype=np.float32)
-        values[:, :2] = 1.0
-        values[:, 2:8] = self.fig_stats[alive]
-        values[:, 8] = state.moved[alive]
-        values[:, 9] = state.attacked[alive]
-        values[:, 10] = game.fig_card[alive] == state.card
-        values[:, 11] = alive == state.selected
-        obs[channels, state.cell[alive].astype(np.intp)[:, None]] = values
-        doubles = state.cell2[alive] != NO_CELL
-        if doubles.any():
-            obs[channels[doubles], state.cell2[alive][doubles].astype(np.intp)[:, None]] = values[doubles]
+        cells = state.cell
+        alive = np.flatnonzero(cells != NO_CELL)
+        # Per figure: 12 (channel, value) pairs written to each of its spaces in one go.
+        channels = self._channels[player]
+        values = self._values.copy()
+        values[:, 8] = state.moved
+        values[:, 9] = state.attacked
+        values[:, 10] = game.fig_card == state.card
+        if state.selected != NO_FIGURE:
+            values[state.selected, 11] = 1.0
+        obs[channels[alive], cells[alive].astype(np.intp)[:, None]] = values[alive]
+        if self._doubles.size:
+            second = self._doubles[state.cell2[self._doubles] != NO_CELL]
+            obs[channels[second], state.cell2[second].astype(np.intp)[:, None]] = values[second]
         if state.destination != NO_CELL:
             obs[self.index["destination"], state.destination] = 1.0
         scalars = [0.0] * (self.shape[0] - self.scalar_start)
