@@ -181,6 +181,12 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
     if not callable(step_cost):
         _cost_rule(board, step_cost)  # validates the table shape
         adjacency = _adjacency(board, step_cost)
+        if not callable(stops_after_entering) and max_cost is not None:
+            stop_cells = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
+            # a cell whose entry stops the move may only be entered where the move may end
+            may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop_cells | end)
+            return _reachable_by_cell(adjacency, n, start, int(max_cost), may_enter.tolist(),
+                                      stop_cells.tolist(), end)
     else:
         cost_of = _cost_rule(board, step_cost)
     stop_list, stop_of = None, None
@@ -250,6 +256,76 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
     for array in (cost, predecessor, end_mask, state_pred, label):
         array.setflags(write=False)
     return Reach(start, cost, predecessor, end_mask, state_pred, label)
+
+
+def _search_by_cell(adjacency: list, n: int, start: int, budget: int, may_enter: list,
+                    stop: list) -> tuple[list[int], list[int], list[int]]:
+    """The search of :func:`reachable` when stopping depends on the cell alone: each cell is
+    then always stopped or always going on when entered, so one search state per cell
+    suffices, and with small integer costs a bucket queue replaces the heap.
+    Returns (reached cells, best cost per cell, predecessor per cell)."""
+    best_list = [NOT_REACHED] * n
+    pred_list = [-1] * n
+    best_list[start] = 0
+    reached = [start]
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for cost in range(budget + 1):
+        for cell in buckets[cost]:  # zero-cost steps append to the bucket being walked
+            if best_list[cell] != cost or (cell != start and stop[cell]):
+                continue
+            for nxt, step in adjacency[cell]:
+                total = cost + step
+                if total <= budget and may_enter[nxt] and total < best_list[nxt]:
+                    if best_list[nxt] == NOT_REACHED:
+                        reached.append(nxt)
+                    best_list[nxt] = total
+                    pred_list[nxt] = cell
+                    buckets[total].append(nxt)
+    return reached, best_list, pred_list
+
+
+def _reachable_by_cell(adjacency: list, n: int, start: int, budget: int, may_enter: list,
+                       stop: list, end: np.ndarray) -> Reach:
+    reached, best_list, pred_list = _search_by_cell(adjacency, n, start, budget, may_enter, stop)
+    best = {c: best_list[c] for c in reached}
+    pred = {c: pred_list[c] for c in reached}
+    cells = list(best)
+    cost_array = np.full(n, NOT_REACHED, dtype=np.int32)
+    cost_array[cells] = [best[c] for c in cells]
+    predecessor = np.full(n, -1, dtype=np.int32)
+    predecessor[cells] = [pred[c] for c in cells]
+    label = np.zeros(n, dtype=np.int64)
+    stopped = [c for c in cells if c != start and stop[c]]
+    label[stopped] = 1
+    # Predecessors are always going-on states (stopped cells are never expanded).
+    state_pred = np.full(2 * n, -1, dtype=np.int64)
+    state_pred[[2 * c + int(label[c]) for c in cells]] = [2 * pred[c] if pred[c] >= 0 else -1
+                                                          for c in cells]
+    end_mask = (cost_array != NOT_REACHED) & end
+    end_mask[start] = True
+    for array in (cost_array, predecessor, end_mask, state_pred, label):
+        array.setflags(write=False)
+    return Reach(start, cost_array, predecessor, end_mask, state_pred, label)
+
+
+def reachable_destinations(board: Board, start: int, max_cost: int, step_cost: np.ndarray | None,
+                           can_enter: np.ndarray, stops_after_entering: np.ndarray,
+                           can_end: np.ndarray) -> list[int]:
+    """``reachable(...).destinations()`` as a sorted list, for the common case of a cost
+    table and per-cell stop rules, without building the paths (a game's legal-move mask
+    needs only the destinations)."""
+    start = int(start)
+    _check_start(board, start, max_cost)
+    n = board.n_cells
+    end = _cell_mask(can_end, n, "can_end", True)
+    stop = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
+    may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop | end)
+    _cost_rule(board, step_cost)  # validates the table shape
+    reached, _, _ = _search_by_cell(_adjacency(board, step_cost), n, start, int(max_cost),
+                                    may_enter.tolist(), stop.tolist())
+    end_list = end.tolist()
+    return sorted(c for c in reached if end_list[c] or c == start)
 
 
 def straight_line(board: Board, start: int, direction: int, max_steps: int,

@@ -20,7 +20,7 @@ from ..core.actions import ActionLayout
 from ..core.board import Board, Topology
 from ..core.dice import HEROSCAPE_COMBAT_DIE, Dice
 from ..core.game import Event, Game, OptionError, zero_sum_returns
-from ..core.movement import climb_cost, reachable, reachable_double
+from ..core.movement import climb_cost, reachable_destinations, reachable_double
 from ..core.sight import HexSight, HexSightConfig
 from .data import ArmyCard, Scenario, Terrain, load_cards, load_scenario
 from .state import NO_CELL, NO_FIGURE, Phase, State
@@ -275,9 +275,8 @@ class HeroscapeGame(Game[State]):
         can_end = ~occupied
         can_end[list(own)] = True
         if not self.fig_double[figure]:
-            reach = reachable(self.board, own[0], int(self.fig_move[figure]), step_cost=self.climb,
-                              can_enter=~enemy, stops_after_entering=self.water, can_end=can_end)
-            return [(int(c),) for c in reach.destinations()]
+            return [(c,) for c in reachable_destinations(
+                self.board, own[0], int(self.fig_move[figure]), self.climb, ~enemy, self.water, can_end)]
         reach2 = reachable_double(self.board, own, int(self.fig_move[figure]), step_cost=self.climb,
                                   can_enter=~enemy, stops_after_entering=self.water, can_end=can_end)
         return [tuple(pair) for pair in reach2.destinations()]

@@ -292,3 +292,34 @@ def test_HS_7_1_double_figure_bad_start_raises():
     board = row_of_hexes([0] * 5)
     with pytest.raises(ValueError, match="not adjacent"):
         reachable_double(board, (0, 2), 3)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_reachable_destinations_matches_the_full_search(seed):
+    """The per-cell bucket search and the destinations-only search agree with the general one."""
+    from envs.core.movement import reachable_destinations
+
+    rng = np.random.default_rng(seed)
+    exists = rng.random((7, 8)) < 0.85
+    level = rng.integers(1, 4, size=(7, 8))
+    board = Board.create("hex", exists, level=level)
+    spaces = board.spaces()
+    start = int(rng.choice(spaces))
+    cost = climb_cost(board)
+    enter = rng.random(board.n_cells) < 0.9
+    enter[start] = True
+    stops = rng.random(board.n_cells) < 0.2
+    end = rng.random(board.n_cells) < 0.8
+    budget = int(rng.integers(0, 7))
+    # a callable stop rule takes the general two-state heap search: an independent reference
+    general = reachable(board, start, budget, step_cost=cost, can_enter=enter,
+                        stops_after_entering=lambda a, b: bool(stops[b]), can_end=end)
+    by_cell = reachable(board, start, budget, step_cost=cost, can_enter=enter,
+                        stops_after_entering=stops, can_end=end)
+    expected = general.destinations().tolist()
+    assert by_cell.destinations().tolist() == expected
+    assert reachable_destinations(board, start, budget, cost, enter, stops, end) == expected
+    for cell in expected:
+        assert by_cell.cost[cell] == general.cost[cell]
+        path = by_cell.path_to(cell)
+        assert path[0] == start and path[-1] == cell
