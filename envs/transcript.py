@@ -56,6 +56,7 @@ class Golden:
 # The stored playthroughs: short games (a small mission, a round cap) so the files stay readable.
 GOLDENS: list[Golden] = [
     Golden("heroica_v0", 7, {"mission": "arena", "num_players": 2, "max_rounds": 40}),
+    Golden("heroscape_v0", 3, {"scenario": "skirmish", "round_cap": 12}),
 ]
 
 
