@@ -79,6 +79,8 @@ class HeroscapeGame(Game[State]):
         self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7
         self.climb.setflags(write=False)  # lets the movement search reuse its list form
         self._dest_cache: dict[tuple, list[tuple[int, ...]]] = {}
+        self._blockers: dict[tuple, object] = {}  # (cells, height index, cells, height index)
+        self._distance_rows = self.board.distance.tolist()
         self.water = self.board.terrain == Terrain.WATER
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
@@ -135,6 +137,7 @@ class HeroscapeGame(Game[State]):
         self.fig_height = np.array(height, dtype=np.float64)
         self.blocker_heights = tuple(sorted(set(float(h) for h in height)))
         self.fig_height_index = [self.blocker_heights.index(float(h)) for h in height]
+        self._owners = [int(o) for o in owner]
         self.n_figures = len(owner)
 
     def new_state(self, seed: int | None = None, dice: Dice | None = None) -> State:
@@ -289,18 +292,25 @@ class HeroscapeGame(Game[State]):
         return any(distance[a, t] <= reach for a in self.cells_of(state, attacker)
                    for t in self.cells_of(state, target))
 
-    def can_see(self, state: State, attacker: int, target: int) -> bool:
+    def can_see(self, state: State, attacker: int, target: int,
+                occupant: list[int] | None = None) -> bool:
         """HS-10.4: the 3D segment test; every other figure is a blocking cylinder.
 
         The terrain part and each space's blocking effect are precomputed per geometry by
         ``HexSight.blockers``, so a query only ORs the masks of the occupied spaces.
+        ``occupant`` is ``state.occupant.tolist()`` when the caller already has it.
         """
-        table = self.sight.blockers(self.cells_of(state, attacker), float(self.fig_height[attacker]),
-                                    self.cells_of(state, target), float(self.fig_height[target]),
-                                    self.blocker_heights)
+        a_cells, t_cells = self.cells_of(state, attacker), self.cells_of(state, target)
+        key = (a_cells, self.fig_height_index[attacker], t_cells, self.fig_height_index[target])
+        table = self._blockers.get(key)
+        if table is None:
+            table = self._blockers[key] = self.sight.blockers(
+                a_cells, float(self.fig_height[attacker]), t_cells, float(self.fig_height[target]),
+                self.blocker_heights)
         if not table.clear_segments:
             return False
-        occupant = state.occupant.tolist()
+        if occupant is None:
+            occupant = state.occupant.tolist()
         height_index = self.fig_height_index
         return table.clear((cell, height_index[figure]) for cell in table.masks
                            if (figure := occupant[cell]) != NO_FIGURE and figure != attacker
@@ -308,11 +318,23 @@ class HeroscapeGame(Game[State]):
 
     def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
         """Enemy figures in range (HS-9) and sight (HS-10); ``first_only`` stops at one."""
-        owner = self.fig_owner[attacker]
+        owner = int(self.fig_owner[attacker])
+        reach = int(self.fig_range[attacker])
+        cells = state.cell.tolist()
+        cells2 = state.cell2.tolist()
+        a_cells = [c for c in (cells[attacker], cells2[attacker]) if c != NO_CELL]
+        distance = self._distance_rows
+        occupant = None
         found = []
-        for target in np.flatnonzero(self.alive(state) & (self.fig_owner != owner)):
-            target = int(target)
-            if self.in_range(state, attacker, target) and self.can_see(state, attacker, target):
+        for target, cell in enumerate(cells):
+            if cell == NO_CELL or self._owners[target] == owner:
+                continue
+            t_cells = (cell,) if cells2[target] == NO_CELL else (cell, cells2[target])
+            if not any(distance[a][t] <= reach for a in a_cells for t in t_cells):  # HS-9
+                continue
+            if occupant is None:
+                occupant = state.occupant.tolist()
+            if self.can_see(state, attacker, target, occupant):
                 found.append(target)
                 if first_only:
                     break
