@@ -15,9 +15,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rules import HeroscapeGame
 
 
-def card_figures(game: "HeroscapeGame", state: State) -> list[int]:
-    """Living figures on the chosen card."""
-    return [int(f) for f in np.flatnonzero((game.fig_card == state.card) & (state.cell != NO_CELL))]
+def card_figures(game: "HeroscapeGame", state: State, card: int | None = None) -> list[int]:
+    """Living figures on ``card`` (default: the chosen card)."""
+    cells = state.cell.tolist()
+    return [f for f in game.card_members[state.card if card is None else card] if cells[f] != NO_CELL]
 
 
 def attackers(game: "HeroscapeGame", state: State) -> list[int]:
@@ -38,8 +39,8 @@ def legal_mask(game: "HeroscapeGame", state: State) -> np.ndarray:
 
     if phase is Phase.CHOOSE_CARD:
         for slot, card in enumerate(game.player_cards[state.seat]):
-            if ((game.fig_card == card) & (state.cell != NO_CELL)).any():  # HS-5.2 default
-                mask[layout.special(f"card_{slot}")] = True
+            if card_figures(game, state, card):  # HS-5.2 default: any card with figures
+                mask[game.card_actions[slot]] = True
     elif phase is Phase.MOVE_SELECT:
         for figure in card_figures(game, state):
             if not state.moved[figure]:

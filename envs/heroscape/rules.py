@@ -86,6 +86,9 @@ class HeroscapeGame(Game[State]):
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         specials = [f"card_{k}" for k in range(MAX_CARDS)] + ["end_movement", "end_turn"]
         self.layout = ActionLayout.build(self.height * self.width, PLANES, specials)
+        self.card_actions = [self.layout.special(f"card_{k}") for k in range(MAX_CARDS)]
+        self.card_members = [[int(f) for f in np.flatnonzero(self.fig_card == card)]
+                             for card in range(len(self.cards))]
         from .view import HeroscapeView
 
         self.view = HeroscapeView(self)
