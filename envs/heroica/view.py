@@ -59,7 +59,7 @@ class HeroicaView:
         n_cells = game.height * game.width
         self.static = []
         for m, board in enumerate(game.boards):
-            planes = np.zeros((len(names), n_cells), dtype=np.float32)
+            planes = np.zeros((self.scalar_start, n_cells), dtype=np.float32)
             planes[0, board.exists] = 1.0
             planes[1, game.starts[m]] = 1.0
             planes[2, game.targets[m]] = 1.0
@@ -85,13 +85,17 @@ class HeroicaView:
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
         channels, height, width = self.shape
-        obs = self.static[state.mission].copy()
+        # Board planes start from the mission's template; the constant planes are written
+        # once below, never copied as zeros first.
+        obs = np.empty((channels, height * width), dtype=np.float32)
+        obs[: self.scalar_start] = self.static[state.mission]
         occupied = np.flatnonzero(state.piece)
         obs[3 + state.piece[occupied].astype(np.intp) - 1, occupied] = 1.0
         hero0 = self.index["hero@seat+0"]
         n = game.num_players
+        hero_cells = state.heroes[:, HeroField.CELL].tolist()
         for seat in game.hero_seats():
-            obs[hero0 + (seat - player) % n, state.heroes[seat, HeroField.CELL]] = 1.0
+            obs[hero0 + (seat - player) % n, hero_cells[seat]] = 1.0
         if state.visited:
             obs[self.index["visited"]] = bitset_to_array(state.visited, height * width)
         for name, cell in (("fight_target", state.fight_target), ("monster_selected", state.selected),

@@ -12,6 +12,7 @@ board's all-pairs step distances (around gaps, ignoring levels: HS-9.5).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -54,7 +55,6 @@ class HeroscapeGame(Game[State]):
         if source.height > self.height or source.width > self.width:
             raise OptionError("board_size", f"battlefield {self.battlefield.id!r} is {source.height}x"
                               f"{source.width}, larger than board_size {board_size}")
-        self.board = _pad(source, self.height, self.width)
         self.round_cap = sc.round_cap if round_cap is None else round_cap
         if not isinstance(self.round_cap, int) or self.round_cap < 1:
             raise OptionError("round_cap", f"must be a positive integer, got {self.round_cap!r}")
@@ -74,14 +74,11 @@ class HeroscapeGame(Game[State]):
                 raise OptionError(option, f"must be a positive number, got {value!r}")
         if figure_radius >= 0.5:
             raise OptionError("figure_radius", f"must be below 0.5 (half a hex), got {figure_radius!r}")
-        self.sight = HexSight(self.board, HexSightConfig(level_height=level_height,
-                                                         figure_radius=figure_radius))
-        self.climb = climb_cost(self.board)  # HS-6.6 / HS-6.7
-        self.climb.setflags(write=False)  # lets the movement search reuse its list form
+        tables = _map_tables(self.battlefield, board_size, float(level_height), float(figure_radius))
+        self.board, self.sight, self.climb = tables.board, tables.sight, tables.climb
+        self.water, self._distance_rows = tables.water, tables.distance_rows
+        self._blockers = tables.blockers
         self._dest_cache: dict[tuple, list[tuple[int, ...]]] = {}
-        self._blockers: dict[tuple, object] = {}  # (cells, height index, cells, height index)
-        self._distance_rows = self.board.distance.tolist()
-        self.water = self.board.terrain == Terrain.WATER
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         specials = [f"card_{k}" for k in range(MAX_CARDS)] + ["end_movement", "end_turn"]
@@ -304,7 +301,8 @@ class HeroscapeGame(Game[State]):
         ``occupant`` is ``state.occupant.tolist()`` when the caller already has it.
         """
         a_cells, t_cells = self.cells_of(state, attacker), self.cells_of(state, target)
-        key = (a_cells, self.fig_height_index[attacker], t_cells, self.fig_height_index[target])
+        key = (a_cells, self.fig_height_index[attacker], t_cells, self.fig_height_index[target],
+               self.blocker_heights)
         table = self._blockers.get(key)
         if table is None:
             table = self._blockers[key] = self.sight.blockers(
@@ -392,6 +390,38 @@ class HeroscapeGame(Game[State]):
         from .position import from_scenario
 
         return from_scenario(scenario, placements, **kwargs)
+
+
+@dataclass
+class _MapTables:
+    """Everything computed once per battlefield, shared by every game on it in a process
+    (several envs, training copies): the padded board, sight and its blocker tables, costs."""
+
+    board: Board
+    sight: HexSight
+    climb: np.ndarray
+    water: np.ndarray
+    distance_rows: list[list[int]]
+    blockers: dict[tuple, Any] = field(default_factory=dict)
+
+
+_MAP_TABLES: dict[tuple, _MapTables] = {}
+
+
+def _map_tables(battlefield: Any, board_size: tuple[int, int], level_height: float,
+                figure_radius: float) -> _MapTables:
+    key = (battlefield.map_text(), tuple(board_size), level_height, figure_radius)
+    tables = _MAP_TABLES.get(key)
+    if tables is None:
+        board = _pad(battlefield.board, *board_size)
+        climb = climb_cost(board)  # HS-6.6 / HS-6.7
+        climb.setflags(write=False)  # lets the movement search reuse its list form
+        sight = HexSight(board, HexSightConfig(level_height=level_height, figure_radius=figure_radius))
+        tables = _MapTables(board, sight, climb, board.terrain == Terrain.WATER, board.distance.tolist())
+        if len(_MAP_TABLES) > 32:
+            _MAP_TABLES.clear()
+        _MAP_TABLES[key] = tables
+    return tables
 
 
 def _pad(board: Board, height: int, width: int) -> Board:
