@@ -181,3 +181,58 @@ class OptionError(GameError):
     def __init__(self, option: str, problem: str):
         super().__init__(f"option '{option}': {problem}")
         self.option = option
+
+
+class StandardGame(Game[S]):
+    """The Game protocol for engines built the standard way, so each engine writes only
+    its rules and its view:
+
+    * the state is a :class:`~envs.core.state.FlatState` with ``phase``, ``seat``,
+      ``turns`` and ``winners``; the game is over in phase ``GAME_OVER_PHASE``;
+    * ``RULES`` is a module with ``legal_mask(game, state)`` and
+      ``apply_action(game, state, decoded_action, events)``;
+    * ``self.view`` (set in ``__init__``) offers ``observe``, ``action_to_string``,
+      ``render_text`` and ``scene``.
+    """
+
+    STATE: type
+    RULES: Any
+    GAME_OVER_PHASE: Any
+    view: Any
+
+    def current_player(self, state: S) -> int:
+        return -1 if state.phase is self.GAME_OVER_PHASE else state.seat  # type: ignore[attr-defined]
+
+    def turn_number(self, state: S) -> int:
+        return state.turns  # type: ignore[attr-defined]
+
+    def returns(self, state: S) -> np.ndarray:
+        if state.phase is not self.GAME_OVER_PHASE:  # type: ignore[attr-defined]
+            return np.zeros(self.num_players)
+        return zero_sum_returns(state.winners, self.num_players)  # type: ignore[attr-defined]
+
+    def legal_mask(self, state: S) -> np.ndarray:
+        return self.RULES.legal_mask(self, state)
+
+    def apply_legal(self, state: S, action: int) -> list[Event]:
+        events: list[Event] = []
+        self.RULES.apply_action(self, state, self.layout.decode(action), events)
+        return events
+
+    def observe(self, state: S, player: int) -> np.ndarray:
+        return self.view.observe(state, player)
+
+    def action_to_string(self, state: S, action: int) -> str:
+        return self.view.action_to_string(state, action)
+
+    def to_dict(self, state: S) -> dict[str, Any]:
+        return state.to_dict()  # type: ignore[attr-defined]
+
+    def from_dict(self, data: dict[str, Any]) -> S:
+        return self.STATE.from_dict(data)
+
+    def render_text(self, state: S) -> str:
+        return self.view.render_text(state)
+
+    def scene(self, state: S, events: list[Event] | None = None) -> Any:
+        return self.view.scene(state, events)

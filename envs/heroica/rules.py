@@ -23,9 +23,10 @@ import numpy as np
 from ..core.actions import ActionLayout
 from ..core.board import Board, Topology
 from ..core.dice import Dice
-from ..core.game import Event, Game, OptionError, zero_sum_returns
+from ..core.game import Event, OptionError, StandardGame
 from .mission import Mission, load_mission
 from .pieces import Pieces, Skill, default_pieces, load_pieces_file
+from . import legal
 from .state import NO_CELL, HeroField, Phase, State
 
 PLANES = ("step", "target", "place")
@@ -38,8 +39,12 @@ def cell_name(board: Board, cell: int) -> str:
     return f"({row},{col})"
 
 
-class HeroicaGame(Game[State]):
+class HeroicaGame(StandardGame[State]):
     """Heroica for 2-4 seats: 1-3 Heroes, plus the Monster Player in Battle Heroica."""
+
+    STATE = State
+    RULES = legal
+    GAME_OVER_PHASE = Phase.GAME_OVER
 
     name = "heroica"
 
@@ -284,47 +289,6 @@ class HeroicaGame(Game[State]):
         occupied = {self.hero_cell(state, s) for s in self.hero_seats()}
         return [int(c) for c in board.spaces() if state.piece[c] == 0 and int(c) not in occupied]
 
-    # -- Game protocol --------------------------------------------------------------------
-    def current_player(self, state: State) -> int:
-        return -1 if state.phase is Phase.GAME_OVER else state.seat
-
-    def turn_number(self, state: State) -> int:
-        return state.turns
-
-    def returns(self, state: State) -> np.ndarray:
-        if state.phase is not Phase.GAME_OVER:
-            return np.zeros(self.num_players)
-        return zero_sum_returns(state.winners, self.num_players)
-
-    def legal_mask(self, state: State) -> np.ndarray:
-        from .legal import legal_mask
-
-        return legal_mask(self, state)
-
-    def apply_legal(self, state: State, action: int) -> list[Event]:
-        from .legal import apply_action
-
-        events: list[Event] = []
-        apply_action(self, state, self.layout.decode(action), events)
-        return events
-
-    def observe(self, state: State, player: int) -> np.ndarray:
-        return self.view.observe(state, player)
-
-    def action_to_string(self, state: State, action: int) -> str:
-        return self.view.action_to_string(state, action)
-
-    def to_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
-
-    def from_dict(self, data: dict[str, Any]) -> State:
-        return State.from_dict(data)
-
-    def render_text(self, state: State) -> str:
-        return self.view.render_text(state)
-
-    def scene(self, state: State, events: list[Event] | None = None):
-        return self.view.scene(state, events)
 
     # -- primitive state changes (shared by legal.py and skills.py) ----------------------
     def _begin_turn(self, state: State, seat: int) -> None:

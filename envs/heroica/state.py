@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 
-from ..core.dice import Dice, dice_from_state
+from ..core.dice import Dice
+from ..core.state import FlatState
 
 
 class Phase(enum.IntEnum):
@@ -61,7 +60,10 @@ NO_CELL = -1
 
 
 @dataclass
-class State:
+class State(FlatState):
+    ARRAY_DTYPES = {"piece": np.int8, "heroes": np.int32}
+    PHASE = Phase
+
     piece: np.ndarray  # int8[n_cells]
     heroes: np.ndarray  # int32[num_players, KILLS + n_monster_kinds]
     store_weapons: int  # bitset: weapons still in the Store (HE-12.5)
@@ -93,45 +95,3 @@ class State:
     winners: list[int] = field(default_factory=list)
     mission_winners: list[int] = field(default_factory=list)  # seat per finished mission, -1 = none
     dice: Dice = field(default_factory=lambda: Dice(0))
-
-    def copy(self) -> "State":
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        clone.piece = self.piece.copy()
-        clone.heroes = self.heroes.copy()
-        clone.winners = list(self.winners)
-        clone.mission_winners = list(self.mission_winners)
-        clone.dice = self.dice.copy()
-        return clone
-
-    # -- serialisation (lossless JSON) ------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for name, value in self.__dict__.items():
-            if isinstance(value, np.ndarray):
-                data[name] = value.tolist()
-            elif isinstance(value, Phase):
-                data[name] = value.name
-            elif isinstance(value, Dice):
-                data[name] = value.get_state()
-            else:
-                data[name] = value
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "State":
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
-        missing = known - set(data)
-        if unknown or missing:
-            raise ValueError(
-                f"Heroica state dict: unknown keys {sorted(unknown)}, missing keys {sorted(missing)}"
-            )
-        values = dict(data)
-        values["piece"] = np.asarray(data["piece"], dtype=np.int8)
-        values["heroes"] = np.asarray(data["heroes"], dtype=np.int32)
-        values["phase"] = Phase[data["phase"]]
-        values["dice"] = dice_from_state(data["dice"])
-        values["winners"] = list(data["winners"])
-        values["mission_winners"] = list(data["mission_winners"])
-        return cls(**values)

@@ -20,10 +20,11 @@ import numpy as np
 from ..core.actions import ActionLayout
 from ..core.board import Board, Topology
 from ..core.dice import HEROSCAPE_COMBAT_DIE, Dice
-from ..core.game import Event, Game, OptionError, zero_sum_returns
+from ..core.game import Event, OptionError, StandardGame
 from ..core.movement import climb_cost, reachable_destinations, reachable_double
 from ..core.sight import HexSight, HexSightConfig
 from .data import ArmyCard, Scenario, Terrain, load_cards, load_scenario
+from . import legal
 from .state import NO_CELL, NO_FIGURE, Phase, State
 
 PLANES = ("select", "move", "tail", "attack")
@@ -34,8 +35,12 @@ INITIATIVE_DICE = 6  # HS-4.1
 DEST_CACHE_SIZE = 20_000
 
 
-class HeroscapeGame(Game[State]):
+class HeroscapeGame(StandardGame[State]):
     """Heroscape for 2-4 players: armies of hero and squad cards on a hex battlefield."""
+
+    STATE = State
+    RULES = legal
+    GAME_OVER_PHASE = Phase.GAME_OVER
 
     name = "heroscape"
 
@@ -341,47 +346,6 @@ class HeroscapeGame(Game[State]):
                     break
         return found
 
-    # -- Game protocol --------------------------------------------------------------------
-    def current_player(self, state: State) -> int:
-        return -1 if state.phase is Phase.GAME_OVER else state.seat
-
-    def turn_number(self, state: State) -> int:
-        return state.turns
-
-    def returns(self, state: State) -> np.ndarray:
-        if state.phase is not Phase.GAME_OVER:
-            return np.zeros(self.num_players)
-        return zero_sum_returns(state.winners, self.num_players)
-
-    def legal_mask(self, state: State) -> np.ndarray:
-        from .legal import legal_mask
-
-        return legal_mask(self, state)
-
-    def apply_legal(self, state: State, action: int) -> list[Event]:
-        from .legal import apply_action
-
-        events: list[Event] = []
-        apply_action(self, state, self.layout.decode(action), events)
-        return events
-
-    def observe(self, state: State, player: int) -> np.ndarray:
-        return self.view.observe(state, player)
-
-    def action_to_string(self, state: State, action: int) -> str:
-        return self.view.action_to_string(state, action)
-
-    def to_dict(self, state: State) -> dict[str, Any]:
-        return state.to_dict()
-
-    def from_dict(self, data: dict[str, Any]) -> State:
-        return State.from_dict(data)
-
-    def render_text(self, state: State) -> str:
-        return self.view.render_text(state)
-
-    def scene(self, state: State, events: list[Event] | None = None):
-        return self.view.scene(state, events)
 
     @classmethod
     def from_scenario(cls, scenario: str | Scenario, placements: dict[str, Sequence[int]] | None = None,

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 
-from ..core.dice import Dice, dice_from_state
+from ..core.dice import Dice
+from ..core.state import FlatState
 
 NO_CELL = -1
 NO_FIGURE = -1
@@ -25,7 +24,11 @@ class Phase(enum.IntEnum):
 
 
 @dataclass
-class State:
+class State(FlatState):
+    ARRAY_DTYPES = {"cell": np.int16, "cell2": np.int16, "occupant": np.int16,
+                    "moved": bool, "attacked": bool}
+    PHASE = Phase
+
     cell: np.ndarray  # int16[F]: a figure's (first) space, NO_CELL once destroyed
     cell2: np.ndarray  # int16[F]: a double-space figure's other space, else NO_CELL
     moved: np.ndarray  # bool[F]: moved this turn (HS-6.2)
@@ -44,42 +47,3 @@ class State:
     initiative: list[list[int]] = field(default_factory=list)  # skulls per player per roll-off
     winners: list[int] = field(default_factory=list)
     dice: Dice = field(default_factory=lambda: Dice(0))
-
-    def copy(self) -> "State":
-        clone = State.__new__(State)
-        clone.__dict__.update(self.__dict__)
-        for name in ("cell", "cell2", "moved", "attacked", "occupant"):
-            setattr(clone, name, getattr(self, name).copy())
-        clone.hold_rounds = list(self.hold_rounds)
-        clone.initiative = [list(r) for r in self.initiative]
-        clone.winners = list(self.winners)
-        clone.dice = self.dice.copy()
-        return clone
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for name, value in self.__dict__.items():
-            if isinstance(value, np.ndarray):
-                data[name] = value.tolist()
-            elif isinstance(value, Phase):
-                data[name] = value.name
-            elif isinstance(value, Dice):
-                data[name] = value.get_state()
-            else:
-                data[name] = value
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "State":
-        known = set(cls.__dataclass_fields__)
-        if set(data) != known:
-            raise ValueError(f"Heroscape state dict: unknown keys {sorted(set(data) - known)}, "
-                             f"missing keys {sorted(known - set(data))}")
-        values = dict(data)
-        for name in ("cell", "cell2", "occupant"):
-            values[name] = np.asarray(data[name], dtype=np.int16)
-        for name in ("moved", "attacked"):
-            values[name] = np.asarray(data[name], dtype=bool)
-        values["phase"] = Phase[data["phase"]]
-        values["dice"] = dice_from_state(data["dice"])
-        return cls(**values)
