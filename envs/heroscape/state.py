@@ -42,7 +42,6 @@ class State(FlatState):
     first_player: int = 0
     round: int = 0
     turns: int = 0
-    turns_this_round: int = 0
     hold_rounds: list[int] = field(default_factory=list)  # per seat, for the hold objective
     initiative: list[list[int]] = field(default_factory=list)  # skulls per player per roll-off
     winners: list[int] = field(default_factory=list)
