@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import warnings
 
 import numpy as np
 import pytest

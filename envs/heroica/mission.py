@@ -190,7 +190,7 @@ def _build(data: object, lines: LineMap, file_name: str | None = None) -> Missio
     if not starts:
         raise lines.error("map", "no Mission Start 'S' on the map (exactly one is needed)")
     if len(starts) > 1:
-        (r0, c0), (r1, c1) = starts[0], starts[1]
+        r1 = starts[1][0]  # the error points at the second Start
         raise ScenarioError(
             source, f"{len(starts)} Mission Starts 'S' on the map, at "
             f"{', '.join(str(rc) for rc in starts)}; exactly one is needed",

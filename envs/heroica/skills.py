@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Callable
 from .state import NO_CELL, HeroField, Phase
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.game import Event
     from .pieces import Skill
     from .rules import HeroicaGame
     from .state import State

@@ -690,7 +690,7 @@ def _build_scenario(data: Any, lines: LineMap, raw_lines: list[str], base_dir: P
         if card_spec.id in cards:
             first = cards[card_spec.id].source
             where = ("a shipped card" if first != lines.source
-                     else f"defined earlier in this file")
+                     else "defined earlier in this file")
             raise lines.error(at + ("id",), f"duplicate card id '{card_spec.id}' ({where}, "
                                             f"{first}); card ids must be unique")
         cards[card_spec.id] = _card_from_spec(card_spec, lines, at)

@@ -20,10 +20,10 @@ import numpy as np
 from ..core.actions import ActionLayout
 from ..core.board import Board, Topology
 from ..core.dice import HEROSCAPE_COMBAT_DIE, Dice
-from ..core.game import Event, OptionError, StandardGame
+from ..core.game import OptionError, StandardGame
 from ..core.movement import climb_cost, reachable_destinations, reachable_double
 from ..core.sight import HexSight, HexSightConfig
-from .data import ArmyCard, Scenario, Terrain, load_cards, load_scenario
+from .data import ArmyCard, Scenario, Terrain, load_scenario
 from . import legal
 from .state import NO_CELL, NO_FIGURE, Phase, State
 
