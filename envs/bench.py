@@ -3,8 +3,11 @@
 ``python -m envs.bench`` plays seeded random games (``env.last()`` for the observation and
 mask, then ``env.step``) for every registered env and for PettingZoo's ``connect_four_v3``
 and ``chess_v6`` in the same process, and prints each figure with its ratio to
-``connect_four_v3``. Machines here are noisy, so the envs are measured in interleaved rounds
-and each figure is the median of its rounds; only ratios are meaningful across machines.
+``connect_four_v3``. Machines here are noisy, so the envs are measured in interleaved rounds:
+steps/s is the median of an env's rounds, and its ratio is the median of its per-round
+ratios to the reference measured in the same round. Only ratios mean anything across
+machines. Per-map tables (line of sight, movement) live for the whole process, so the
+first round of an env runs with cold tables and later rounds with warm ones.
 
 ``--json`` prints the same figures as JSON; ``--seconds`` sets the time per env per round.
 """
@@ -62,13 +65,16 @@ def run(seconds: float, rounds: int, seed: int) -> dict:
         for name, env_fn in candidates.items():
             samples[name].append(steps_per_second(env_fn, seconds, seed + 1000 * round_index))
     medians = {name: statistics.median(values) for name, values in samples.items()}
-    reference = medians[REFERENCE]
+    # Ratios are paired per round (both measured moments apart), then the median is taken:
+    # this machine's speed drifts, and a drift between rounds cancels within a pair.
+    ratios = {name: statistics.median(v / r for v, r in zip(values, samples[REFERENCE]))
+              for name, values in samples.items()}
     return {
         "reference": REFERENCE,
         "seconds_per_round": seconds,
         "rounds": rounds,
         "envs": {name: {"steps_per_second": round(medians[name], 1),
-                        "ratio_to_reference": round(medians[name] / reference, 3),
+                        "ratio_to_reference": round(ratios[name], 3),
                         "rounds": [round(v, 1) for v in samples[name]]}
                  for name in candidates},
     }
@@ -77,7 +83,7 @@ def run(seconds: float, rounds: int, seed: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m envs.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env per round")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (median is reported)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median is reported)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
