@@ -540,6 +540,10 @@ class HexSight:
         hit = self._cache.get(key)
         if hit is not None:
             return hit  # type: ignore[return-value]
+        if len(attacker) == 1 and len(target) == 1:
+            # One pass from this space to every space fills the cache for all of them.
+            self._blockers_from(attacker[0], a_height, t_height, blocker_heights)
+            return self._cache[key]  # type: ignore[return-value]
         start, delta = self._terrain(attacker, None, a_height, target, None, t_height)
         masks: dict[int, tuple[int, ...]] = {}
         if start.shape[0]:
@@ -568,6 +572,50 @@ class HexSight:
             self._cache.clear()
         self._cache[key] = table  # type: ignore[assignment]
         return table
+
+
+    def _blockers_from(self, attacker: int, a_height: float, t_height: float,
+                       blocker_heights: tuple[float, ...]) -> None:
+        """:meth:`blockers` for one single-space attacker against every single-space target
+        at once (the same segment tests, batched over targets)."""
+        cfg, lh = self.config, self.config.level_height
+        targets = [int(c) for c in self.board.spaces() if c != attacker]
+        eye = np.array([*self._centres[attacker],
+                        (self.board.level[attacker] + a_height - cfg.eye_below_top) * lh])
+        offsets = np.array([cfg.target_above_base, t_height / 2.0, t_height - cfg.target_below_top])
+        n_points = offsets.size
+        centres = self._centres[targets]
+        levels = self.board.level[targets].astype(np.float64)
+        points = np.empty((len(targets), n_points, 3))
+        points[:, :, :2] = centres[:, None, :]
+        points[:, :, 2] = (levels[:, None] + offsets[None, :]) * lh
+        delta = points.reshape(-1, 3) - eye
+        start = np.broadcast_to(eye, delta.shape)
+        terrain_blocked = _hit_prisms(start, delta, self._prism_xy, self._prism_top,
+                                      cfg.prism_inradius, cfg.tolerance).any(axis=1)
+        clear_bits = (~terrain_blocked).reshape(len(targets), n_points) @ (1 << np.arange(n_points))
+        cells = self.board.spaces()
+        cells = cells[cells != attacker]
+        bases = self.board.level[cells].astype(np.float64)
+        weights = 1 << np.arange(n_points, dtype=np.int64)
+        per_height = []
+        for height in blocker_heights:
+            blocked = _hit_cylinders(start, delta, self._centres[cells], bases * lh,
+                                     (bases + height) * lh, cfg.figure_radius, cfg.tolerance)
+            blocked &= ~terrain_blocked[:, None]
+            per_height.append((blocked.reshape(len(targets), n_points, -1)
+                               * weights[None, :, None]).sum(axis=1))  # [targets, cells]
+        stacked = np.stack(per_height, axis=-1)  # [targets, cells, heights]
+        any_bits = stacked.any(axis=-1)
+        cell_list = cells.tolist()
+        if len(self._cache) + len(targets) >= self._cache_size:
+            self._cache.clear()
+        for i, target in enumerate(targets):
+            row = any_bits[i].copy()
+            row[cell_list.index(target)] = False  # the target never blocks itself
+            masks = {cell_list[j]: tuple(int(b) for b in stacked[i, j]) for j in np.flatnonzero(row)}
+            key = ("blockers", (attacker,), a_height, (target,), t_height, blocker_heights)
+            self._cache[key] = SightBlockers(int(clear_bits[i]), masks)  # type: ignore[assignment]
 
 
 class SightBlockers(NamedTuple):

@@ -338,3 +338,23 @@ def test_hex_sight_rejects_bad_input():
         HexSightConfig(figure_radius=0)
     with pytest.raises(ValueError, match="one or two spaces"):
         HexSight(hexes(np.ones((2, 2)))).clear([0, 1, 2], None, None, 3, None, None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_HS_10_4_precomputed_blockers_agree_with_the_segment_test(seed):
+    """HexSight.blockers (batched over targets, used by the Heroscape engine) gives the same
+    answer as HexSight.clear for random attacker/target pairs and blocking figures."""
+    from envs.core.sight import HexSight, HexSightConfig
+
+    rng = np.random.default_rng(seed)
+    board = Board.create("hex", np.ones((6, 7), dtype=bool), level=rng.integers(1, 5, size=(6, 7)))
+    batched, reference = HexSight(board, HexSightConfig()), HexSight(board, HexSightConfig())
+    heights = (5.0, 6.0)
+    spaces = board.spaces()
+    for _ in range(60):
+        attacker, target, *others = (int(c) for c in rng.choice(spaces, 5, replace=False))
+        table = batched.blockers(attacker, 5.0, target, 6.0, heights)
+        figures = [(c, int(rng.integers(2))) for c in others]
+        expected = reference.clear(attacker, None, 5.0, target, None, 6.0,
+                                   [(c, None, heights[h]) for c, h in figures])
+        assert (table.clear_segments != 0 and table.clear(figures)) == expected
