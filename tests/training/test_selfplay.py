@@ -1,0 +1,205 @@
+"""training.selfplay: the single-agent self-play adapter, its opponent pool and its rewards."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from training.selfplay import (BotOpponent, LeagueSchedule, OpponentPool, PolicyOpponent,
+                               SelfPlayEnv)
+
+GAMES = 200
+
+
+class _Named:
+    """A stand-in opponent (pool tests never play it)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def act(self, env, agent, obs, rng):  # pragma: no cover - never called
+        raise AssertionError("not played")
+
+
+@pytest.mark.parametrize("name", ["heroica_v0", "heroscape_v0"])
+def test_check_env_passes(name):
+    from stable_baselines3.common.env_checker import check_env
+
+    env = SelfPlayEnv(name, seed=0, illegal_action="random")  # check_env samples unmasked actions
+    with warnings.catch_warnings():
+        # float32 (C,H,W) Box(0, inf) is "image-like": SB3 warns, it is not an error
+        warnings.simplefilter("ignore")
+        check_env(env)
+    assert env.observation_space == env.aec.observation_space("player_0")["observation"]
+    assert env.action_space == env.aec.action_space("player_0")
+
+
+@pytest.mark.parametrize("name,options", [("heroica_v0", {}), ("heroscape_v0", {"round_cap": 8})])
+def test_terminal_rewards_reach_the_learner_whoever_moves_last(name, options):
+    env = SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, LeagueSchedule(1, 0, 0, 0)),
+                      seed=123, illegal_action="raise")
+    rng = np.random.default_rng(7)
+    finals, seats, opponent_last = set(), set(), 0
+    for _ in range(GAMES):
+        obs, info = env.reset()
+        seat = info["learner_seat"]
+        assert env.learner == f"player_{seat}" and info["opponent"] == {f"player_{1 - seat}": "random"}
+        total, done = 0.0, False
+        while not done:
+            mask = env.action_masks()
+            aec = env.aec
+            # the adapter's mask is the env's legal mask for the learner, and it is the learner's turn
+            assert aec.agent_selection == env.learner
+            assert mask.dtype == bool and mask.any()
+            np.testing.assert_array_equal(mask, aec.legal_mask())
+            assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            # the step's reward is what PettingZoo accumulated for the learner since its own move
+            assert reward == aec._cumulative_rewards[env.learner]
+            total += reward
+            done = terminated or truncated
+        assert terminated and not truncated
+        final = info["final_rewards"]
+        np.testing.assert_array_equal(final, aec.game.returns(aec.state_))
+        assert total == final[seat]
+        assert not env.action_masks().any()
+        finals.add(total)
+        seats.add(seat)
+        if info["last_mover"] != env.learner and total != 0:
+            opponent_last += 1
+    assert {1.0, -1.0} <= finals
+    assert seats == {0, 1}
+    assert opponent_last > 0
+
+
+def test_three_player_heroica_fills_every_opponent_seat():
+    pool = OpponentPool.for_game("heroica", LeagueSchedule(random=1, heuristic=1, snapshots=0))
+    env = SelfPlayEnv("heroica_v0", {"num_players": 3}, pool=pool, seed=3)
+    seen_seats, seen_names = set(), set()
+    for _ in range(4):
+        obs, info = env.reset()
+        opponents = info["opponent"]
+        assert sorted(opponents) == sorted(a for a in env.agents if a != env.learner)
+        assert len(opponents) == 2 and set(opponents.values()) <= {"random", "heuristic"}
+        seen_seats.add(info["learner_seat"])
+        seen_names |= set(opponents.values())
+        done, total, rng = False, 0.0, np.random.default_rng(0)
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(
+                int(rng.choice(np.flatnonzero(env.action_masks()))))
+            total += reward
+            done = terminated or truncated
+        assert len(info["final_rewards"]) == 3
+        assert total == pytest.approx(info["final_rewards"][info["learner_seat"]])
+    assert len(seen_seats) >= 2 and seen_names == {"random", "heuristic"}
+
+
+def test_illegal_actions():
+    env = SelfPlayEnv("heroscape_v0", seed=0, illegal_action="random")
+    env.reset()
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, _, _, _, info = env.step(illegal)            # default: replaced by a random legal action
+    assert info["illegal_action"] and env.illegal_actions == 1
+    strict = SelfPlayEnv("heroscape_v0", seed=0, illegal_action="raise")
+    strict.reset()
+    with pytest.raises(Exception, match="not legal"):
+        strict.step(int(np.flatnonzero(~strict.action_masks())[0]))
+
+
+def test_reset_is_reproducible_from_the_seed():
+    a, b = SelfPlayEnv("heroica_v0", seed=5), SelfPlayEnv("heroica_v0", seed=5)
+    for _ in range(3):
+        (oa, ia), (ob, ib) = a.reset(), b.reset()
+        assert ia == ib
+        np.testing.assert_array_equal(oa, ob)
+
+
+def test_pool_sampling_follows_the_schedule():
+    pool = OpponentPool(LeagueSchedule(random=1, heuristic=3, snapshots=4, max_snapshots=2),
+                        heuristic=_Named("heuristic"))
+    # no snapshots yet: their weight goes to the others in proportion
+    assert pool.probabilities() == pytest.approx({"random": 0.25, "heuristic": 0.75})
+    pool.add_snapshot("s1", _Named("s1"))
+    pool.add_snapshot("s2", _Named("s2"))
+    expected = {"random": 0.125, "heuristic": 0.375, "s1": 0.25, "s2": 0.25}
+    assert pool.probabilities() == pytest.approx(expected)
+    rng = np.random.default_rng(0)
+    n = 2000
+    counts = {k: 0 for k in expected}
+    for _ in range(n):
+        name, opponent = pool.sample(rng)
+        counts[name] += 1
+        assert opponent is pool.get(name)
+    for name, p in expected.items():
+        assert abs(counts[name] / n - p) < 4 * np.sqrt(p * (1 - p) / n), (name, counts)
+
+
+def test_snapshot_eviction_keeps_the_newest():
+    pool = OpponentPool(LeagueSchedule(max_snapshots=3))
+    for i in range(5):
+        pool.add_snapshot(f"gen{i}", _Named(i))
+    assert pool.snapshot_names == ["gen2", "gen3", "gen4"]
+    pool.schedule = LeagueSchedule(max_snapshots=1)
+    assert pool.snapshot_names == ["gen4"]
+    with pytest.raises(ValueError, match="gen4"):
+        pool.add_snapshot("gen4", _Named(4))
+    with pytest.raises(ValueError, match="random"):
+        pool.add_snapshot("random", _Named(4))
+
+
+@pytest.mark.parametrize("kwargs,field", [
+    (dict(random=-1), "random"), (dict(heuristic=-0.5), "heuristic"), (dict(snapshots=-2), "snapshots"),
+    (dict(random=float("nan")), "random"), (dict(random=0, heuristic=0, snapshots=0), "all weights"),
+    (dict(max_snapshots=-1), "max_snapshots"), (dict(max_snapshots=0), "max_snapshots"),
+    (dict(max_snapshots=2.5), "max_snapshots"),
+])
+def test_bad_schedules(kwargs, field):
+    with pytest.raises(ValueError, match=field):
+        LeagueSchedule(**kwargs)
+
+
+def test_snapshot_only_schedule_without_snapshots_is_a_clear_error():
+    pool = OpponentPool(LeagueSchedule(random=0, heuristic=0, snapshots=1))
+    with pytest.raises(ValueError, match="snapshots"):
+        pool.sample(np.random.default_rng(0))
+
+
+def test_policy_snapshot_opponent_with_maskable_ppo():
+    from sb3_contrib import MaskablePPO
+
+    learner_env = SelfPlayEnv("heroscape_v0", {"round_cap": 2}, seed=0,
+                              pool=OpponentPool(LeagueSchedule(random=1, heuristic=0, snapshots=1)))
+    model = MaskablePPO("MlpPolicy", learner_env, n_steps=32, batch_size=32, n_epochs=1,
+                        policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    snapshot = PolicyOpponent.snapshot(model, name="gen0")
+    assert snapshot.policy is not model.policy
+    learner_env.pool.add_snapshot("gen0", snapshot)
+    learner_env.pool.add_snapshot("gen0-greedy", PolicyOpponent.snapshot(model, deterministic=True))
+    model.learn(total_timesteps=32)       # trains against random and the snapshots
+    before = [p.detach().clone() for p in snapshot.policy.parameters()]
+    model.learn(total_timesteps=32)
+    assert all((p == q).all() for p, q in zip(before, snapshot.policy.parameters()))  # frozen
+    seen = set()
+    for _ in range(6):
+        obs, info = learner_env.reset()
+        seen |= set(info["opponent"].values())
+        done = False
+        while not done:
+            action, _ = model.predict(obs, action_masks=learner_env.action_masks())
+            obs, _, terminated, truncated, info = learner_env.step(int(action))
+            done = terminated or truncated
+    assert seen & {"gen0", "gen0-greedy"}
+
+
+def test_bot_opponent_plays_legal_moves():
+    from envs.bots import get_bot
+
+    opponent = BotOpponent(get_bot("heroica", "heuristic"))
+    env = SelfPlayEnv("heroica_v0", seed=1,
+                      pool=OpponentPool(LeagueSchedule(1, 0, 0, 0), random=opponent))
+    _, info = env.reset()
+    assert opponent.name == "heuristic" and list(info["opponent"].values()) == ["random"]
+    _, _, _, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert "illegal_action" not in info

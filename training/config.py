@@ -1,0 +1,539 @@
+"""Training configuration: typed, validated, readable top to bottom (CleanRL style).
+
+A run is described by one YAML file (``configs/<game>.yaml``) plus optional ``key=value``
+overrides on the command line::
+
+    python -m training.train --config configs/heroica.yaml ppo.learning_rate=1e-4 \\
+        env.options.mission=tunnel total_timesteps=2048
+
+:func:`load_config` parses the file with :func:`envs.core.scenario.load_yaml`, applies the
+overrides (dotted keys; values parsed as YAML, so ``1e-4``, ``true``, ``[32, 32]`` and
+``null`` mean what they look like) and validates the result against :class:`TrainConfig`.
+Every problem is a :class:`~envs.core.scenario.ScenarioError` naming the file, the line (for
+problems written in the file), the field and, for an override, the override text::
+
+    configs/heroica.yaml, line 14, field 'ppo.n_steps': Input should be a valid integer (got 'lots')
+    configs/heroica.yaml, field 'ppo.lr': override 'ppo.lr=1e-4': unknown field 'lr'; allowed: ...
+
+Unknown keys are errors (``extra="forbid"``), types are strict (an int field does not take
+``"5"`` or ``5.0``, a bool field does not take ``"yes"``); float fields take ints, and the
+YAML 1.1 spelling quirk ``1e-4`` (which PyYAML reads as a string) is read as the number.
+
+:func:`dump_config` writes a config back as YAML; a run folder stores the exact config it was
+trained with, and that file loads again with :func:`load_config` to an equal config.
+Each field's docstring is its documentation (``use_attribute_docstrings``);
+:func:`describe_fields` lists them all for ``--help``.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import types
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import pydantic
+import yaml
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, StrictStr
+
+from envs import env_names
+from envs.core.scenario import STRICT_MODEL, LineMap, ScenarioError, load_yaml, validate
+
+__all__ = [
+    "EnvConfig",
+    "EvalConfig",
+    "LeagueConfig",
+    "NetArchConfig",
+    "NetworkConfig",
+    "PPOConfig",
+    "TrainConfig",
+    "VideoConfig",
+    "apply_overrides",
+    "available_cores",
+    "config_to_yaml",
+    "describe_fields",
+    "dump_config",
+    "load_config",
+]
+
+MODEL = pydantic.ConfigDict(**STRICT_MODEL, use_attribute_docstrings=True)
+"""Unknown keys are errors, configs are immutable, field docstrings become descriptions."""
+
+# YAML 1.2 float syntax: PyYAML (YAML 1.1) reads ``1e-4`` (no dot) as a string.
+_FLOAT_RE = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+def _yaml_float(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value  # rejected by the strict float below, not read as 0/1
+    if isinstance(value, str) and _FLOAT_RE.match(value.strip()):
+        return float(value)
+    return value
+
+
+Float = Annotated[float, BeforeValidator(_yaml_float), Field(strict=True)]
+PosFloat = Annotated[Float, Field(gt=0)]
+NonNegFloat = Annotated[Float, Field(ge=0)]
+PosInt = Annotated[StrictInt, Field(ge=1)]
+Fraction = Annotated[Float, Field(ge=0, le=1)]
+
+
+def available_cores() -> int:
+    """Cores for ``n_envs: auto``: :func:`os.cpu_count` (1 if unknown)."""
+    return os.cpu_count() or 1
+
+
+class FieldCheckError(ValueError):
+    """A cross-field check failed; ``loc`` is the field to blame (for the error's line)."""
+
+    def __init__(self, loc: Sequence[str], message: str):
+        self.loc = tuple(loc)
+        self.message = message
+        super().__init__(message)
+
+
+# ==========================================================================================
+# Sections
+# ==========================================================================================
+class EnvConfig(pydantic.BaseModel):
+    """Which environment to train on."""
+
+    model_config = MODEL
+
+    name: StrictStr
+    """Registered env name (``envs.env_names()``), e.g. ``heroica_v0``."""
+    options: dict[StrictStr, Any] = Field(default_factory=dict)
+    """Game options passed to ``envs.make(name, **options)`` (checked by the env itself),
+    e.g. ``mission: fork`` for Heroica or ``scenario: skirmish`` for Heroscape."""
+    max_turns: PosInt | None = None
+    """Truncate an episode after this many player turns; null = only the game's own caps."""
+
+    @pydantic.field_validator("name")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        if name not in env_names():
+            raise ValueError(f"unknown env {name!r}; registered: {', '.join(env_names())}")
+        return name
+
+    @pydantic.field_validator("options")
+    @classmethod
+    def _no_env_keys(cls, options: dict[str, Any]) -> dict[str, Any]:
+        if "max_turns" in options:
+            raise ValueError("set max_turns as env.max_turns, not in env.options")
+        if "render_mode" in options:
+            raise ValueError("render_mode is chosen by the trainer (rgb_array for the video)")
+        return options
+
+    def make_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``envs.make(self.name, **kwargs)``."""
+        kwargs = dict(self.options)
+        if self.max_turns is not None:
+            kwargs["max_turns"] = self.max_turns
+        return kwargs
+
+
+class PPOConfig(pydantic.BaseModel):
+    """MaskablePPO hyperparameters (sb3-contrib names and meanings)."""
+
+    model_config = MODEL
+
+    learning_rate: PosFloat = 3e-4
+    """Adam step size."""
+    n_steps: Annotated[StrictInt, Field(ge=2)] = 1024
+    """Steps collected per env per rollout; the rollout is ``n_steps * n_envs`` samples."""
+    batch_size: Annotated[StrictInt, Field(ge=2)] = 256
+    """Minibatch size; must divide the rollout ``n_steps * n_envs``."""
+    n_epochs: PosInt = 4
+    """Passes over each rollout."""
+    gamma: Annotated[Float, Field(gt=0, le=1)] = 0.99
+    """Discount. Rewards are terminal only, so long games want it close to 1."""
+    gae_lambda: Fraction = 0.95
+    """GAE bias/variance trade-off."""
+    clip_range: PosFloat = 0.2
+    """PPO policy clip."""
+    ent_coef: NonNegFloat = 0.01
+    """Entropy bonus; a little keeps self-play from collapsing to one line of play."""
+    vf_coef: NonNegFloat = 0.5
+    """Value loss weight."""
+    max_grad_norm: PosFloat = 0.5
+    """Gradient clipping norm."""
+
+
+class NetArchConfig(pydantic.BaseModel):
+    """Hidden layer sizes after the features extractor (SB3 ``net_arch=dict(pi=..., vf=...)``)."""
+
+    model_config = MODEL
+
+    pi: list[PosInt] = Field(default_factory=lambda: [128, 128])
+    """Policy head hidden sizes."""
+    vf: list[PosInt] = Field(default_factory=lambda: [128, 128])
+    """Value head hidden sizes."""
+
+
+class NetworkConfig(pydantic.BaseModel):
+    """Policy network: a CNN over the (padded) board planes, then MLP heads."""
+
+    model_config = MODEL
+
+    cnn_channels: Annotated[list[PosInt], Field(min_length=1)] = Field(
+        default_factory=lambda: [64, 64, 64])
+    """Output channels of each conv layer ('same' padding, so the board size is kept)."""
+    kernel_size: PosInt = 3
+    """Conv kernel size (odd, so 'same' padding is symmetric)."""
+    features_dim: PosInt = 256
+    """Size of the linear layer after the convs (the features extractor's output)."""
+    net_arch: NetArchConfig = Field(default_factory=NetArchConfig)
+    """Policy and value hidden layers."""
+
+    @pydantic.field_validator("kernel_size")
+    @classmethod
+    def _odd(cls, size: int) -> int:
+        if size % 2 == 0:
+            raise ValueError(f"kernel_size must be odd for 'same' padding, got {size}")
+        return size
+
+
+class LeagueConfig(pydantic.BaseModel):
+    """Opponent pool. Each episode's opponent is drawn with these weights (renormalised over
+    the kinds available: no snapshot exists before the first ``snapshot_every_steps``)."""
+
+    model_config = MODEL
+
+    random: NonNegFloat = 0.2
+    """Weight of the uniformly random legal-move bot."""
+    heuristic: NonNegFloat = 0.3
+    """Weight of the game's heuristic bot."""
+    snapshots: NonNegFloat = 0.5
+    """Weight of frozen snapshots of the learner (each snapshot equally likely)."""
+    snapshot_every_steps: PosInt = 20_000
+    """Freeze a copy of the learner into the pool every this many env steps."""
+    max_snapshots: PosInt = 10
+    """Keep at most this many snapshots (the oldest leaves first)."""
+
+    @pydantic.model_validator(mode="after")
+    def _some_weight(self) -> "LeagueConfig":
+        if self.random + self.heuristic + self.snapshots <= 0:
+            raise FieldCheckError(("random",), "the league weights random, heuristic and "
+                                               "snapshots are all zero; give at least one > 0")
+        if self.random + self.heuristic <= 0:
+            # Before the first snapshot only random and heuristic exist.
+            raise FieldCheckError(("random",), "random and heuristic are both zero, so there is "
+                                               "no opponent before the first snapshot")
+        return self
+
+    def weights(self, have_snapshots: bool = True) -> dict[str, float]:
+        """Normalised weights; without snapshots yet, over random and heuristic only."""
+        raw = {"random": self.random, "heuristic": self.heuristic,
+               "snapshots": self.snapshots if have_snapshots else 0.0}
+        total = sum(raw.values())
+        return {k: v / total for k, v in raw.items()}
+
+
+class EvalConfig(pydantic.BaseModel):
+    """Periodic evaluation of the learner against fixed bots (win rate with a 95% CI)."""
+
+    model_config = MODEL
+
+    every_steps: PosInt = 50_000
+    """Evaluate every this many env steps (and once at the end)."""
+    games: PosInt = 40
+    """Games per opponent per evaluation (seats alternate)."""
+    opponents: Annotated[list[Literal["random", "heuristic"]], Field(min_length=1)] = Field(
+        default_factory=lambda: ["random", "heuristic"])
+    """Bots to evaluate against."""
+
+    @pydantic.field_validator("opponents")
+    @classmethod
+    def _unique(cls, opponents: list[str]) -> list[str]:
+        if len(set(opponents)) != len(opponents):
+            raise ValueError(f"opponents has duplicates: {opponents}")
+        return opponents
+
+
+class VideoConfig(pydantic.BaseModel):
+    """MP4 of one game of the final model."""
+
+    model_config = MODEL
+
+    enabled: StrictBool = True
+    """Record the video at the end of training."""
+    fps: PosFloat = 4.0
+    """Frames (decisions) per second in the video."""
+    max_steps: PosInt = 2000
+    """Stop filming after this many decisions (a long game would make a huge file)."""
+
+
+class TrainConfig(pydantic.BaseModel):
+    """Everything one training run needs; ``dump_config`` stores it in the run folder."""
+
+    model_config = MODEL
+
+    env: EnvConfig
+    """Environment to train on."""
+    total_timesteps: PosInt = 100_000
+    """Learner env steps to train for."""
+    n_envs: Literal["auto"] | PosInt = "auto"
+    """Parallel envs (SubprocVecEnv when > 1); ``auto`` = available cores (os.cpu_count)."""
+    seed: Annotated[StrictInt, Field(ge=0)] = 0
+    """Seed for the model, envs (env i gets seed + i), opponents and evaluation."""
+    ppo: PPOConfig = Field(default_factory=PPOConfig)
+    """MaskablePPO hyperparameters."""
+    network: NetworkConfig = Field(default_factory=NetworkConfig)
+    """Policy network."""
+    league: LeagueConfig = Field(default_factory=LeagueConfig)
+    """Opponent pool and sampling weights."""
+    eval: EvalConfig = Field(default_factory=EvalConfig)
+    """Evaluation schedule."""
+    video: VideoConfig = Field(default_factory=VideoConfig)
+    """Video of the final model."""
+    run_dir: StrictStr = "runs"
+    """Folder that holds run folders."""
+    run_name: StrictStr | None = None
+    """Run folder name inside run_dir; null = ``<env name>_<YYYYmmdd-HHMMSS>`` at load time."""
+    checkpoint_every_steps: PosInt = 50_000
+    """Save a checkpoint every this many env steps."""
+    device: Annotated[StrictStr, Field(pattern=r"^(cpu|auto|mps|cuda(:\d+)?)$")] = "cpu"
+    """Torch device: cpu (default; small CNNs gain little from a GPU), cuda, cuda:N, auto."""
+    progress_bar: StrictBool = True
+    """Show a progress bar while training."""
+    resume_from: StrictStr | None = None
+    """Checkpoint (.zip) to resume from; null = start fresh."""
+
+    @pydantic.field_validator("n_envs", mode="before")
+    @classmethod
+    def _auto_or_count(cls, value: Any) -> Any:
+        # One clear message instead of one per branch of the union.
+        if value == "auto" or (isinstance(value, int) and not isinstance(value, bool)
+                               and value >= 1):
+            return value
+        raise ValueError("n_envs must be 'auto' or an integer >= 1")
+
+    @pydantic.model_validator(mode="before")
+    @classmethod
+    def _default_run_name(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("run_name") is None:
+            env = data.get("env")
+            name = env.get("name") if isinstance(env, dict) else getattr(env, "name", None)
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            data = {**data, "run_name": f"{name if isinstance(name, str) else 'run'}_{stamp}"}
+        return data
+
+    @pydantic.field_validator("run_name")
+    @classmethod
+    def _plain_name(cls, name: str | None) -> str | None:
+        if name is not None and (not name or "/" in name or "\\" in name or name in (".", "..")):
+            raise ValueError(f"run_name must be a plain folder name, got {name!r}")
+        return name
+
+    @pydantic.model_validator(mode="after")
+    def _rollout_divides(self) -> "TrainConfig":
+        n_envs = self.num_envs
+        rollout = self.ppo.n_steps * n_envs
+        if rollout % self.ppo.batch_size:
+            envs = f"{n_envs} (auto: the cores here)" if self.n_envs == "auto" else f"{n_envs}"
+            divisors = [d for d in range(2, rollout + 1) if rollout % d == 0]
+            near = sorted(divisors, key=lambda d: abs(d - self.ppo.batch_size))[:3]
+            raise FieldCheckError(
+                ("ppo", "batch_size"),
+                f"batch_size {self.ppo.batch_size} does not divide the rollout n_steps * n_envs "
+                f"= {self.ppo.n_steps} * {envs} = {rollout}; the last minibatch of every epoch "
+                f"would be cut short. Nearest batch sizes that divide it: "
+                f"{', '.join(map(str, sorted(near)))}")
+        return self
+
+    @property
+    def num_envs(self) -> int:
+        """``n_envs`` resolved: ``auto`` -> :func:`available_cores`."""
+        return available_cores() if self.n_envs == "auto" else self.n_envs
+
+    @property
+    def run_path(self) -> Path:
+        """The run folder: ``run_dir / run_name``."""
+        return Path(self.run_dir) / str(self.run_name)
+
+    def resolved(self) -> "TrainConfig":
+        """A copy with ``n_envs`` as the number it stands for here (what a run folder should
+        store: the exact config the model was trained with)."""
+        return self.model_copy(update={"n_envs": self.num_envs})
+
+
+# ==========================================================================================
+# Loading, overrides, dumping
+# ==========================================================================================
+def _model_of(annotation: Any) -> type[pydantic.BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+        return annotation
+    if get_origin(annotation) in (Union, types.UnionType, Annotated):
+        models = [m for m in map(_model_of, get_args(annotation)) if m is not None]
+        return models[0] if len(models) == 1 else None
+    return None
+
+
+def _is_mapping(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _is_mapping(get_args(annotation)[0])
+    return annotation is dict or origin is dict
+
+
+def _parse_override(text: str, source: str) -> tuple[tuple[str, ...], Any]:
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ScenarioError(source, f"override {text!r}: expected key=value, e.g. "
+                                    f"ppo.learning_rate=1e-4")
+    path = tuple(key.split("."))
+    if any(not part for part in path):
+        raise ScenarioError(source, f"override {text!r}: empty part in the key {key!r}")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(source, f"override {text!r}: the value is not valid YAML ({exc})",
+                            field=key) from None
+    return path, value
+
+
+def _check_override_path(path: tuple[str, ...], text: str, source: str) -> None:
+    model: type[pydantic.BaseModel] = TrainConfig
+    for depth, part in enumerate(path):
+        field = ".".join(path[:depth + 1])
+        info = model.model_fields.get(part)
+        if info is None:
+            raise ScenarioError(source, f"override {text!r}: unknown field {part!r}; allowed: "
+                                        f"{', '.join(model.model_fields)}", field=field)
+        if depth == len(path) - 1:
+            return
+        if _is_mapping(info.annotation):
+            return  # free-form mapping (env.options): the env checks its own keys
+        sub = _model_of(info.annotation)
+        if sub is None:
+            raise ScenarioError(source, f"override {text!r}: field {field!r} is a value, not a "
+                                        f"section; it has no field {path[depth + 1]!r}",
+                                field=".".join(path[:depth + 2]))
+        model = sub
+
+
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str], source: str = "<overrides>"
+                    ) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+    """Apply ``key=value`` overrides to a config mapping (not changed; a copy is returned).
+
+    Returns the new mapping and ``{path: override text}`` for the paths set, so that
+    validation errors on them can name the override instead of a line of the file.
+    """
+    data = copy.deepcopy(data)
+    applied: dict[tuple[str, ...], str] = {}
+    for text in overrides:
+        path, value = _parse_override(text, source)
+        _check_override_path(path, text, source)
+        node = data
+        for depth, part in enumerate(path[:-1]):
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif not isinstance(child, dict):
+                raise ScenarioError(source, f"override {text!r}: {'.'.join(path[:depth + 1])!r} "
+                                            f"is not a mapping (it is {child!r})",
+                                    field=".".join(path[:depth + 1]))
+            node = child
+        node[path[-1]] = value
+        applied[path] = text
+    return data, applied
+
+
+def _relocate(error: ScenarioError, applied: dict[tuple[str, ...], str]) -> ScenarioError:
+    """Point an error on an overridden field at its override instead of a file line."""
+    field = tuple(error.field.split(".")) if error.field else ()
+    for path, text in applied.items():
+        if field[:len(path)] == path:
+            return ScenarioError(error.source, f"override {text!r}: {error.message}",
+                                 field=error.field)
+    return ScenarioError(error.source, error.message, line=error.line, field=error.field)
+
+
+def _validate(data: Any, source: str, lines: LineMap | None,
+              applied: dict[tuple[str, ...], str]) -> TrainConfig:
+    try:
+        try:
+            return TrainConfig.model_validate(data)
+        except pydantic.ValidationError as exc:
+            # Cross-field checks run only once every field is valid, so such an error is alone.
+            for err in exc.errors():
+                cause = (err.get("ctx") or {}).get("error")
+                if isinstance(cause, FieldCheckError):
+                    loc = tuple(str(p) for p in err["loc"]) + cause.loc
+                    raise ScenarioError(source, cause.message, field=".".join(loc),
+                                        line=None if lines is None else lines.line(loc)) from None
+        # The usual errors, with lines, from the shared scenario validator.
+        return validate(TrainConfig, data, source, lines)
+    except ScenarioError as error:
+        if not applied:
+            raise
+        errors = [_relocate(e, applied) for e in (error, *error.others)]
+        raise ScenarioError(errors[0].source, errors[0].message, line=errors[0].line,
+                            field=errors[0].field, others=errors[1:]) from None
+
+
+def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> TrainConfig:
+    """Load a training config from YAML, apply ``key=value`` overrides and validate.
+
+    Raises :class:`~envs.core.scenario.ScenarioError` naming the file, line and field (or the
+    override) of the first problem; further problems ride along in ``.others``.
+    """
+    source = str(path)
+    data, lines = load_yaml(Path(path))
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ScenarioError(source, f"expected a mapping of fields, got {type(data).__name__}",
+                            line=lines.line(()))
+    data, applied = apply_overrides(data, overrides, source)
+    return _validate(data, source, lines, applied)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block mappings (one field a line, like the shipped configs), flow lists ``[64, 64]``."""
+
+
+_Dumper.add_representer(
+    list, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
+                                                         flow_style=True))
+
+
+def config_to_yaml(config: TrainConfig) -> str:
+    """The config as YAML text, every field written (defaults included), in schema order."""
+    return yaml.dump(config.model_dump(mode="json"), Dumper=_Dumper, sort_keys=False,
+                     default_flow_style=False, allow_unicode=True, width=100)
+
+
+def dump_config(config: TrainConfig, path: str | os.PathLike[str]) -> Path:
+    """Write the exact config to ``path`` as YAML (parents created); returns the path.
+
+    ``load_config(path)`` gives back an equal config.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = ("# The exact training config of this run (written by training.config.dump_config).\n"
+              "# Reload with training.config.load_config(path).\n")
+    path.write_text(header + config_to_yaml(config), encoding="utf-8")
+    return path
+
+
+def describe_fields(model: type[pydantic.BaseModel] = TrainConfig, prefix: str = ""
+                    ) -> Iterator[tuple[str, str, str]]:
+    """``(dotted key, default, description)`` for every setting, sections expanded."""
+    for name, info in model.model_fields.items():
+        key = prefix + name
+        sub = _model_of(info.annotation)
+        if sub is not None:
+            yield from describe_fields(sub, key + ".")
+            continue
+        if info.is_required():
+            default = "(required)"
+        else:
+            value = info.get_default(call_default_factory=True)
+            default = "null" if value is None else str(value)
+        yield key, default, " ".join((info.description or "").split())
