@@ -435,3 +435,11 @@ class SelfPlayEnv(gymnasium.Env):
 
     def close(self) -> None:
         self.aec.close()
+
+    def add_snapshot_file(self, path: str, name: str) -> None:
+        """Load a saved model as a frozen snapshot opponent (called through ``env_method`` so
+        that envs in SubprocVecEnv workers get the learner's snapshots too)."""
+        from sb3_contrib import MaskablePPO
+
+        model = MaskablePPO.load(path, device="cpu")
+        self.pool.add_snapshot(name, PolicyOpponent(model, name=name))

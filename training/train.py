@@ -1,0 +1,204 @@
+"""Train a MaskablePPO agent by self-play from a config file.
+
+    python -m training.train --config configs/heroica.yaml [key=value ...]
+
+Reads and validates the config (``training.config``), then leaves in one run folder
+(``run_dir/run_name``):
+
+* ``config.yaml`` - the exact config of the run (overrides applied, n_envs resolved);
+* ``checkpoints/`` - periodic model checkpoints (resume with ``resume_from=<file>``);
+* ``snapshots/`` - frozen copies of the learner that join the opponent pool;
+* ``tb/`` - TensorBoard logs (SB3's training curves plus ``eval/*`` win rates);
+* ``eval.csv`` - win rate against each bot with its 95% Wilson interval at every evaluation;
+* ``final_model.zip`` and ``final_game.mp4`` - the final policy and a game of it.
+
+The script reads top to bottom: build envs -> build or load the model -> callbacks -> learn
+-> save -> final evaluation -> video.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+from envs import make
+from envs.core.render import write_video
+from envs.core.scenario import ScenarioError
+
+from .agents import PolicyBot
+from .config import TrainConfig, dump_config, load_config
+from .evaluation import evaluate_policy
+from .networks import BoardCNN
+from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
+
+EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+
+
+def league_schedule(config: TrainConfig) -> LeagueSchedule:
+    league = config.league
+    return LeagueSchedule(random=league.random, heuristic=league.heuristic,
+                          snapshots=league.snapshots, max_snapshots=league.max_snapshots)
+
+
+def env_factory(config: TrainConfig, rank: int):
+    """A picklable-enough closure for SubprocVecEnv: env ``rank`` gets seed + rank."""
+    name, options, seed, schedule = config.env.name, config.env.make_kwargs(), config.seed + rank, league_schedule(config)
+
+    def build() -> SelfPlayEnv:
+        return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed)
+
+    return build
+
+
+def game_factory(config: TrainConfig):
+    name, options = config.env.name, dict(config.env.options)
+    return lambda: make(name, **options).game
+
+
+class EvalCallback(BaseCallback):
+    """Every ``every_steps``: win rates vs the bots, to CSV and TensorBoard."""
+
+    def __init__(self, config: TrainConfig, csv_path: Path):
+        super().__init__()
+        self.config = config
+        self.csv_path = csv_path
+        self.next_eval = config.eval.every_steps
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_eval:
+            self.next_eval += self.config.eval.every_steps
+            evaluate_and_log(self.model, self.config, self.csv_path, self.num_timesteps, self.logger)
+        return True
+
+
+class SnapshotCallback(BaseCallback):
+    """Every ``snapshot_every_steps``: save the learner and add it to every env's pool."""
+
+    def __init__(self, config: TrainConfig, folder: Path):
+        super().__init__()
+        self.every = config.league.snapshot_every_steps
+        self.folder = folder
+        self.next_snapshot = self.every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_snapshot:
+            self.next_snapshot += self.every
+            path = self.folder / f"snapshot_{self.num_timesteps}.zip"
+            self.model.save(str(path))
+            self.training_env.env_method("add_snapshot_file", str(path), path.stem)
+        return True
+
+
+def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps: int, logger: Any = None) -> dict:
+    results = evaluate_policy(model, game_factory(config), config.env.name, config.eval.opponents,
+                              config.eval.games, seed=config.seed + 7919 + timesteps)
+    new_file = not csv_path.exists()
+    with csv_path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
+        if new_file:
+            writer.writeheader()
+        for opponent, result in results.items():
+            writer.writerow({"timesteps": timesteps, "opponent": opponent, "games": result.games,
+                             "wins": result.wins, "draws": result.draws, "losses": result.losses,
+                             "win_rate": round(result.win_rate, 4), "ci_low": round(result.ci_low, 4),
+                             "ci_high": round(result.ci_high, 4)})
+            if logger is not None:
+                logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
+                logger.record(f"eval/ci_low_vs_{opponent}", result.ci_low)
+                logger.record(f"eval/ci_high_vs_{opponent}", result.ci_high)
+    if logger is not None:
+        logger.dump(timesteps)
+    return results
+
+
+def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
+    """One game of the final policy (seat 0) against the heuristic bot, filmed."""
+    from envs.bots import get_bot
+
+    env = make(config.env.name, render_mode="rgb_array", **config.env.make_kwargs())
+    env.reset(seed=config.seed)
+    players = {0: PolicyBot(model)}
+    heuristic = get_bot(config.env.name, "heuristic")
+    rng = np.random.default_rng(config.seed)
+    frames = [env.render()]
+    for agent in env.agent_iter(max_iter=config.video.max_steps):
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        player = players.get(seat, heuristic)
+        env.step(player.act(env.game, env.state_, rng))
+        frames.append(env.render())
+    return write_video(frames, path, fps=config.video.fps)
+
+
+def train(config: TrainConfig) -> Path:
+    config = config.resolved()
+    run = config.run_path
+    for folder in (run, run / "checkpoints", run / "snapshots"):
+        folder.mkdir(parents=True, exist_ok=True)
+    dump_config(config, run / "config.yaml")
+    n_envs = config.num_envs
+    factories = [env_factory(config, rank) for rank in range(n_envs)]
+    vec_env = SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories)
+    vec_env.seed(config.seed)
+    ppo, network = config.ppo, config.network
+    if config.resume_from:
+        model = MaskablePPO.load(config.resume_from, env=vec_env, device=config.device,
+                                 tensorboard_log=str(run / "tb"))
+    else:
+        policy_kwargs = dict(features_extractor_class=BoardCNN, normalize_images=False,
+                             features_extractor_kwargs=dict(features_dim=network.features_dim,
+                                                            channels=tuple(network.cnn_channels),
+                                                            kernel_size=network.kernel_size),
+                             net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)))
+        model = MaskablePPO("MlpPolicy", vec_env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
+                            batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
+                            gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
+                            vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+                            policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
+                            seed=config.seed, device=config.device, verbose=0)
+    callbacks = CallbackList([
+        CheckpointCallback(save_freq=max(1, config.checkpoint_every_steps // n_envs),
+                           save_path=str(run / "checkpoints"), name_prefix="model"),
+        SnapshotCallback(config, run / "snapshots"),
+        EvalCallback(config, run / "eval.csv"),
+    ])
+    model.learn(total_timesteps=config.total_timesteps, callback=callbacks, progress_bar=config.progress_bar,
+                reset_num_timesteps=not config.resume_from, tb_log_name="ppo")
+    model.save(str(run / "final_model.zip"))
+    results = evaluate_and_log(model, config, run / "eval.csv", model.num_timesteps)
+    for opponent, result in results.items():
+        print(f"final vs {opponent}: {result.summary()}")
+    if config.video.enabled:
+        print(f"video: {record_final_game(model, config, run / 'final_game.mp4')}")
+    vec_env.close()
+    print(f"run folder: {run}")
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--config", required=True, type=Path, help="YAML config (see configs/)")
+    parser.add_argument("overrides", nargs="*", help="key=value overrides, e.g. ppo.learning_rate=1e-4")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config, args.overrides)
+    except (ScenarioError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    train(config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
