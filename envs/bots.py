@@ -157,6 +157,15 @@ class MatchResult:
                 f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s")
 
 
+def best_scored(options: list[tuple[float, int]]) -> int:
+    """The action with the highest score; the first listed wins ties (bots' helper)."""
+    best_score, best_action = options[0]
+    for score, action in options[1:]:
+        if score > best_score:
+            best_score, best_action = score, action
+    return best_action
+
+
 def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (default 95%).
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
+from ..bots import best_scored
 from ..core.board import UNREACHABLE
 from ..core.dice import HEROICA_DIE
 from .legal import MOVE_VALUE, SHIELD
@@ -262,15 +263,6 @@ class _Turn:
         return self.dist[self.here] - self.dist[self.walk(steps)]
 
 
-def _best(options: list[tuple[float, int]]) -> int:
-    """The action of the highest score; the first listed wins ties."""
-    best_score, best_action = options[0]
-    for score, action in options[1:]:
-        if score > best_score:
-            best_score, best_action = score, action
-    return best_action
-
-
 def _first_legal(turn: _Turn) -> int:
     return turn.first_legal()
 
@@ -335,7 +327,7 @@ def _fight_order(turn: _Turn, cell: int) -> float:
 
 
 def _choose_fight(turn: _Turn) -> int:
-    return _best([(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return best_scored([(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 def _ranged_value(turn: _Turn, source: int) -> float:
@@ -374,7 +366,7 @@ def _move(turn: _Turn) -> int:
             options.append((_scepter_plan(turn)[0] - move_value, turn.special("use_scepter")))
     if turn.can("drink_speed") and _speed_helps(turn):
         options.append((0.5, turn.special("drink_speed")))
-    return _best(options)
+    return best_scored(options)
 
 
 def _speed_helps(turn: _Turn) -> bool:
@@ -395,7 +387,7 @@ def _step_or_stop(turn: _Turn) -> int:
     stay = dist[turn.here] + (turn.w.reentry if _rocks_need_reentry(turn) else 0.0)
     options = [(-stay - 1e-9, turn.special("end_move"))] if turn.can("end_move") else []
     options += [(-dist[c], turn.cell_action("step", c)) for c in steps]
-    return _best(options) if options else turn.first_legal()
+    return best_scored(options) if options else turn.first_legal()
 
 
 def _rocks_need_reentry(turn: _Turn) -> bool:
@@ -408,7 +400,7 @@ def _rocks_need_reentry(turn: _Turn) -> bool:
 
 
 def _forward(turn: _Turn) -> int:
-    return _best([(-turn.dist[c], turn.cell_action("step", c)) for c in turn.cells("step")])
+    return best_scored([(-turn.dist[c], turn.cell_action("step", c)) for c in turn.cells("step")])
 
 
 def _fight_shield(turn: _Turn) -> int:
@@ -427,11 +419,11 @@ def _fight_shield(turn: _Turn) -> int:
         if turn.can(f"use_{source_name}"):
             skill = game.skill_of(seat, source)
             options.append((value(skill.effect, skill.gold or 0), turn.special(f"use_{source_name}")))
-    return _best(options)
+    return best_scored(options)
 
 
 def _skill_target(turn: _Turn) -> int:
-    return _best([(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return best_scored([(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 def _skill_step(turn: _Turn) -> int:
@@ -446,19 +438,19 @@ def _skill_step(turn: _Turn) -> int:
     else:  # Barbarian: a free step towards the goal
         def score(cell: int) -> float:
             return -turn.dist[cell] + (1e-9 if cell == turn.here else 0.0)
-    return _best([(score(cell), action) for cell, action in options])
+    return best_scored([(score(cell), action) for cell, action in options])
 
 
 def _move_back(turn: _Turn) -> int:
     """Towards the goal, then away from the monster (HE-6.9 lets the controller choose)."""
     away = turn.state.move_back_from
     distance = turn.st.distance
-    return _best([(-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
+    return best_scored([(-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
                   for c in turn.cells("step")])
 
 
 def _rocks(turn: _Turn) -> int:
-    return _best([(-turn.dist[c], turn.cell_action("target", c)) for c in turn.cells("target")])
+    return best_scored([(-turn.dist[c], turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 # -- the Scepter of Summoning (HE-19.3): put a monster in the leading opponent's way ------------
@@ -569,7 +561,7 @@ def _monster_select(turn: _Turn) -> int:
         gap = _distance_to_prey(turn, cell, prey) - 1
         return -gap + 0.3 * strength + (w.mp_reach if gap <= MEAN_MOVE else 0.0)
 
-    return _best([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return best_scored([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 def _monster_step(turn: _Turn) -> int:
@@ -579,7 +571,7 @@ def _monster_step(turn: _Turn) -> int:
                for c in turn.cells("step")]
     if turn.can("end_move"):
         options.insert(0, (-_distance_to_prey(turn, here, prey) + 0.5, turn.special("end_move")))
-    return _best(options)
+    return best_scored(options)
 
 
 def _monster_fight_choose(turn: _Turn) -> int:
@@ -591,7 +583,7 @@ def _monster_fight_choose(turn: _Turn) -> int:
         seat = game.hero_at(state, cell)
         return -int(state.heroes[seat, HeroField.HEALTH]) * 100 - int(distance[cell, turn.target])
 
-    return _best([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return best_scored([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 _PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
+from ..bots import best_scored
 from ..core.board import UNREACHABLE
 from .state import NO_CELL, NO_FIGURE, Phase, State
 
@@ -258,15 +259,6 @@ class _Turn:
         return p * (1.0 + self.w.target_attack * int(game.fig_attack[target]))
 
 
-def _best(options: list[tuple[float, int]]) -> int:
-    """The action of the highest score; the first listed wins ties."""
-    best_score, best_action = options[0]
-    for score, action in options[1:]:
-        if score > best_score:
-            best_score, best_action = score, action
-    return best_action
-
-
 def _first_legal(turn: _Turn) -> int:
     return turn.first_legal()
 
@@ -287,7 +279,7 @@ def _choose_card(turn: _Turn) -> int:
             plan = turn.plan(figure)
             value += float(plan.score[plan.best]) - plan.base
         options.append((value, turn.special(name)))
-    return _best(options) if options else turn.first_legal()
+    return best_scored(options) if options else turn.first_legal()
 
 
 def _move_select(turn: _Turn) -> int:
@@ -297,7 +289,7 @@ def _move_select(turn: _Turn) -> int:
     for cell in turn.cells("select"):
         plan = turn.plan(int(state.occupant[cell]))
         options.append((plan.gain, turn.cell_action("select", cell)))
-    return _best(options)
+    return best_scored(options)
 
 
 def _move_dest(turn: _Turn) -> int:
@@ -320,7 +312,7 @@ def _move_tail(turn: _Turn) -> int:
             other = dest[1] if dest[0] == first else dest[0]
             if other in tails:
                 options.append((float(score), turn.cell_action("tail", other)))
-    return _best(options) if options else turn.first_legal()
+    return best_scored(options) if options else turn.first_legal()
 
 
 def _attack_select(turn: _Turn) -> int:
@@ -333,7 +325,7 @@ def _attack_select(turn: _Turn) -> int:
         values = [turn.attack_value(attacker, t) for t in game.targets(state, attacker)]
         if values:
             options.append((-len(values) * 10.0 - max(values), turn.cell_action("select", cell)))
-    return _best(options) if options else turn.special("end_turn")
+    return best_scored(options) if options else turn.special("end_turn")
 
 
 def _attack_target(turn: _Turn) -> int:
@@ -342,7 +334,7 @@ def _attack_target(turn: _Turn) -> int:
     attacker = state.selected
     options = [(turn.attack_value(attacker, int(state.occupant[c])), turn.cell_action("attack", c))
                for c in turn.cells("attack")]
-    return _best(options)
+    return best_scored(options)
 
 
 _PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {
