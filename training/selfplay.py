@@ -31,6 +31,7 @@ Pure Python + numpy at import time; torch / SB3 are imported only by :class:`Pol
 from __future__ import annotations
 
 import copy
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
@@ -382,6 +383,10 @@ class SelfPlayEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         rng = self.np_random
+        # Learner episode statistics, reported as info["episode"] like SB3's Monitor does, so
+        # rollout/ep_rew_mean and ep_len_mean reach TensorBoard.
+        self._episode_return, self._episode_length = 0.0, 0
+        self._episode_start = time.perf_counter()
         for _ in range(100):
             self.learner_seat = int(self.learner_seats[rng.integers(len(self.learner_seats))])
             self.learner = self.agents[self.learner_seat]
@@ -423,11 +428,15 @@ class SelfPlayEnv(gymnasium.Env):
         info = self._info()
         if illegal:
             info["illegal_action"] = True
+        self._episode_return += reward
+        self._episode_length += 1
         if terminated or truncated:
             self._done = True
             self._mask = np.zeros(self.action_space.n, dtype=bool)
             info["final_rewards"] = self._final_rewards()
             info["last_mover"] = self._last_mover
+            info["episode"] = {"r": self._episode_return, "l": self._episode_length,
+                               "t": round(time.perf_counter() - self._episode_start, 6)}
         return obs, reward, terminated, truncated, info
 
     def render(self):

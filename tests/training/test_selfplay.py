@@ -203,3 +203,16 @@ def test_bot_opponent_plays_legal_moves():
     assert opponent.name == "heuristic" and list(info["opponent"].values()) == ["random"]
     _, _, _, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert "illegal_action" not in info
+
+
+def test_episode_statistics_are_reported_like_monitor():
+    """info["episode"] (SB3's Monitor convention) carries the learner's return and length."""
+    env = SelfPlayEnv("heroica_v0", seed=2)
+    env.reset()
+    rng = np.random.default_rng(2)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total, steps, done = total + reward, steps + 1, terminated or truncated
+    assert info["episode"]["r"] == total and info["episode"]["l"] == steps
+    assert info["episode"]["r"] == info["final_rewards"][env.learner_seat]
