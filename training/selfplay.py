@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 import gymnasium

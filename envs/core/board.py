@@ -145,6 +145,11 @@ class Board:
     def rc(self, cell: int) -> tuple[int, int]:
         return divmod(int(cell), self.width)
 
+    def label(self, cell: int) -> str:
+        """The cell as ``(row,col)``: the notation of action names and transcripts."""
+        row, col = self.rc(cell)
+        return f"({row},{col})"
+
     def spaces(self) -> np.ndarray:
         """Flat indices of every space, ascending."""
         return np.flatnonzero(self.exists)

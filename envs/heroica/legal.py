@@ -453,8 +453,7 @@ def hero_enter(game: "HeroicaGame", state: State, seat: int, cell: int, events: 
 
 
 def _cell(game, state, cell: int) -> str:
-    row, col = game.board_of(state).rc(cell)
-    return f"({row},{col})"
+    return game.board_of(state).label(cell)
 
 
 def _finish_move(game: "HeroicaGame", state: State, seat: int, events: list[Event]) -> None:

@@ -34,11 +34,6 @@ DEFAULT_MISSION = "fork"
 DEFAULT_BOARD_SIZE = (16, 16)
 
 
-def cell_name(board: Board, cell: int) -> str:
-    row, col = board.rc(cell)
-    return f"({row},{col})"
-
-
 class HeroicaGame(StandardGame[State]):
     """Heroica for 2-4 seats: 1-3 Heroes, plus the Monster Player in Battle Heroica."""
 
@@ -378,7 +373,7 @@ class HeroicaGame(StandardGame[State]):
         state.heroes[seat, HeroField.KILLS + kind] += 1  # HE-6.6
         events.append(Event("defeat", f"{self.player_names[seat]} defeats the "
                             f"{self.pieces.monsters[self.monster_ids[kind]].name} at "
-                            f"{cell_name(self.board_of(state), cell)}", seat, cells=(cell,)))
+                            f"{self.board_of(state).label(cell)}", seat, cells=(cell,)))
         if cell == self.targets[state.mission] and seat != self.monster_seat:
             self._mission_over(state, seat, events)  # HE-16.1
 

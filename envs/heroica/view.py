@@ -139,8 +139,7 @@ class HeroicaView:
 
     # -- names ------------------------------------------------------------------------------
     def cell_text(self, state: State, cell: int) -> str:
-        row, col = self.game.board_of(state).rc(cell)
-        return f"({row},{col})"
+        return self.game.board_of(state).label(cell)
 
     def piece_name(self, state: State, cell: int) -> str:
         game = self.game

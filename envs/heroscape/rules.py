@@ -251,8 +251,7 @@ class HeroscapeGame(StandardGame[State]):
         return int(max(self.board.level[c] for c in self.cells_of(state, figure)))
 
     def cell_name(self, cell: int) -> str:
-        row, col = divmod(int(cell), self.width)
-        return f"({row},{col})"
+        return self.board.label(cell)
 
     def alive(self, state: State) -> np.ndarray:
         return state.cell != NO_CELL
