@@ -233,6 +233,27 @@ class LeagueConfig(pydantic.BaseModel):
         return {k: v / total for k, v in raw.items()}
 
 
+class PretrainConfig(pydantic.BaseModel):
+    """Warm start: imitate a bot (behaviour cloning) before PPO; see ``training.pretrain``."""
+
+    model_config = MODEL
+
+    games: Annotated[StrictInt, Field(ge=0)] = 0
+    """Games of the demonstrator against itself to learn from; 0 = no warm start."""
+    demonstrator: Literal["heuristic"] = "heuristic"
+    """The bot to imitate (both seats of every demonstration game)."""
+    max_samples: PosInt = 40_000
+    """Keep at most this many decisions (observations are large: ~50-100 KB each)."""
+    epochs: PosInt = 3
+    """Passes over the demonstrations."""
+    batch_size: PosInt = 256
+    """Decisions per gradient step."""
+    learning_rate: PosFloat = 1e-3
+    """Adam step size for cloning (PPO's optimizer starts fresh afterwards)."""
+    value_coef: NonNegFloat = 0.5
+    """Weight of the value loss (fit to each decision's discounted final return)."""
+
+
 class EvalConfig(pydantic.BaseModel):
     """Periodic evaluation of the learner against fixed bots (win rate with a 95% CI)."""
 
@@ -242,6 +263,9 @@ class EvalConfig(pydantic.BaseModel):
     """Evaluate every this many env steps (and once at the end)."""
     games: PosInt = 40
     """Games per opponent per evaluation (seats alternate)."""
+    final_games: PosInt | None = None
+    """Games per opponent for the final evaluation; null = ``games``. The final figure is the
+    one a results table quotes, so it usually gets more games (a narrower interval)."""
     opponents: Annotated[list[Literal["random", "heuristic"]], Field(min_length=1)] = Field(
         default_factory=lambda: ["random", "heuristic"])
     """Bots to evaluate against."""
@@ -276,6 +300,9 @@ class TrainConfig(pydantic.BaseModel):
     """Environment to train on."""
     total_timesteps: PosInt = 100_000
     """Learner env steps to train for."""
+    time_limit_minutes: PosFloat | None = None
+    """Stop learning after this much wall time even if ``total_timesteps`` is not reached
+    (checked after every env step); the final evaluation and video still follow. null = none."""
     n_envs: Literal["auto"] | PosInt = "auto"
     """Parallel envs (SubprocVecEnv when > 1); ``auto`` = available cores (os.cpu_count)."""
     seed: Annotated[StrictInt, Field(ge=0)] = 0
@@ -286,6 +313,8 @@ class TrainConfig(pydantic.BaseModel):
     """Policy network."""
     league: LeagueConfig = Field(default_factory=LeagueConfig)
     """Opponent pool and sampling weights."""
+    pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
+    """Behaviour-cloning warm start before PPO (off by default)."""
     eval: EvalConfig = Field(default_factory=EvalConfig)
     """Evaluation schedule."""
     video: VideoConfig = Field(default_factory=VideoConfig)

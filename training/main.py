@@ -1,65 +1,73 @@
-"""The main job: play one seeded Heroica game, heuristic bot vs random bot, and film it.
+"""The main job (``make run``): train on the default config with a short budget, evaluate, film.
 
-``python -m training.main`` plays 2-player ``heroica_v0`` on the default mission through the
-PettingZoo API, prints every decision and the result, and writes an MP4 of the game
-(``outputs/heroica_heuristic_vs_random.mp4`` by default). The training issue replaces this
-with train -> evaluate -> record.
+    python -m training.main                                   # configs/heroica.yaml, 3 minutes
+    python -m training.main --config configs/heroscape.yaml --minutes 10
+    python -m training.main ppo.learning_rate=1e-4            # any config override
+
+It is ``python -m training.train`` on the given config (default ``configs/heroica.yaml``) with
+a wall-time budget (``--minutes``, default 3) instead of the config's full one, fewer
+evaluation games, and its run folder at ``outputs/main`` (replaced on each run). What it
+leaves there is what any training run leaves: ``config.yaml``, ``checkpoints/``, ``tb/``,
+``eval.csv``, ``final_model.zip``, ``summary.json`` and ``final_game.mp4`` (the final policy
+against the heuristic bot). It ends by printing the win rates with 95% intervals.
+
+A 3-minute run is a demonstration of the whole pipeline, not a strong agent: the README's
+results table lists what the full configs reach in an hour.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import sys
 from pathlib import Path
 
-import numpy as np
+from envs.core.scenario import ScenarioError
 
-from envs import make
-from envs.bots import get_bot
-from envs.core.render import write_video
+from .config import load_config
+from .train import train
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "heroica.yaml"
 
 
-def play(seed: int, out: Path, fps: float, quiet: bool) -> dict:
-    env = make("heroica_v0", render_mode="rgb_array")
-    env.reset(seed=seed)
-    game = env.game
-    bots = {"player_0": get_bot("heroica", "heuristic"), "player_1": get_bot("heroica", "random")}
-    names = {"player_0": "heuristic", "player_1": "random"}
-    rng = np.random.default_rng(seed)
-    frames = [env.render()]
-    steps = 0
-    for agent in env.agent_iter():
-        _, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = bots[agent].act(game, env.state_, rng)
-        name = game.action_to_string(env.state_, action)
-        env.step(action)
-        steps += 1
-        frames.append(env.render())
-        if not quiet:
-            rolled = [d for e in env.last_events for d in e.dice]
-            print(f"{steps:4d} {agent} ({names[agent]}): {name}" + (f"  [rolled {', '.join(rolled)}]" if rolled else ""))
-    final = game.returns(env.state_)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_video(frames + [frames[-1]] * int(fps * 2), out, fps=fps)
-    winner = [names[f"player_{i}"] for i, r in enumerate(final) if r > 0]
-    summary = {"seed": seed, "steps": steps, "returns": {names[a]: float(final[i]) for i, a in enumerate(env.possible_agents)},
-               "winner": winner[0] if winner else "draw", "video": str(out)}
-    return summary
+def short_budget_overrides(minutes: float, out: Path) -> list[str]:
+    """Overrides that turn a full config into a few-minute run that still evaluates and films."""
+    return [f"time_limit_minutes={minutes}",
+            "eval.every_steps=1000000000",  # only the final evaluation: its time is not training time
+            "eval.games=20", "eval.final_games=40",
+            "checkpoint_every_steps=1000000000",
+            "league.snapshot_every_steps=5000",
+            f"run_dir={out.parent}", f"run_name={out.name}"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.main", description=__doc__.split("\n")[0])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("outputs/heroica_heuristic_vs_random.mp4"))
-    parser.add_argument("--fps", type=float, default=4.0)
-    parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="training config (YAML)")
+    parser.add_argument("--minutes", type=float, default=3.0, help="wall-time budget for learning")
+    parser.add_argument("--out", type=Path, default=Path("outputs/main"), help="run folder (replaced)")
+    parser.add_argument("overrides", nargs="*", help="key=value config overrides, applied last")
     args = parser.parse_args(argv)
-    summary = play(args.seed, args.out, args.fps, args.quiet)
-    print(f"result: {summary['winner']} wins after {summary['steps']} decisions "
-          f"(returns {summary['returns']}); video: {summary['video']}")
+    if args.minutes <= 0:
+        parser.error(f"--minutes must be positive, got {args.minutes}")
+    try:
+        config = load_config(args.config, short_budget_overrides(args.minutes, args.out) + args.overrides)
+    except (ScenarioError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    print(f"training {config.env.name} from {args.config} for up to {args.minutes:g} minutes "
+          f"({config.num_envs} envs) -> {args.out}")
+    run = train(config)
+    summary = json.loads((run / "summary.json").read_text())
+    print(f"\n{summary['env']}: {summary['timesteps']} steps in {summary['train_minutes']} min "
+          f"({summary['steps_per_second']} steps/s)")
+    for opponent, result in summary["final"].items():
+        print(f"  vs {opponent:9s}: win rate {result['win_rate']:.3f} "
+              f"(95% CI {result['ci_low']:.3f}-{result['ci_high']:.3f}, {result['games']} games)")
+    if config.video.enabled:
+        print(f"  video: {run / 'final_game.mp4'}")
     return 0
 
 

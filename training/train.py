@@ -10,7 +10,9 @@ Reads and validates the config (``training.config``), then leaves in one run fol
 * ``snapshots/`` - frozen copies of the learner that join the opponent pool;
 * ``tb/`` - TensorBoard logs (SB3's training curves plus ``eval/*`` win rates);
 * ``eval.csv`` - win rate against each bot with its 95% Wilson interval at every evaluation;
-* ``final_model.zip`` and ``final_game.mp4`` - the final policy and a game of it.
+* ``final_model.zip`` and ``final_game.mp4`` - the final policy and a game of it;
+* ``summary.json`` - steps, wall time and the final win rates with their intervals (what a
+  results table quotes).
 
 The script reads top to bottom: build envs -> build or load the model -> callbacks -> learn
 -> save -> final evaluation -> video.
@@ -20,11 +22,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
@@ -37,6 +42,7 @@ from .agents import PolicyBot
 from .config import TrainConfig, dump_config, load_config
 from .evaluation import evaluate_policy
 from .networks import BoardCNN
+from .pretrain import pretrain
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
 
 EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
@@ -79,6 +85,47 @@ class EvalCallback(BaseCallback):
         return True
 
 
+class RolloutThreadsCallback(BaseCallback):
+    """Torch on one thread while collecting rollouts (and evaluating), all threads for updates.
+
+    A rollout step predicts for ``n_envs`` observations at once, too little work to split,
+    while the env workers need the cores; idle torch threads spinning between those tiny
+    calls steal them (see ``training.agents.single_thread``). Gradient updates on 256-sample
+    minibatches do gain from every core, and the workers are idle then.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.update_threads = torch.get_num_threads()
+
+    def _on_rollout_start(self) -> None:
+        self.update_threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+
+    def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.update_threads)
+
+    def _on_step(self) -> bool:
+        return True
+
+
+class TimeLimitCallback(BaseCallback):
+    """Stops learning once ``minutes`` of wall time have passed since ``started`` (monotonic
+    seconds; the run's start, so a warm start counts against the budget too)."""
+
+    def __init__(self, minutes: float, started: float):
+        super().__init__()
+        self.seconds = minutes * 60.0
+        self.started = started
+        self.stopped_early = False
+
+    def _on_step(self) -> bool:
+        if time.monotonic() - self.started >= self.seconds:
+            self.stopped_early = True
+            return False
+        return True
+
+
 class SnapshotCallback(BaseCallback):
     """Every ``snapshot_every_steps``: save the learner and add it to every env's pool."""
 
@@ -97,9 +144,10 @@ class SnapshotCallback(BaseCallback):
         return True
 
 
-def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps: int, logger: Any = None) -> dict:
+def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps: int, logger: Any = None,
+                     games: int | None = None) -> dict:
     results = evaluate_policy(model, game_factory(config), config.env.name, config.eval.opponents,
-                              config.eval.games, seed=config.seed + 7919 + timesteps)
+                              games or config.eval.games, seed=config.seed + 7919 + timesteps)
     new_file = not csv_path.exists()
     with csv_path.open("a", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
@@ -142,6 +190,7 @@ def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
 
 
 def train(config: TrainConfig) -> Path:
+    run_started = time.monotonic()
     config = config.resolved()
     run = config.run_path
     for folder in (run, run / "checkpoints", run / "snapshots"):
@@ -167,21 +216,42 @@ def train(config: TrainConfig) -> Path:
                             vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
                             policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
                             seed=config.seed, device=config.device, verbose=0)
+    time_limit = TimeLimitCallback(config.time_limit_minutes, run_started) if config.time_limit_minutes else None
+    pretrain_stats = None
+    if config.pretrain.games and not config.resume_from:
+        pretrain_stats = pretrain(model, config, game_factory(config))
+        evaluate_and_log(model, config, run / "eval.csv", 0)  # the cloned policy's level: row 0
+    start_steps = model.num_timesteps
     callbacks = CallbackList([
+        RolloutThreadsCallback(),
+        *([time_limit] if time_limit else []),
         CheckpointCallback(save_freq=max(1, config.checkpoint_every_steps // n_envs),
                            save_path=str(run / "checkpoints"), name_prefix="model"),
         SnapshotCallback(config, run / "snapshots"),
         EvalCallback(config, run / "eval.csv"),
     ])
+    learn_started = time.monotonic()
     model.learn(total_timesteps=config.total_timesteps, callback=callbacks, progress_bar=config.progress_bar,
                 reset_num_timesteps=not config.resume_from, tb_log_name="ppo")
+    learn_seconds = time.monotonic() - learn_started
+    train_seconds = time.monotonic() - run_started
+    vec_env.close()
     model.save(str(run / "final_model.zip"))
-    results = evaluate_and_log(model, config, run / "eval.csv", model.num_timesteps)
+    results = evaluate_and_log(model, config, run / "eval.csv", model.num_timesteps,
+                               games=config.eval.final_games)
     for opponent, result in results.items():
         print(f"final vs {opponent}: {result.summary()}")
+    summary = {"env": config.env.name, "timesteps": model.num_timesteps,
+               "train_minutes": round(train_seconds / 60, 1),
+               "stopped_by_time_limit": bool(time_limit and time_limit.stopped_early),
+               "steps_per_second": round((model.num_timesteps - start_steps) / max(learn_seconds, 1e-9), 1),
+               "pretrain": pretrain_stats,
+               "final": {name: {k: result.to_dict()[k] for k in ("games", "wins", "draws", "losses",
+                                                                 "win_rate", "ci_low", "ci_high")} | {"ci_low": round(result.ci_low, 4), "ci_high": round(result.ci_high, 4)}
+                         for name, result in results.items()}}
+    (run / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     if config.video.enabled:
         print(f"video: {record_final_game(model, config, run / 'final_game.mp4')}")
-    vec_env.close()
     print(f"run folder: {run}")
     return run
 

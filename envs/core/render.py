@@ -8,7 +8,8 @@ dice, caption, status text); this module turns it into an ``H x W x 3`` uint8 fr
 Frame size depends only on the board's shape, ``cell_px``, ``min_height`` and
 ``target_height``, never on the caption or the amount of status text, so every frame of an
 episode has the same size and can go straight into a video. Sizes are always even because
-H.264 with 4:2:0 chroma cannot encode odd ones.
+H.264 with 4:2:0 chroma cannot encode odd ones. :func:`fit_cell_px` picks the ``cell_px``
+that draws a board at about a video's height, so rescaling to it barely changes text sizes.
 """
 
 from __future__ import annotations
@@ -201,6 +202,28 @@ def _layout(board: Board, cell_px: int, min_height: int | None) -> _Layout:
                    body_h * s, width, height, cell_px)
 
 
+def fit_cell_px(board: Board, height: int, min_height: int | None = None) -> int:
+    """The largest ``cell_px`` whose frame of ``board`` is at most ``height`` pixels high.
+
+    Rendering at this size and then passing ``target_height=height`` keeps the final resize
+    close to 1x, so text and lines stay sharp at any video height: a small board is not
+    blurred by upscaling and a large one does not shrink its labels below legibility.
+    Never below 8, the smallest size :func:`render_frame` accepts.
+    """
+    lo, hi = 8, 8
+    while _layout(board, hi * 2, min_height).height <= height and hi < 4096:
+        hi *= 2
+    hi *= 2
+    # Frame height never decreases as cell_px grows, so bisection finds the boundary.
+    while lo + 1 < hi:
+        mid = (lo + hi) // 2
+        if _layout(board, mid, min_height).height <= height:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def _cell_polygon(board: Board, layout: _Layout, cell: int, inset: float = 0.0):
     cx, cy = layout.px(board, cell)
     s = layout.scale
@@ -241,7 +264,8 @@ def _board_layer(board: Board, cell_px: int, min_height: int | None,
                      outline=_mix(fills[cell], (0, 0, 0), 0.45), width=grid_w)
     levels = board.level[board.exists]
     if levels.size and levels.min() != levels.max():
-        font = _font(layout.scale * 0.22)
+        # Sized to stay readable in a 720p video of a 14-row hex battlefield (~50 px cells).
+        font = _font(layout.scale * 0.27)
         for cell in np.flatnonzero(board.exists):
             cx, cy = layout.px(board, int(cell))
             dx, dy = (0.0, 0.45) if board.topology is Topology.HEX else (0.32, 0.33)
@@ -332,7 +356,7 @@ def _draw_pieces(draw, scene: Scene, layout: _Layout, seat_colors: Sequence[RGB]
                            _contrast(fill))
             if piece.value:
                 _draw_badge(draw, (cx + radius * 0.72, cy - radius * 0.95), piece.value,
-                            max(8, 0.22 * s))
+                            max(8, 0.26 * s))
 
 
 def _draw_arrow(draw, scene: Scene, layout: _Layout) -> None:
@@ -484,9 +508,12 @@ def render_frame(scene: Scene, cell_px: int = 48, min_height: int | None = None,
         _draw_arrow(draw, scene, layout)
     # Caption last: a long label must never spill into it.
     draw.rectangle([0, 0, layout.width * SUPERSAMPLE, layout.caption_h], fill=CAPTION_BG)
-    cap_font = _font(_panel_metrics(layout.cell_px)["caption"] * SUPERSAMPLE)
+    cap_size = _panel_metrics(layout.cell_px)["caption"] * SUPERSAMPLE
     pad = _panel_metrics(layout.cell_px)["pad"] * SUPERSAMPLE
-    caption = _fit_text(cap_font, scene.caption, layout.width * SUPERSAMPLE - 2 * pad)
+    room = layout.width * SUPERSAMPLE - 2 * pad
+    # Shrink a long caption a little before cutting it: its end (the last event) matters.
+    cap_font = _fitting_font(scene.caption, room, cap_size, cap_size * 0.75)
+    caption = _fit_text(cap_font, scene.caption, room)
     _, top, _, bottom = _text_size(cap_font, "Hg")
     draw.text((pad, (layout.caption_h - (top + bottom)) / 2), caption, font=cap_font, fill=TEXT)
     _draw_panel(draw, scene, layout, seat_colors)

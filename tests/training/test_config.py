@@ -214,6 +214,25 @@ def test_out_of_range_values(tmp_path):
     assert info.value.field.startswith("eval.opponents")
 
 
+@pytest.mark.parametrize("override, field", [
+    ("time_limit_minutes=0", "time_limit_minutes"),
+    ("eval.final_games=0", "eval.final_games"),
+    ("pretrain.epochs=0", "pretrain.epochs"),
+    ("pretrain.games=-1", "pretrain.games"),
+    ("pretrain.demonstrator=expert", "pretrain.demonstrator"),
+    ("pretrain.warm=true", "pretrain.warm"),
+])
+def test_budget_evaluation_and_warm_start_settings_are_checked(tmp_path, override, field):
+    with pytest.raises(ScenarioError) as info:
+        load_config(write(tmp_path, BASE), [override])
+    assert info.value.field == field
+
+
+def test_warm_start_and_time_limit_are_off_by_default(tmp_path):
+    config = load_config(write(tmp_path, BASE))
+    assert config.pretrain.games == 0 and config.time_limit_minutes is None and config.eval.final_games is None
+
+
 def test_unregistered_env_name(tmp_path):
     path = write(tmp_path, BASE.replace("heroica_v0", "heroclix_v0"))
     with pytest.raises(ScenarioError, match="registered: heroica_v0, heroscape_v0") as info:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -33,15 +34,40 @@ def check_run_folder(run: Path, opponents: set[str]) -> None:
     reader = imageio.get_reader(run / "final_game.mp4")
     assert reader.count_frames() >= 2
     reader.close()
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] >= 256 and set(summary["final"]) == opponents
+    final_rows = [row for row in rows if int(row["timesteps"]) == summary["timesteps"]]
+    assert {row["opponent"]: float(row["win_rate"]) for row in final_rows} == \
+        {name: result["win_rate"] for name, result in summary["final"].items()}
 
 
-@pytest.mark.parametrize("game", ["heroica", "heroscape"])
-def test_smoke_training_leaves_a_complete_run_folder(game, tmp_path):
+# heroscape also runs the behaviour-cloning warm start (pretrain), so both paths are smoked
+@pytest.mark.parametrize("game, extra", [("heroica", []),
+                                         ("heroscape", ["pretrain.games=3", "pretrain.epochs=1"])])
+def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     done = run_train("--config", f"configs/smoke_{game}.yaml", f"run_dir={tmp_path}", "run_name=smoke",
-                     "progress_bar=false")
+                     "progress_bar=false", *extra)
     assert done.returncode == 0, done.stderr[-3000:]
-    check_run_folder(tmp_path / "smoke", {"random", "heuristic"})
-    assert list((tmp_path / "smoke" / "snapshots").glob("*.zip"))  # snapshots joined the pool
+    run = tmp_path / "smoke"
+    check_run_folder(run, {"random", "heuristic"})
+    assert list((run / "snapshots").glob("*.zip"))  # snapshots joined the pool
+    summary = json.loads((run / "summary.json").read_text())
+    with (run / "eval.csv").open() as handle:
+        first_steps = int(next(csv.DictReader(handle))["timesteps"])
+    if extra:  # the cloned policy is evaluated before PPO starts: a row at step 0
+        assert summary["pretrain"]["samples"] > 0 and first_steps == 0
+    else:
+        assert summary["pretrain"] is None and first_steps > 0
+
+
+def test_the_time_limit_stops_learning_early_and_still_evaluates(tmp_path):
+    done = run_train("--config", "configs/smoke_heroica.yaml", f"run_dir={tmp_path}", "run_name=limited",
+                     "progress_bar=false", "video.enabled=false", "total_timesteps=1000000",
+                     "time_limit_minutes=0.05")
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads((tmp_path / "limited" / "summary.json").read_text())
+    assert summary["stopped_by_time_limit"] and summary["timesteps"] < 1_000_000
+    assert set(summary["final"]) == {"random", "heuristic"}
 
 
 def test_training_resumes_from_a_checkpoint(tmp_path):
