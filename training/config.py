@@ -409,6 +409,21 @@ def _is_mapping(annotation: Any) -> bool:
     return annotation is dict or origin is dict
 
 
+def parse_env_options(pairs: Sequence[str], flag: str = "--option") -> dict[str, Any]:
+    """``["max_rounds=50", "mission=[fork,tunnel]"]`` -> ``{"max_rounds": 50, ...}`` (YAML values),
+    for command lines that pass env options (``training.evaluate``, ``training.record``)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{flag} {pair!r}: expected key=value")
+        try:
+            options[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as error:
+            raise ValueError(f"{flag} {pair!r}: value is not valid YAML ({error})") from None
+    return options
+
+
 def _parse_override(text: str, source: str) -> tuple[tuple[str, ...], Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()

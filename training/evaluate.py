@@ -51,11 +51,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
-import yaml
 
 from envs.bots import Bot, play_game, wilson_interval
 
 from .agents import check_compatible, load_agent
+from .config import parse_env_options
 
 PAIR_FIELDS = ["agent", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
 RATING_FIELDS = ["agent", "mu", "sigma", "ordinal", "rank"]
@@ -346,20 +346,6 @@ def load_eval_csv(path: str | Path) -> dict[str, dict[str, np.ndarray]]:
 # ==========================================================================================
 # Command line
 # ==========================================================================================
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["max_rounds=50", "mission=[fork,tunnel]"]`` -> ``{"max_rounds": 50, ...}`` (YAML values)."""
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--option {pair!r}: expected key=value")
-        try:
-            options[key] = yaml.safe_load(value)
-        except yaml.YAMLError as error:
-            raise ValueError(f"--option {pair!r}: value is not valid YAML ({error})") from None
-    return options
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -376,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.games < 1:
             raise ValueError(f"--games must be positive, got {args.games}")
-        options = parse_options(args.option)
+        options = parse_env_options(args.option)
         game, bots = _setup(args.env, args.agents, options, None)
     except (ValueError, KeyError, FileNotFoundError) as error:
         # User mistakes (spec, option, env) are reported plainly; errors while playing are bugs

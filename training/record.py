@@ -40,6 +40,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from training.config import parse_env_options
+
 HOLD_SECONDS = 2.0
 # Bots draw from their own streams, never the dice's, so a seed replays the same game.
 BOT_STREAM = 0xB075
@@ -192,21 +194,6 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
 
 
 # -- command line ---------------------------------------------------------------------------
-def _parse_options(items: Sequence[str]) -> dict[str, Any]:
-    import yaml
-
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--option {item!r}: expected key=value")
-        try:
-            options[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError as error:
-            raise ValueError(f"--option {item!r}: value is not valid YAML ({error})") from None
-    return options
-
-
 def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "agent"
 
@@ -235,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.episodes < 1 or args.fps <= 0:
             raise ValueError("--episodes must be at least 1 and --fps positive")
-        options = _parse_options(args.option)
+        options = parse_env_options(args.option)
         for i in range(args.episodes):
             seed = args.seed + i
             episode = record_episode(args.env, args.agents, seed=seed, options=options,
