@@ -287,6 +287,8 @@ class VideoConfig(pydantic.BaseModel):
     """Record the video at the end of training."""
     fps: PosFloat = 4.0
     """Frames (decisions) per second in the video."""
+    height: Annotated[StrictInt, Field(ge=64, multiple_of=2)] = 720
+    """Frame height in pixels (even: H.264 needs even sizes)."""
     max_steps: PosInt = 2000
     """Stop filming after this many decisions (a long game would make a huge file)."""
 

@@ -14,8 +14,14 @@ Reads and validates the config (``training.config``), then leaves in one run fol
 * ``summary.json`` - steps, wall time and the final win rates with their intervals (what a
   results table quotes).
 
-The script reads top to bottom: build envs -> build or load the model -> callbacks -> learn
--> save -> final evaluation -> video.
+The script reads top to bottom: build envs -> build or load the model -> warm start (if the
+config's ``pretrain.games`` > 0: clone the heuristic bot, ``training.pretrain``, and evaluate
+the clone as the eval.csv row at step 0) -> callbacks -> learn (until ``total_timesteps`` or
+``time_limit_minutes``, which counts the warm start too) -> save -> final evaluation
+(``eval.final_games`` per opponent) -> summary.json -> video.
+
+Torch runs on one thread while rollouts are collected and on all threads for the gradient
+updates (``RolloutThreadsCallback``).
 """
 
 from __future__ import annotations
@@ -28,14 +34,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from envs import make
-from envs.core.render import write_video
 from envs.core.scenario import ScenarioError
 
 from .agents import PolicyBot
@@ -168,25 +172,14 @@ def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps:
 
 
 def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
-    """One game of the final policy (seat 0) against the heuristic bot, filmed."""
-    from envs.bots import get_bot
+    """One game of the final policy (seat 0) against the heuristic bot, filmed with the recorder."""
+    from .record import record_episode
 
-    env = make(config.env.name, render_mode="rgb_array", **config.env.make_kwargs())
-    env.reset(seed=config.seed)
-    players = {0: PolicyBot(model)}
-    heuristic = get_bot(config.env.name, "heuristic")
-    rng = np.random.default_rng(config.seed)
-    frames = [env.render()]
-    for agent in env.agent_iter(max_iter=config.video.max_steps):
-        _, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        seat = env.possible_agents.index(agent)
-        player = players.get(seat, heuristic)
-        env.step(player.act(env.game, env.state_, rng))
-        frames.append(env.render())
-    return write_video(frames, path, fps=config.video.fps)
+    seats = game_factory(config)().num_players
+    episode = record_episode(config.env.name, [PolicyBot(model, name="final policy")] + ["heuristic"] * (seats - 1),
+                             seed=config.seed, options=config.env.make_kwargs(), height=config.video.height,
+                             max_steps=config.video.max_steps)
+    return episode.write(path, fps=config.video.fps, formats=("mp4",))[0]
 
 
 def train(config: TrainConfig) -> Path:
