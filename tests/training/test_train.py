@@ -89,3 +89,18 @@ def test_a_bad_config_key_is_an_error_naming_file_and_field(tmp_path):
     done = run_train("--config", str(bad))
     assert done.returncode == 2
     assert "bad.yaml" in done.stderr and "learning_rat" in done.stderr and "line 4" in done.stderr
+
+
+def test_main_job_trains_evaluates_and_films_in_a_fresh_run_folder(tmp_path):
+    out = tmp_path / "main"
+    out.mkdir()
+    (out / "stale.txt").write_text("from an earlier run")
+    done = subprocess.run([sys.executable, "-m", "training.main", "--config", "configs/smoke_heroica.yaml",
+                           "--minutes", "0.05", "--out", str(out), "progress_bar=false", "eval.final_games=4"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert not (out / "stale.txt").exists()  # the run folder is replaced, not mixed with an old run
+    summary = json.loads((out / "summary.json").read_text())
+    assert {name: result["games"] for name, result in summary["final"].items()} == {"random": 4, "heuristic": 4}
+    assert "vs heuristic: win rate" in done.stdout and str(out / "final_game.mp4") in done.stdout
+    assert (out / "final_game.mp4").stat().st_size > 0
