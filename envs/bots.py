@@ -157,6 +157,34 @@ class MatchResult:
                 f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s")
 
 
+class LegalActions:
+    """Named views of one decision's legal mask, for bots that reason in actions by name.
+
+    Subclasses (a bot's per-decision context) set ``self.layout`` (the game's ``ActionLayout``)
+    and ``self.mask`` (``game.legal_mask(state)``).
+    """
+
+    layout: Any
+    mask: np.ndarray
+
+    def can(self, special: str) -> bool:
+        return bool(self.mask[self.layout.special(special)])
+
+    def special(self, name: str) -> int:
+        return self.layout.special(name)
+
+    def cells(self, plane: str) -> list[int]:
+        """Cells where the action plane ``plane`` is legal."""
+        offset = self.layout.plane_offset(plane)
+        return [int(c) for c in np.flatnonzero(self.mask[offset: offset + self.layout.n_cells])]
+
+    def cell_action(self, plane: str, cell: int) -> int:
+        return self.layout.plane_action(plane, cell)
+
+    def first_legal(self) -> int:
+        return int(np.flatnonzero(self.mask)[0])
+
+
 def best_scored(options: list[tuple[float, int]]) -> int:
     """The action with the highest score; the first listed wins ties (bots' helper)."""
     best_score, best_action = options[0]

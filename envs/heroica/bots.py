@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..bots import best_scored
+from ..bots import LegalActions, best_scored
 from ..core.board import UNREACHABLE
 from ..core.dice import HEROICA_DIE
 from .legal import MOVE_VALUE, SHIELD
@@ -173,7 +173,7 @@ class HeuristicBot:
 # ==========================================================================================
 # One decision: the facts every scoring function needs, computed once and lazily
 # ==========================================================================================
-class _Turn:
+class _Turn(LegalActions):
     def __init__(self, bot: HeuristicBot, game: "HeroicaGame", state: State, mask: np.ndarray):
         self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
         self.layout = game.layout
@@ -184,23 +184,6 @@ class _Turn:
         self.target = self.st.target
         self.is_monster_player = self.seat == game.monster_seat
         self._dist: list[float] | None = None
-
-    # -- legal actions --------------------------------------------------------------------
-    def can(self, special: str) -> bool:
-        return bool(self.mask[self.layout.special(special)])
-
-    def special(self, name: str) -> int:
-        return self.layout.special(name)
-
-    def cells(self, plane: str) -> list[int]:
-        offset = self.layout.plane_offset(plane)
-        return [int(c) for c in np.flatnonzero(self.mask[offset: offset + self.layout.n_cells])]
-
-    def cell_action(self, plane: str, cell: int) -> int:
-        return self.layout.plane_action(plane, cell)
-
-    def first_legal(self) -> int:
-        return int(np.flatnonzero(self.mask)[0])
 
     # -- planning -------------------------------------------------------------------------
     @property

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..bots import best_scored
+from ..bots import LegalActions, best_scored
 from ..core.board import UNREACHABLE
 from .state import NO_CELL, NO_FIGURE, Phase, State
 
@@ -152,7 +152,7 @@ class _Plan:
         return cls(figure, destinations, score, kill, destinations.index(here))
 
 
-class _Turn:
+class _Turn(LegalActions):
     """One decision: the facts every scoring function needs, computed once."""
 
     def __init__(self, bot: HeuristicBot, game: "HeroscapeGame", state: State, mask: np.ndarray):
@@ -181,23 +181,6 @@ class _Turn:
         self.enemy_card_weight = np.array([1.0 / len(live_cards[int(game.fig_owner[f])])
                                            for f in enemies])
         self.hold = np.array(game.hold_cells, dtype=np.int64) if game.victory == "hold" else None
-
-    # -- legal actions --------------------------------------------------------------------
-    def can(self, special: str) -> bool:
-        return bool(self.mask[self.layout.special(special)])
-
-    def special(self, name: str) -> int:
-        return self.layout.special(name)
-
-    def cells(self, plane: str) -> list[int]:
-        offset = self.layout.plane_offset(plane)
-        return [int(c) for c in np.flatnonzero(self.mask[offset: offset + self.layout.n_cells])]
-
-    def cell_action(self, plane: str, cell: int) -> int:
-        return self.layout.plane_action(plane, cell)
-
-    def first_legal(self) -> int:
-        return int(np.flatnonzero(self.mask)[0])
 
     # -- scoring --------------------------------------------------------------------------
     def score_spaces(self, figure: int, destinations: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
