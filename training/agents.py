@@ -63,7 +63,10 @@ def load_agent(spec: str, game_name: str) -> Any:
     """
     from envs.bots import bot_names, get_bot
 
-    name, _, target = spec.rpartition("=")
+    if Path(spec).is_file() or "=" not in spec:  # a path may contain '=' (runs/lr=1e-4/x.zip)
+        name, target = "", spec
+    else:
+        name, target = spec.split("=", 1)
     if not target:
         raise ValueError(f"agent spec {spec!r}: nothing after '='")
     if target in bot_names(game_name):

@@ -150,16 +150,21 @@ class Tournament:
 
     # -- ratings --------------------------------------------------------------------------
     def ratings(self, model: Any = None) -> dict[str, dict[str, float]]:
-        """openskill ratings ``{name: {mu, sigma, ordinal}}``, updated game by game in order.
+        """openskill ratings ``{name: {mu, sigma, ordinal}}``, updated game by game.
 
-        ``model`` is an openskill model (default ``PlackettLuce()``). Lower rank = better:
-        ranks are the negated returns, so equal returns are a tie.
+        Games are rated round by round (game k of every pair, then game k + 1, ...), not pair
+        by pair: sequential updates weigh late games more, and rating whole pairs in a row made
+        the result depend on the order the agents were listed. ``model`` is an openskill model
+        (default ``PlackettLuce()``). Lower rank = better: ranks are the negated returns, so
+        equal returns are a tie.
         """
         from openskill.models import PlackettLuce
 
         model = model or PlackettLuce()
         current = {name: model.rating(name=name) for name in self.names}
-        for record in self.games:
+        per_pair = max(1, self.games_per_pair)
+        rounds = sorted(range(len(self.games)), key=lambda i: (i % per_pair, i // per_pair))
+        for record in (self.games[i] for i in rounds):
             teams = [[current[name]] for name in record.seats]
             updated = model.rate(teams, ranks=[-float(r) for r in record.returns])
             for name, (rating,) in zip(record.seats, updated):

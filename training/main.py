@@ -42,6 +42,15 @@ def short_budget_overrides(minutes: float, out: Path) -> list[str]:
             f"run_dir={out.parent}", f"run_name={out.name}"]
 
 
+def is_replaceable_run_folder(folder: Path) -> bool:
+    """Only an empty folder or an earlier run's folder may be deleted, never the working
+    directory or one above it."""
+    resolved, cwd = folder.resolve(), Path.cwd().resolve()
+    if resolved == cwd or resolved in cwd.parents or not resolved.is_dir():
+        return False
+    return not any(resolved.iterdir()) or (resolved / "config.yaml").is_file()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.main", description=__doc__.split("\n")[0])
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="training config (YAML)")
@@ -57,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.out.exists():
+        if not is_replaceable_run_folder(args.out):
+            print(f"error: --out {args.out} exists and is not a run folder (no config.yaml in it); "
+                  "choose a new or empty folder", file=sys.stderr)
+            return 2
         shutil.rmtree(args.out)
     print(f"training {config.env.name} from {args.config} for up to {args.minutes:g} minutes "
           f"({config.num_envs} envs) -> {args.out}")

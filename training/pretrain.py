@@ -43,39 +43,43 @@ class Demonstrations:
 
 def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demonstrator: str, games: int,
                            seed: int, gamma: float, max_samples: int) -> Demonstrations:
-    """Play ``games`` games of ``demonstrator`` against itself and record every decision."""
+    """Play ``games`` games of ``demonstrator`` against itself and record every decision, up to
+    ``max_samples`` (the game in progress is played out so its decisions get their outcome)."""
     if games < 1:
         raise ValueError(f"games must be at least 1 to collect demonstrations, got {games}")
     game = game_factory()
     bot = get_bot(game_name, demonstrator)
-    observations, masks, actions, values = [], [], [], []
-    played = 0
+    # preallocated: a list of arrays plus np.stack would hold every observation twice
+    observations = np.empty((max_samples, *game.observation_shape), dtype=np.float16)
+    masks = np.empty((max_samples, game.layout.size), dtype=bool)
+    actions = np.empty(max_samples, dtype=np.int64)
+    values = np.empty(max_samples, dtype=np.float32)
+    count = played = 0
     for index in range(games):
+        if count == max_samples:
+            break
         state = game.new_state(seed + index)
         rng = np.random.default_rng([seed + index, 0xB075])
-        seats: list[int] = []
+        seats: list[int] = []  # every decision's seat, recorded or not (for the discounting)
+        recorded: list[int] = []  # (decision number in this game) -> row in the arrays
         while (seat := game.current_player(state)) >= 0:
-            mask = game.legal_mask(state)
             action = bot.act(game, state, rng)
-            observations.append(game.observe(state, seat).astype(np.float16))
-            masks.append(mask.astype(bool))
-            actions.append(action)
+            if count < max_samples:
+                observations[count] = game.observe(state, seat)
+                masks[count] = game.legal_mask(state)
+                actions[count] = action
+                recorded.append(count)
+                count += 1
             seats.append(seat)
             game.apply_legal(state, action)
         final = game.returns(state)
         remaining = np.zeros(game.num_players, dtype=np.int64)
-        targets = np.empty(len(seats), dtype=np.float32)
-        for i in range(len(seats) - 1, -1, -1):  # count each seat's later decisions backwards
-            targets[i] = final[seats[i]] * gamma ** remaining[seats[i]]
-            remaining[seats[i]] += 1
-        values.extend(targets)
+        for decision in range(len(seats) - 1, -1, -1):  # count each seat's later decisions backwards
+            if decision < len(recorded):
+                values[recorded[decision]] = final[seats[decision]] * gamma ** remaining[seats[decision]]
+            remaining[seats[decision]] += 1
         played += 1
-        if len(actions) >= max_samples:
-            break
-    keep = slice(0, max_samples)
-    return Demonstrations(np.stack(observations[keep]), np.stack(masks[keep]),
-                          np.asarray(actions[keep], dtype=np.int64), np.asarray(values[keep], dtype=np.float32),
-                          played)
+    return Demonstrations(observations[:count], masks[:count], actions[:count], values[:count], played)
 
 
 def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,

@@ -154,7 +154,9 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
     game = env.game
     bots = _resolve_agents(agents, env_name, game)
     names = [_agent_name(b) for b in bots]
-    rngs = [np.random.default_rng([seed, BOT_STREAM, seat]) for seat in range(len(bots))]
+    # one stream shared by the seats, as in envs.bots.play_game: a seed from a tournament or an
+    # evaluation replays the same game here
+    rng = np.random.default_rng([seed, BOT_STREAM])
     episode = Episode(env_name, seed, names)
     cell_px: dict[int, int] = {}  # per board: Epic missions change boards mid-game
 
@@ -172,7 +174,7 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
         if game.is_terminal(env.state_) or env.truncations[agent]:
             break
         seat = env.possible_agents.index(agent)
-        action = int(bots[seat].act(game, env.state_, rngs[seat]))
+        action = int(bots[seat].act(game, env.state_, rng))
         action_name = game.action_to_string(env.state_, action)
         env.step(action)
         events = list(env.last_events)

@@ -61,8 +61,11 @@ def league_schedule(config: TrainConfig) -> LeagueSchedule:
 def env_factory(config: TrainConfig, rank: int):
     """A picklable-enough closure for SubprocVecEnv: env ``rank`` gets seed + rank."""
     name, options, seed, schedule = config.env.name, config.env.make_kwargs(), config.seed + rank, league_schedule(config)
+    in_subprocess = config.num_envs > 1
 
     def build() -> SelfPlayEnv:
+        if in_subprocess:  # snapshot opponents predict one observation at a time: see single_thread
+            torch.set_num_threads(1)
         return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed)
 
     return build
@@ -73,6 +76,11 @@ def game_factory(config: TrainConfig):
     return lambda: make(name, **options).game
 
 
+def next_multiple(steps: int, every: int) -> int:
+    """The first multiple of ``every`` after ``steps``."""
+    return (steps // every + 1) * every
+
+
 class EvalCallback(BaseCallback):
     """Every ``every_steps``: win rates vs the bots, to CSV and TensorBoard."""
 
@@ -81,6 +89,10 @@ class EvalCallback(BaseCallback):
         self.config = config
         self.csv_path = csv_path
         self.next_eval = config.eval.every_steps
+
+    def _on_training_start(self) -> None:
+        # a resumed run continues the schedule instead of catching up on every missed evaluation
+        self.next_eval = next_multiple(self.num_timesteps, self.config.eval.every_steps)
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_eval:
@@ -107,6 +119,9 @@ class RolloutThreadsCallback(BaseCallback):
         torch.set_num_threads(1)
 
     def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.update_threads)
+
+    def _on_training_end(self) -> None:  # also after a stop in mid-rollout (time limit)
         torch.set_num_threads(self.update_threads)
 
     def _on_step(self) -> bool:
@@ -138,6 +153,9 @@ class SnapshotCallback(BaseCallback):
         self.every = config.league.snapshot_every_steps
         self.folder = folder
         self.next_snapshot = self.every
+
+    def _on_training_start(self) -> None:
+        self.next_snapshot = next_multiple(self.num_timesteps, self.every)
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_snapshot:

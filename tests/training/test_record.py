@@ -173,3 +173,13 @@ def test_cli_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path, capsys,
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_seed_replays_the_game_that_play_game_and_tournaments_played(seed):
+    from envs.bots import get_bot, play_game
+
+    game = make("heroica_v0", max_rounds=6).game
+    returns = play_game(game, [get_bot("heroica", "random"), get_bot("heroica", "random")], seed)
+    episode = record_episode("heroica_v0", ["random", "random"], seed=seed, options={"max_rounds": 6}, height=120)
+    assert episode.returns == [float(r) for r in returns]

@@ -94,6 +94,7 @@ def test_a_bad_config_key_is_an_error_naming_file_and_field(tmp_path):
 def test_main_job_trains_evaluates_and_films_in_a_fresh_run_folder(tmp_path):
     out = tmp_path / "main"
     out.mkdir()
+    (out / "config.yaml").write_text("from an earlier run")
     (out / "stale.txt").write_text("from an earlier run")
     done = subprocess.run([sys.executable, "-m", "training.main", "--config", "configs/smoke_heroica.yaml",
                            "--minutes", "0.05", "--out", str(out), "progress_bar=false", "eval.final_games=4"],
@@ -104,3 +105,13 @@ def test_main_job_trains_evaluates_and_films_in_a_fresh_run_folder(tmp_path):
     assert {name: result["games"] for name, result in summary["final"].items()} == {"random": 4, "heuristic": 4}
     assert "vs heuristic: win rate" in done.stdout and str(out / "final_game.mp4") in done.stdout
     assert (out / "final_game.mp4").stat().st_size > 0
+
+
+def test_main_job_refuses_to_replace_a_folder_that_is_not_a_run(tmp_path):
+    precious = tmp_path / "notes"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("not a run")
+    done = subprocess.run([sys.executable, "-m", "training.main", "--config", "configs/smoke_heroica.yaml",
+                           "--out", str(precious)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2 and "is not a run folder" in done.stderr
+    assert (precious / "thesis.txt").read_text() == "not a run"
