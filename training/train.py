@@ -166,6 +166,13 @@ class SnapshotCallback(BaseCallback):
         return True
 
 
+def result_fields(result: Any) -> dict[str, Any]:
+    """A MatchResult as eval.csv and summary.json record it (rates to 4 decimals)."""
+    return {"games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
+            "win_rate": round(result.win_rate, 4), "ci_low": round(result.ci_low, 4),
+            "ci_high": round(result.ci_high, 4)}
+
+
 def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps: int, logger: Any = None,
                      games: int | None = None) -> dict:
     results = evaluate_policy(model, game_factory(config), config.env.name, config.eval.opponents,
@@ -176,10 +183,7 @@ def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps:
         if new_file:
             writer.writeheader()
         for opponent, result in results.items():
-            writer.writerow({"timesteps": timesteps, "opponent": opponent, "games": result.games,
-                             "wins": result.wins, "draws": result.draws, "losses": result.losses,
-                             "win_rate": round(result.win_rate, 4), "ci_low": round(result.ci_low, 4),
-                             "ci_high": round(result.ci_high, 4)})
+            writer.writerow({"timesteps": timesteps, "opponent": opponent, **result_fields(result)})
             if logger is not None:
                 logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
                 logger.record(f"eval/ci_low_vs_{opponent}", result.ci_low)
@@ -257,9 +261,7 @@ def train(config: TrainConfig) -> Path:
                "stopped_by_time_limit": bool(time_limit and time_limit.stopped_early),
                "steps_per_second": round((model.num_timesteps - start_steps) / max(learn_seconds, 1e-9), 1),
                "pretrain": pretrain_stats,
-               "final": {name: {k: result.to_dict()[k] for k in ("games", "wins", "draws", "losses",
-                                                                 "win_rate", "ci_low", "ci_high")} | {"ci_low": round(result.ci_low, 4), "ci_high": round(result.ci_high, 4)}
-                         for name, result in results.items()}}
+               "final": {name: result_fields(result) for name, result in results.items()}}
     (run / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     if config.video.enabled:
         print(f"video: {record_final_game(model, config, run / 'final_game.mp4')}")
