@@ -11,15 +11,15 @@ that simulates a random action would see the real roll).
 ...                     games=20, seed=0)
 >>> result.win_rate, result.ci_low, result.ci_high           # doctest: +SKIP
 
-Registry: ``BOTS[game_name][bot_name]`` is a zero-argument factory; ``game_name`` is the
-engine's ``Game.name`` (``"heroica"``), and env names such as ``"heroica_v0"`` are accepted too
-(the ``_v<k>`` suffix is dropped). Game-specific bot modules are imported lazily, so this module
-stays game-agnostic and free of import cycles. Pure Python + numpy.
+Registry: game packages register their bots in ``envs.registry.BOTS[game_name]`` as
+``"module:Class"`` paths; ``game_name`` is the engine's ``Game.name`` (``"heroica"``), and env
+names such as ``"heroica_v0"`` are accepted too (the ``_v<k>`` suffix is dropped). Bot modules
+are imported when a bot is built, so this module stays game-agnostic and free of import
+cycles. ``random`` plays every game. Pure Python + numpy.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 import time
@@ -29,6 +29,7 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from .core.game import Game
+from .registry import BOTS, load
 
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -57,30 +58,8 @@ class RandomBot:
         return int(legal[rng.integers(legal.size)])
 
 
-def _lazy(module: str, attribute: str) -> Callable[[], Bot]:
-    """A factory that imports ``module`` only when a bot is built (avoids import cycles)."""
-
-    def factory() -> Bot:
-        return getattr(importlib.import_module(module), attribute)()
-
-    factory.__qualname__ = f"lazy({module}.{attribute})"
-    return factory
-
-
-# game name -> bot name -> zero-argument factory
-BOTS: dict[str, dict[str, Callable[[], Bot]]] = {
-    "heroica": {
-        "random": RandomBot,
-        "heuristic": _lazy("envs.heroica.bots", "HeuristicBot"),
-    },
-    "heroscape": {
-        "random": RandomBot,
-        "heuristic": _lazy("envs.heroscape.bots", "HeuristicBot"),
-    },
-}
-
 GENERIC_BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
-"""Bots that play any game; ``get_bot`` falls back to these."""
+"""Bots that play any game; each game package registers its own in ``envs.registry``."""
 
 
 def _game_key(game_name: str) -> str:
@@ -91,9 +70,15 @@ def bot_names(game_name: str) -> list[str]:
     return sorted(set(GENERIC_BOTS) | set(BOTS.get(_game_key(game_name), {})))
 
 
+def _factories(game_name: str) -> dict[str, Callable[[], Bot]]:
+    registered = {name: (lambda path=path: load(path)())
+                  for name, path in BOTS.get(_game_key(game_name), {}).items()}
+    return {**GENERIC_BOTS, **registered}
+
+
 def get_bot(game_name: str, bot_name: str) -> Bot:
     """A new bot ``bot_name`` for ``game_name`` (``"heroica"`` or ``"heroica_v0"``)."""
-    factories = {**GENERIC_BOTS, **BOTS.get(_game_key(game_name), {})}
+    factories = _factories(game_name)
     if bot_name not in factories:
         raise KeyError(f"unknown bot {bot_name!r} for game {game_name!r}; "
                        f"known: {bot_names(game_name)}")

@@ -19,22 +19,15 @@ Exit status 2 for an unknown env, bot or option.
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import json
 import sys
 from typing import Any, Callable, Sequence
 
-from . import REGISTRY, env_names
+from . import env_names
+from .registry import ENVS, load
 from .bots import bot_names, get_bot, play_match
 from .core.game import Game, GameError
-
-# env name -> "module:Class" of its rules engine. Envs not listed here are searched for a
-# Game subclass in their registry module (so a new env usually needs no entry).
-GAMES: dict[str, str] = {
-    "heroica_v0": "envs.heroica.rules:HeroicaGame",
-}
-
 
 class UsageError(Exception):
     """A bad command line: unknown env, bot or option."""
@@ -42,17 +35,9 @@ class UsageError(Exception):
 
 def game_class(env_name: str) -> type[Game]:
     """The Game class behind a registered env name."""
-    if env_name not in REGISTRY:
+    if env_name not in ENVS:
         raise UsageError(f"unknown env {env_name!r}; registered: {env_names()}")
-    if env_name in GAMES:
-        module_name, class_name = GAMES[env_name].split(":")
-        return getattr(importlib.import_module(module_name), class_name)
-    module = importlib.import_module(REGISTRY[env_name])
-    found = [obj for obj in vars(module).values()
-             if inspect.isclass(obj) and issubclass(obj, Game) and not inspect.isabstract(obj)]
-    if len(found) != 1:
-        raise UsageError(f"env {env_name!r}: cannot tell its Game class (add it to envs.match.GAMES)")
-    return found[0]
+    return load(ENVS[env_name].game)
 
 
 def parse_value(text: str) -> Any:

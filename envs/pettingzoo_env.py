@@ -6,6 +6,11 @@ are ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``; the mask i
 agents that are not deciding. When the game ends every agent is terminated and receives its
 final reward, whoever made the last move. ``max_turns`` truncates all agents once the game
 has completed that many player turns.
+
+The game position the env holds is ``env.game_state`` (``None`` before ``reset``): the engine's
+state object, which ``env.game`` (the rules engine) reads and changes. It is not PettingZoo's
+``state()`` (a global observation array). ``load_state(state)`` continues from any position.
+``metadata["game_info"]`` is the game's :class:`~envs.core.game.GameInfo` as a dict.
 """
 
 from __future__ import annotations
@@ -38,7 +43,10 @@ class GameEnv(AECEnv):
                 import pygame  # noqa: F401
             except ImportError:
                 raise OptionError("render_mode", "'human' needs pygame: pip install pygame") from None
+        info = getattr(game, "info", None)
         self.metadata = dict(self.metadata, name=name)
+        if info is not None:
+            self.metadata["game_info"] = info.as_dict()
         self.game = game
         self.render_mode = render_mode
         self.max_turns = max_turns
@@ -53,9 +61,8 @@ class GameEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(game.layout.size) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.layout.size, dtype=np.int8)
-        self.state_ = None
+        self.game_state = None
         self.last_events: list[Event] = []
-        self._mask_cache: np.ndarray | None = None
         self._window = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -73,17 +80,16 @@ class GameEnv(AECEnv):
             gymnasium.logger.warn(f"reset() ignores options {sorted(options)}; pass game options to make()")
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.state_ = self.game.new_state(seed)
+        self.game_state = self.game.new_state(seed)
         self._after_change([])
 
     def load_state(self, state: Any) -> None:
         """Continue from a given game state (a puzzle, a from_dict position, a scenario)."""
-        self.state_ = state
+        self.game_state = state
         self._after_change([])
 
     def _after_change(self, events: list[Event]) -> None:
         self.last_events = events
-        self._mask_cache = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -94,7 +100,7 @@ class GameEnv(AECEnv):
         self._sync_after_step()
 
     def _sync_after_step(self) -> None:
-        game, state = self.game, self.state_
+        game, state = self.game, self.game_state
         player = game.current_player(state)
         if player < 0:
             final = game.returns(state)
@@ -112,14 +118,12 @@ class GameEnv(AECEnv):
                     self.truncations[agent] = True
 
     def legal_mask(self) -> np.ndarray:
-        """bool mask of the current decision (cached until the next step)."""
-        if self._mask_cache is None:
-            self._mask_cache = self.game.legal_mask(self.state_)
-        return self._mask_cache
+        """bool mask of the current decision (the game caches it on the state until it changes)."""
+        return self.game.legal_mask(self.game_state)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self._index[agent]
-        obs = self.game.observe(self.state_, player)
+        obs = self.game.observe(self.game_state, player)
         if agent == self.agent_selection and not self.terminations.get(agent) \
                 and not self.truncations.get(agent):
             mask = self.legal_mask().astype(np.int8)
@@ -128,7 +132,7 @@ class GameEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        if self.state_ is None:
+        if self.game_state is None:
             raise GameError("call reset() before step()")
         if not self.agents:
             raise GameOverError(f"action {action!r}: the game is over; call reset()")
@@ -139,7 +143,7 @@ class GameEnv(AECEnv):
                                     "agents step(None), or call reset()")
             self._was_dead_step(action)
             return
-        if self.game.is_terminal(self.state_):
+        if self.game.is_terminal(self.game_state):
             raise GameOverError("the game is over; call reset() to start a new one")
         if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"{agent}: action must be an int in 0..{self.game.layout.size - 1}, "
@@ -150,14 +154,13 @@ class GameEnv(AECEnv):
                                      f"0..{self.game.layout.size - 1}")
         if not self.legal_mask()[action]:
             raise IllegalActionError(
-                f"{agent}: action {action} ({self.game.action_to_string(self.state_, action)}) is not "
+                f"{agent}: action {action} ({self.game.action_to_string(self.game_state, action)}) is not "
                 f"legal now; legal: {self.legal_action_names()}")
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        events = self.game.apply_legal(self.state_, action)
+        events = self.game.apply_legal(self.game_state, action)
         self.last_events = events
-        self._mask_cache = None
         self._sync_after_step()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -165,7 +168,7 @@ class GameEnv(AECEnv):
 
     def legal_action_names(self) -> list[str]:
         mask = self.legal_mask()
-        return [self.game.action_to_string(self.state_, int(a)) for a in np.flatnonzero(mask)]
+        return [self.game.action_to_string(self.game_state, int(a)) for a in np.flatnonzero(mask)]
 
     # -- rendering ------------------------------------------------------------------------
     def render(self) -> Any:
@@ -174,11 +177,11 @@ class GameEnv(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode to make()")
             return None
-        if self.state_ is None:
+        if self.game_state is None:
             raise GameError("call reset() before render()")
         if self.render_mode == "ansi":
-            return self.game.render_text(self.state_)
-        frame = render_frame(self.game.scene(self.state_, self.last_events), cell_px=self.cell_px)
+            return self.game.render_text(self.game_state)
+        frame = render_frame(self.game.scene(self.game_state, self.last_events), cell_px=self.cell_px)
         if self.render_mode == "rgb_array":
             return frame
         return self._show(frame)

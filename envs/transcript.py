@@ -94,11 +94,11 @@ def transcript(env_name: str, seed: int, options: dict[str, Any] | None = None,
         "",
     ]
     step = 0
-    while not game.is_terminal(env.state_):
+    while not game.is_terminal(env.game_state):
         if step >= max_steps:
             lines.append(f"# stopped after {max_steps} steps")
             break
-        state = env.state_
+        state = env.game_state
         seat = game.current_player(state)
         agent = env.agent_selection
         policy = _policy_for(bots, seat)
@@ -118,10 +118,10 @@ def transcript(env_name: str, seed: int, options: dict[str, Any] | None = None,
             lines.append(f"           {text}")
         step += 1
     lines += ["", "# final position:"]
-    lines += [f"#   {row}" if row else "#" for row in game.render_text(env.state_).splitlines()]
-    returns = game.returns(env.state_)
+    lines += [f"#   {row}" if row else "#" for row in game.render_text(env.game_state).splitlines()]
+    returns = game.returns(env.game_state)
     lines.append("# returns: " + ", ".join(f"{a} {r:+.3f}" for a, r in zip(env.possible_agents, returns)))
-    lines.append(f"# steps: {step}, turns: {game.turn_number(env.state_)}")
+    lines.append(f"# steps: {step}, turns: {game.turn_number(env.game_state)}")
     return "\n".join(lines) + "\n"
 
 

@@ -87,7 +87,7 @@ def check_heroica_state(env) -> None:
     """
     from envs.heroica.state import HeroField
 
-    game, state = env.game, env.state_
+    game, state = env.game, env.game_state
     d = game.to_dict(state)
     mission = d["mission"]
     board = game.boards[mission]
@@ -192,7 +192,7 @@ def check_heroica_state(env) -> None:
 def heroica_eager_policy(env, rng: np.random.Generator, legal: np.ndarray) -> int:
     """Random legal play that mostly avoids "end move" / "end turn" when anything else is legal,
     so Heroes get further (items, chests, fights, wins) than under uniform play."""
-    game, state = env.game, env.state_
+    game, state = env.game, env.game_state
     eager = [int(a) for a in legal if not game.action_to_string(state, int(a)).startswith("end ")]
     if eager and rng.random() < 0.85:
         return int(rng.choice(eager))

@@ -21,7 +21,7 @@ def _finished_env(**options):
     env = make("heroica_v0", mission="arena", **options)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
-    while not env.game.is_terminal(env.state_):
+    while not env.game.is_terminal(env.game_state):
         env.step(int(rng.choice(np.flatnonzero(env.legal_mask()))))
     return env
 
@@ -224,19 +224,19 @@ def test_render_before_reset():
 def test_out_of_range_action(env, action):
     n = env.action_space(env.agent_selection).n
     action = n if action == "size" else action
-    before = env.game.to_dict(env.state_)
+    before = env.game.to_dict(env.game_state)
     with pytest.raises(IllegalActionError, match=rf"action {action} is outside the action space 0\.\.{n - 1}"):
         env.step(action)
-    assert env.game.to_dict(env.state_) == before, "a rejected action changed the state"
+    assert env.game.to_dict(env.game_state) == before, "a rejected action changed the state"
 
 
 @pytest.mark.parametrize("action", ["roll", 1.0, True, None, [0], np.float32(3)])
 def test_non_int_action(env, action):
-    before = env.game.to_dict(env.state_)
+    before = env.game.to_dict(env.game_state)
     with pytest.raises(IllegalActionError, match="must be an int") as info:
         env.step(action)
     assert repr(action) in str(info.value)
-    assert env.game.to_dict(env.state_) == before
+    assert env.game.to_dict(env.game_state) == before
 
 
 def test_numpy_int_action_is_accepted(env):
@@ -246,9 +246,9 @@ def test_numpy_int_action_is_accepted(env):
 
 def test_illegal_action_names_it_and_the_legal_ones(env):
     game = env.game
-    illegal = int(np.flatnonzero(~game.legal_mask(env.state_))[0])
-    name = game.action_to_string(env.state_, illegal)
-    before = game.to_dict(env.state_)
+    illegal = int(np.flatnonzero(~game.legal_mask(env.game_state))[0])
+    name = game.action_to_string(env.game_state, illegal)
+    before = game.to_dict(env.game_state)
     with pytest.raises(IllegalActionError) as info:
         env.step(illegal)
     message = str(info.value)
@@ -256,11 +256,11 @@ def test_illegal_action_names_it_and_the_legal_ones(env):
     assert env.agent_selection in message
     for legal in env.legal_action_names():
         assert legal in message
-    assert game.to_dict(env.state_) == before
+    assert game.to_dict(env.game_state) == before
 
 
 def test_game_apply_rejects_illegal_and_out_of_range(env):
-    game, state = env.game, env.state_
+    game, state = env.game, env.game_state
     with pytest.raises(IllegalActionError, match="outside the action space"):
         game.apply(state, game.layout.size)
     with pytest.raises(IllegalActionError, match="must be an int"):
@@ -272,16 +272,16 @@ def test_game_apply_rejects_illegal_and_out_of_range(env):
 
 def test_string_to_action_unknown_name(env):
     with pytest.raises(IllegalActionError, match="'fly away' is not a legal action here; legal: .*roll"):
-        env.game.string_to_action(env.state_, "fly away")
+        env.game.string_to_action(env.game_state, "fly away")
 
 
 # -- after the game is over ----------------------------------------------------------------
 def test_game_apply_after_game_over():
     env = _finished_env()
     with pytest.raises(GameOverError, match="game is over"):
-        env.game.apply(env.state_, 0)
+        env.game.apply(env.game_state, 0)
     with pytest.raises(GameOverError):
-        env.game.apply_string(env.state_, "roll")
+        env.game.apply_string(env.game_state, "roll")
 
 
 def test_step_with_an_action_after_game_over():
@@ -304,14 +304,14 @@ def test_step_after_every_agent_has_left():
 def test_reset_after_game_over_starts_a_new_game():
     env = _finished_env()
     env.reset(seed=4)
-    assert not env.game.is_terminal(env.state_)
+    assert not env.game.is_terminal(env.game_state)
     assert env.agents == env.possible_agents
     env.step(int(np.flatnonzero(env.legal_mask())[0]))
 
 
 # -- from_dict: bad state dicts --------------------------------------------------------------
 def test_from_dict_rejects_unknown_and_missing_keys(env):
-    data = env.game.to_dict(env.state_)
+    data = env.game.to_dict(env.game_state)
     data["colour"] = "red"
     del data["round"]
     with pytest.raises(ValueError, match=r"unknown keys \['colour'\].*missing keys \['round'\]"):

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.bots import (BOTS, Bot, RandomBot, get_bot, play_game, play_match,
+from envs.bots import (Bot, RandomBot, bot_names, get_bot, play_game, play_match,
                        wilson_interval)
 from envs.heroica.bots import HeuristicBot
 from envs.heroica.rules import HeroicaGame
@@ -38,7 +38,7 @@ class CheckingBot:
 # -- registry ------------------------------------------------------------------------------------
 
 def test_registry_builds_heroica_bots_by_game_or_env_name():
-    assert {"random", "heuristic"} <= set(BOTS["heroica"])
+    assert {"random", "heuristic"} <= set(bot_names("heroica"))
     assert isinstance(get_bot("heroica", "heuristic"), HeuristicBot)
     assert isinstance(get_bot("heroica_v0", "random"), RandomBot)
     for name in ("random", "heuristic"):

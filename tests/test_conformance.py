@@ -121,7 +121,7 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
     last_turn = 0
     for agent in env.agent_iter(max_iter=100_000):
         obs, reward, terminated, truncated, info = env.last()
-        state = env.state_
+        state = env.game_state
         if terminated or truncated:
             assert terminated, "random games end by termination (no max_turns here)"
             assert game.is_terminal(state)
@@ -152,12 +152,12 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
         env.step(action)
         # the original continues exactly as the restored copies did (dice RNG state included)
         assert [e.to_dict() for e in env.last_events] == expected_events, "round trip changed the dice/events"
-        assert game.to_dict(env.state_) == expected_state, "round trip changed the next state"
+        assert game.to_dict(env.game_state) == expected_state, "round trip changed the next state"
         actions.append(action)
-    assert game.is_terminal(env.state_), "agent_iter ended before the game did"
+    assert game.is_terminal(env.game_state), "agent_iter ended before the game did"
     if check_state is not None:
         check_state(env)
-    returns = game.returns(env.state_)
+    returns = game.returns(env.game_state)
     assert set(final_rewards) == set(env.possible_agents), f"final rewards only for {sorted(final_rewards)}"
     for i, agent in enumerate(env.possible_agents):
         assert final_rewards[agent] == pytest.approx(returns[i]), f"{agent}: reward != game.returns"
@@ -214,7 +214,7 @@ def _heroica_broken(mutate):
     env = make("heroica_v0", mission="arena", num_players=2)
     env.reset(seed=0)
     game = env.game
-    data = game.to_dict(env.state_)
+    data = game.to_dict(env.game_state)
     board = game.boards[data["mission"]]
     free = [int(c) for c in board.spaces() if data["piece"][c] == 0 and c != game.starts[data["mission"]]]
     monster = next(c for c, code in enumerate(data["piece"]) if code and game.is_monster[code])

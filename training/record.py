@@ -88,7 +88,7 @@ class Episode:
     def write(self, path: str | Path, fps: float = 2.0,
               formats: Sequence[str] = ("mp4", "gif")) -> list[Path]:
         """Write one video per format to ``path`` with that suffix (a given suffix is replaced)."""
-        from envs.core.render import write_video
+        from envs.core.video import write_video
 
         base = Path(path)
         if base.suffix.lower() in (".mp4", ".gif"):
@@ -161,7 +161,7 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
     cell_px: dict[int, int] = {}  # per board: Epic missions change boards mid-game
 
     def film(prefix: str) -> None:
-        scene = game.scene(env.state_, env.last_events)
+        scene = game.scene(env.game_state, env.last_events)
         key = id(scene.board)
         if key not in cell_px:
             cell_px[key] = fit_cell_px(scene.board, height)
@@ -171,11 +171,11 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
     film(f"start | {' vs '.join(names)}")
     for index in range(1, max_steps + 1):
         agent = env.agent_selection
-        if game.is_terminal(env.state_) or env.truncations[agent]:
+        if game.is_terminal(env.game_state) or env.truncations[agent]:
             break
         seat = env.possible_agents.index(agent)
-        action = int(bots[seat].act(game, env.state_, rng))
-        action_name = game.action_to_string(env.state_, action)
+        action = int(bots[seat].act(game, env.game_state, rng))
+        action_name = game.action_to_string(env.game_state, action)
         env.step(action)
         events = list(env.last_events)
         episode.steps.append(StepRecord(index, seat, names[seat], action, action_name,
@@ -183,9 +183,9 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
                                         tuple(e.text for e in events)))
         film(f"decision {index} | {agent} ({names[seat]}): {action_name}")
     episode.frames = _same_width(episode.frames)
-    episode.finished = bool(game.is_terminal(env.state_))
+    episode.finished = bool(game.is_terminal(env.game_state))
     if episode.finished:
-        episode.returns = [float(r) for r in game.returns(env.state_)]
+        episode.returns = [float(r) for r in game.returns(env.game_state)]
         winners = [f"player_{s} ({names[s]})" for s, r in enumerate(episode.returns) if r > 0]
         episode.result = ("won by " + ", ".join(winners)) if winners else "draw"
     else:

@@ -56,14 +56,14 @@ class Opponent(Protocol):
 
 
 class BotOpponent:
-    """An :mod:`envs.bots` Bot as an opponent (reads ``env.game`` and ``env.state_``)."""
+    """An :mod:`envs.bots` Bot as an opponent (reads ``env.game`` and ``env.game_state``)."""
 
     def __init__(self, bot: Any, name: str | None = None):
         self.bot = bot
         self.name = name or getattr(bot, "name", type(bot).__name__)
 
     def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int:
-        return int(self.bot.act(env.game, env.state_, rng))
+        return int(self.bot.act(env.game, env.game_state, rng))
 
     def __repr__(self) -> str:
         return f"BotOpponent({self.name!r})"
@@ -374,7 +374,7 @@ class SelfPlayEnv(gymnasium.Env):
                 "opponent": dict(self.opponent_names)}
 
     def _final_rewards(self) -> np.ndarray:
-        game, state = getattr(self.aec, "game", None), getattr(self.aec, "state_", None)
+        game, state = getattr(self.aec, "game", None), getattr(self.aec, "game_state", None)
         if game is not None and state is not None and game.is_terminal(state):
             return np.asarray(game.returns(state), dtype=np.float64)
         return self._episode_rewards.copy()

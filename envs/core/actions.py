@@ -1,55 +1,112 @@
-"""Action layout: named cell planes plus named special actions <-> one flat ``Discrete(N)``.
+"""Action layout: named cell planes plus slot families <-> one flat ``Discrete(N)``.
 
 ::
 
     index:  0 .. C-1      plane 0 over the C board cells   (e.g. "step" to cell c)
             C .. 2C-1     plane 1                          (e.g. "target" cell c)
             ...
-            P*C ..        specials in declared order       (e.g. "roll", "end_turn", "buy_axe")
+            P*C ..        slots in declared order: single specials ("roll", "end_turn")
+                          and families of slots ("buy" x weapons, "card" x army cards)
+
+Every action decodes to a :class:`DecodedAction` ``(kind, index, param)``: ``kind`` is the
+plane or family name, ``index`` the cell or slot number, ``param`` the value the family
+declared for that slot (a weapon index, a ``(monster, seat)`` pair). Engines dispatch on
+``kind`` and read ``param``; nothing parses an action's name to get its parameter. A single
+special is a family of one slot whose ``param`` is ``None``.
 
 Games build one layout at load and never do arithmetic on action numbers themselves: they
-ask the layout (``plane_action``, ``special``, ``decode``).
+ask the layout (``plane_action``, ``special``, ``slot``, ``decode``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Hashable, NamedTuple, Sequence
 
 
 class DecodedAction(NamedTuple):
-    plane: str | None  # plane name, or None for a special action
-    cell: int  # cell index for plane actions, -1 for specials
-    special: str | None  # special action name, or None for a plane action
+    kind: str  # plane name, or the slot family's name (a special's own name)
+    index: int  # cell for plane actions, slot number within the family otherwise
+    param: Any  # cell for plane actions, the slot's declared value for families
+    name: str  # plane name for plane actions; the slot's full name ("buy_bow") otherwise
+    on_cell: bool
+
+    @property
+    def cell(self) -> int:
+        return self.index if self.on_cell else -1
+
+
+@dataclass(frozen=True)
+class SlotFamily:
+    """Slots of one kind: ``name`` + one label and one parameter per slot.
+
+    Slot ``k`` is named ``f"{name}_{labels[k]}"`` (``buy_bow``); a family without labels is one
+    special action named ``name``.
+    """
+
+    name: str
+    labels: tuple[str, ...] = ()
+    params: tuple[Hashable, ...] = ()
+
+    @classmethod
+    def of(cls, name: str, labels: Sequence[str] = (), params: Sequence[Hashable] | None = None
+           ) -> "SlotFamily":
+        labels = tuple(labels)
+        params = tuple(range(len(labels))) if params is None else tuple(params)
+        if len(params) != len(labels):
+            raise ValueError(f"family {name!r}: {len(labels)} labels but {len(params)} params")
+        return cls(name, labels, params)
+
+    @property
+    def size(self) -> int:
+        return max(1, len(self.labels))
+
+    def slot_names(self) -> list[str]:
+        return [f"{self.name}_{label}" for label in self.labels] if self.labels else [self.name]
 
 
 @dataclass(frozen=True)
 class ActionLayout:
     n_cells: int
     planes: tuple[str, ...]
-    specials: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        names = list(self.planes) + list(self.specials)
-        duplicates = {name for name in names if names.count(name) > 1}
-        if duplicates:
-            raise ValueError(f"action names used twice: {sorted(duplicates)}")
-        object.__setattr__(self, "_plane_index", {p: i for i, p in enumerate(self.planes)})
-        object.__setattr__(
-            self, "_special_index",
-            {s: len(self.planes) * self.n_cells + i for i, s in enumerate(self.specials)},
-        )
+    families: tuple[SlotFamily, ...]
+    _decoded: tuple[DecodedAction, ...] = field(repr=False, compare=False, default=())
+    _family_base: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+    _by_name: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def build(cls, n_cells: int, planes: Sequence[str], specials: Sequence[str]) -> "ActionLayout":
-        return cls(n_cells, tuple(planes), tuple(specials))
+    def build(cls, n_cells: int, planes: Sequence[str],
+              slots: Sequence[str | SlotFamily]) -> "ActionLayout":
+        """``slots``: special names (one slot each) and :class:`SlotFamily` objects, in order."""
+        families = tuple(s if isinstance(s, SlotFamily) else SlotFamily(s) for s in slots)
+        names = list(planes) + [f.name for f in families]
+        slot_names = [n for f in families for n in f.slot_names()]
+        all_names = names + [n for f in families if f.labels for n in f.slot_names()]
+        duplicates = {n for n in all_names if all_names.count(n) > 1}
+        if duplicates:
+            raise ValueError(f"action names used twice: {sorted(duplicates)}")
+        decoded = [DecodedAction(plane, cell, cell, plane, True)
+                   for plane in planes for cell in range(n_cells)]
+        base: dict[str, int] = {}
+        for family in families:
+            base[family.name] = len(decoded)
+            for k, slot_name in enumerate(family.slot_names()):
+                param = family.params[k] if family.labels else None
+                decoded.append(DecodedAction(family.name, k, param, slot_name, False))
+        by_name = {name: len(planes) * n_cells + i for i, name in enumerate(slot_names)}
+        return cls(n_cells, tuple(planes), families, tuple(decoded), base, by_name)
 
     @property
     def size(self) -> int:
-        return len(self.planes) * self.n_cells + len(self.specials)
+        return len(self._decoded)
+
+    @property
+    def specials(self) -> tuple[str, ...]:
+        """Every slot's full name, in action order (``roll``, ``buy_bow``, ...)."""
+        return tuple(self._by_name)
 
     def plane_offset(self, plane: str) -> int:
-        return self._plane_index[plane] * self.n_cells  # type: ignore[attr-defined]
+        return self.planes.index(plane) * self.n_cells
 
     def plane_action(self, plane: str, cell: int) -> int:
         if not 0 <= cell < self.n_cells:
@@ -57,27 +114,44 @@ class ActionLayout:
         return self.plane_offset(plane) + int(cell)
 
     def special(self, name: str) -> int:
+        """The action of a slot by its full name (``"roll"``, ``"buy_bow"``)."""
         try:
-            return self._special_index[name]  # type: ignore[attr-defined]
+            return self._by_name[name]
         except KeyError:
             raise ValueError(f"no special action named {name!r}") from None
+
+    def slot(self, family: str, index: int = 0) -> int:
+        """The action of slot ``index`` of ``family``."""
+        try:
+            base = self._family_base[family]
+        except KeyError:
+            raise ValueError(f"no slot family named {family!r}") from None
+        if not 0 <= index < self.family(family).size:
+            raise ValueError(f"family {family!r} has no slot {index}")
+        return base + index
+
+    def family(self, name: str) -> SlotFamily:
+        for family in self.families:
+            if family.name == name:
+                return family
+        raise ValueError(f"no slot family named {name!r}")
 
     def decode(self, action: int) -> DecodedAction:
         action = int(action)
         if not 0 <= action < self.size:
             raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
-        plane_count = len(self.planes) * self.n_cells
-        if action < plane_count:
-            plane, cell = divmod(action, self.n_cells)
-            return DecodedAction(self.planes[plane], cell, None)
-        return DecodedAction(None, -1, self.specials[action - plane_count])
+        return self._decoded[action]
 
     def table(self) -> list[tuple[str, str]]:
         """(index range, meaning) rows for documentation."""
         rows = []
         for i, plane in enumerate(self.planes):
             rows.append((f"{i * self.n_cells}..{(i + 1) * self.n_cells - 1}", f"{plane} <cell>"))
-        base = len(self.planes) * self.n_cells
-        for i, special in enumerate(self.specials):
-            rows.append((str(base + i), special))
+        for family in self.families:
+            start = self._family_base[family.name]
+            if family.labels:
+                rows.append((f"{start}..{start + family.size - 1}",
+                             f"{family.name}_<{'|'.join(family.labels)}>"))
+            else:
+                rows.append((str(start), family.name))
         return rows

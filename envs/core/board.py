@@ -256,3 +256,39 @@ def _all_pairs_steps(neighbors: np.ndarray, exists: np.ndarray) -> np.ndarray:
         frontier = np.zeros((n, n + 1), dtype=bool)
         frontier[:, :n] = reached
     return distance
+
+
+@dataclass(frozen=True, eq=False)
+class PaddedBoard:
+    """A map's own board placed in the top-left corner of a larger ``height x width`` grid.
+
+    Games pad every map to one configured ``board_size`` so that one policy's action and
+    observation planes mean the same place on every map. Rows keep their index, so an odd-r
+    hex row keeps its parity and hex adjacency is unchanged. ``to_padded`` / ``to_source``
+    map flat cell indices between the two (frames and text show the map's own board).
+    """
+
+    source: Board
+    board: Board
+
+    @classmethod
+    def create(cls, source: Board, height: int, width: int) -> "PaddedBoard":
+        if source.height > height or source.width > width:
+            raise ValueError(f"a {source.height}x{source.width} board does not fit in "
+                             f"{height}x{width}")
+        grids = []
+        for flat, dtype in ((source.exists, bool), (source.terrain, np.int8), (source.level, np.int16)):
+            grid = np.zeros((height, width), dtype=dtype)
+            grid[: source.height, : source.width] = flat.reshape(source.height, source.width)
+            grids.append(grid)
+        walls = {(divmod(a, source.width), divmod(b, source.width)) for a, b in source.walls}
+        board = Board.create(source.topology, *grids, walls=walls)
+        return cls(source, board)
+
+    def to_padded(self, cell: int) -> int:
+        row, col = divmod(int(cell), self.source.width)
+        return row * self.board.width + col
+
+    def to_source(self, cell: int) -> int:
+        row, col = divmod(int(cell), self.board.width)
+        return row * self.source.width + col

@@ -10,7 +10,7 @@ a :class:`DieSpec` names the faces so that transcripts and tests can speak in sy
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 
@@ -46,18 +46,11 @@ class DieSpec:
         return self.faces.count(symbol) / self.sides
 
 
-D6 = DieSpec("d6", ("1", "2", "3", "4", "5", "6"))
-HEROICA_DIE = DieSpec(
-    # HE-3.3: one Shield face, two Sword/3 faces, two Skull/2 faces, one Sword&Skull/1 face.
-    "heroica",
-    ("shield", "sword", "sword", "skull", "skull", "sword_skull"),
-)
 HEROSCAPE_COMBAT_DIE = DieSpec(
     # HS-3.2: three skulls, two shields, one blank.
     "heroscape_combat",
     ("skull", "skull", "skull", "shield", "shield", "blank"),
 )
-NAMED_DICE = {die.name: die for die in (D6, HEROICA_DIE, HEROSCAPE_COMBAT_DIE)}
 
 
 class Dice:
@@ -71,13 +64,6 @@ class Dice:
 
     def roll_symbol(self, spec: DieSpec) -> str:
         return spec.faces[self.roll(spec)]
-
-    def roll_many(self, spec: DieSpec, count: int) -> list[int]:
-        return [self.roll(spec) for _ in range(count)]
-
-    def roll_sum(self, spec: DieSpec, count: int) -> int:
-        """Sum of ``count`` numeric dice (2d6 = ``roll_sum(D6, 2)``); faces count from 1."""
-        return sum(self.roll(spec) + 1 for _ in range(count))
 
     def choice(self, n: int) -> int:
         """A uniform index in [0, n) for rules that pick at random (e.g. random setups)."""
@@ -157,7 +143,3 @@ def dice_from_state(state: dict) -> Dice:
         raise ValueError(f"unknown dice kind {state['kind']!r}")
     dice.set_state(state)
     return dice
-
-
-def symbols_of(spec: DieSpec, faces: Sequence[int]) -> list[str]:
-    return [spec.faces[f] for f in faces]

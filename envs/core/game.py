@@ -12,13 +12,17 @@ produced (for transcripts, captions and video).
 from __future__ import annotations
 
 import abc
+import enum
 import json
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Callable, Generic, Protocol, TypeVar
 
 import numpy as np
 
 from .actions import ActionLayout
+from .events import Event
+from .flow import LegalMask, NextTurn, PhaseTable, next_seat
+from .state import FlatState
 
 
 class GameError(ValueError):
@@ -33,30 +37,39 @@ class GameOverError(GameError):
     """An action was applied to a finished game."""
 
 
-@dataclass
-class Event:
-    """Something that happened inside ``apply``: a roll, a move, a fight, a win.
-
-    ``text`` is human-readable; ``kind`` is a short tag; ``cells`` lets the renderer draw the
-    last action as an arrow (from, to); ``dice`` lists rolled symbols.
-    """
-
-    kind: str
-    text: str
-    player: int = -1
-    cells: tuple[int, ...] = ()
-    dice: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "player": self.player,
-                "cells": list(self.cells), "dice": list(self.dice)}
-
-
 class GameState(Protocol):
     def copy(self) -> "GameState": ...
 
 
 S = TypeVar("S", bound=GameState)
+S_contra = TypeVar("S_contra", contravariant=True)
+FS = TypeVar("FS", bound=FlatState)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, in the manner of OpenSpiel's GameType / GameInfo; env metadata and the
+    docs read it.
+
+    ``max_game_length`` is an upper bound on the decisions (env steps) of one game under the
+    configured options, derived from the rules' round cap and the data (``None`` where the data
+    allow endless decisions within a turn); ``chance`` says how randomness
+    enters (dice are rolled inside ``apply``: there are no chance nodes to decide).
+    """
+
+    name: str
+    num_players: int
+    min_players: int
+    max_players: int
+    max_game_length: int | None  # None: the rules bound rounds, not decisions
+    utility: str = "zero_sum"  # rewards of every game sum to 0 (see zero_sum_returns)
+    reward_model: str = "terminal"  # rewards only when the game ends
+    information: str = "perfect"  # every player sees the whole state
+    dynamics: str = "sequential"  # one decision per step, by current_player
+    chance: str = "dice rolled inside apply"
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
 
 
 class Game(abc.ABC, Generic[S]):
@@ -183,56 +196,107 @@ class OptionError(GameError):
         self.option = option
 
 
-class StandardGame(Game[S]):
-    """The Game protocol for engines built the standard way, so each engine writes only
-    its rules and its view:
+class GameView(Protocol[S_contra]):
+    """What a game's view offers the engine: observations, action names, text and scenes."""
 
-    * the state is a :class:`~envs.core.state.FlatState` with ``phase``, ``seat``,
-      ``turns`` and ``winners``; the game is over in phase ``GAME_OVER_PHASE``;
-    * ``RULES`` is a module with ``legal_mask(game, state)`` and
-      ``apply_action(game, state, decoded_action, events)``;
-    * ``self.view`` (set in ``__init__``) offers ``observe``, ``action_to_string``,
-      ``render_text`` and ``scene``.
+    channel_names: tuple[str, ...]
+    shape: tuple[int, int, int]
+
+    def observe(self, state: S_contra, player: int) -> np.ndarray: ...
+
+    def action_to_string(self, state: S_contra, action: int) -> str: ...
+
+    def render_text(self, state: S_contra) -> str: ...
+
+    def scene(self, state: S_contra, events: list[Event] | None = None) -> Any: ...
+
+
+class StandardGame(Game[FS]):
+    """The Game protocol for engines built the standard way, so each engine writes only
+    its phases, its primitive state changes and its view:
+
+    * the state is a :class:`~envs.core.state.FlatState` with ``phase``, ``seat`` (who
+      decides), ``round``, ``turns`` and ``winners``; the game is over in ``GAME_OVER_PHASE``;
+    * ``phases`` (a :class:`~envs.core.flow.PhaseTable`) holds one rule per phase: its
+      mask and its apply; the mask is computed once per state change and cached on the state;
+    * ``view`` (a :class:`GameView`) offers observations, action names, text and scenes;
+    * ``info`` is the game's :class:`GameInfo`.
     """
 
-    STATE: type
-    RULES: Any
-    GAME_OVER_PHASE: Any
-    view: Any
+    STATE: type[FS]
+    GAME_OVER_PHASE: enum.Enum
+    phases: PhaseTable
+    view: GameView[FS]
 
-    def current_player(self, state: S) -> int:
-        return -1 if state.phase is self.GAME_OVER_PHASE else state.seat  # type: ignore[attr-defined]
+    @property
+    def info(self) -> GameInfo:
+        raise NotImplementedError
 
-    def turn_number(self, state: S) -> int:
-        return state.turns  # type: ignore[attr-defined]
+    def current_player(self, state: FS) -> int:
+        return -1 if state.phase is self.GAME_OVER_PHASE else state.seat
 
-    def returns(self, state: S) -> np.ndarray:
-        if state.phase is not self.GAME_OVER_PHASE:  # type: ignore[attr-defined]
+    def turn_number(self, state: FS) -> int:
+        return state.turns
+
+    def returns(self, state: FS) -> np.ndarray:
+        if state.phase is not self.GAME_OVER_PHASE:
             return np.zeros(self.num_players)
-        return zero_sum_returns(state.winners, self.num_players)  # type: ignore[attr-defined]
+        return zero_sum_returns(state.winners, self.num_players)
 
-    def legal_mask(self, state: S) -> np.ndarray:
-        return self.RULES.legal_mask(self, state)
+    def legal_mask(self, state: FS) -> np.ndarray:
+        """The legal actions now (read-only; computed once per state change)."""
+        mask = state.cached_mask()
+        if mask is None:
+            legal = LegalMask(self.layout)
+            self.phases[state.phase].mask(self, state, legal)
+            mask = legal.array
+            mask.setflags(write=False)
+            state.cache_mask(mask)
+        return mask
 
-    def apply_legal(self, state: S, action: int) -> list[Event]:
+    def apply_legal(self, state: FS, action: int) -> list[Event]:
         events: list[Event] = []
-        self.RULES.apply_action(self, state, self.layout.decode(action), events)
+        state.forget_mask()
+        self.phases[state.phase].apply(self, state, self.layout.decode(action), events)
+        state.forget_mask()
         return events
 
-    def observe(self, state: S, player: int) -> np.ndarray:
+    # -- turn rotation and the end of the game, the same for every game ------------------
+    def next_turn(self, state: FS, from_seat: int, first_player: int = 0,
+                  may_play: Callable[[int], bool] | None = None,
+                  count_skipped: bool = False) -> NextTurn:
+        """Count the finished turn and find the next seat clockwise that ``may_play``.
+
+        ``state.turns`` grows by one (plus the seats skipped, when a skipped seat's turn
+        counts as played); ``state.round`` grows when play passes ``first_player``. The game
+        then checks its own end-of-round rules and starts the next seat's turn.
+        """
+        nxt = next_seat(from_seat, self.num_players, first_player, may_play)
+        state.turns += 1 + (nxt.skipped if count_skipped else 0)
+        if nxt.new_round:
+            state.round += 1
+        return nxt
+
+    def finish(self, state: FS, winners: list[int]) -> None:
+        """End the game: ``winners`` share the win (none: a draw)."""
+        state.winners = sorted(winners)
+        state.phase = self.GAME_OVER_PHASE
+        state.seat = -1
+
+    def observe(self, state: FS, player: int) -> np.ndarray:
         return self.view.observe(state, player)
 
-    def action_to_string(self, state: S, action: int) -> str:
+    def action_to_string(self, state: FS, action: int) -> str:
         return self.view.action_to_string(state, action)
 
-    def to_dict(self, state: S) -> dict[str, Any]:
-        return state.to_dict()  # type: ignore[attr-defined]
+    def to_dict(self, state: FS) -> dict[str, Any]:
+        return state.to_dict()
 
-    def from_dict(self, data: dict[str, Any]) -> S:
+    def from_dict(self, data: dict[str, Any]) -> FS:
         return self.STATE.from_dict(data)
 
-    def render_text(self, state: S) -> str:
+    def render_text(self, state: FS) -> str:
         return self.view.render_text(state)
 
-    def scene(self, state: S, events: list[Event] | None = None) -> Any:
+    def scene(self, state: FS, events: list[Event] | None = None) -> Any:
         return self.view.scene(state, events)

@@ -1,9 +1,10 @@
-"""One renderer for every game: a scene description, RGB frames, ASCII text and video files.
+"""One renderer for every game: a scene description drawn as RGB frames.
 
 Games describe what to draw as a :class:`Scene` (board, terrain colours, pieces, last action,
 dice, caption, status text); this module turns it into an ``H x W x 3`` uint8 frame
-(:func:`render_frame`), a text picture (:func:`render_text`) or an MP4 / GIF
-(:func:`write_video`). Nothing here knows any game's rules.
+(:func:`render_frame`). Nothing here knows any game's rules. The same scene becomes a text
+picture with :func:`envs.core.textboard.render_text`, and frames become an MP4 / GIF with
+:func:`envs.core.video.write_video`.
 
 Frame size depends only on the board's shape, ``cell_px``, ``min_height`` and
 ``target_height``, never on the caption or the amount of status text, so every frame of an
@@ -18,7 +19,6 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -523,103 +523,3 @@ def render_frame(scene: Scene, cell_px: int = 48, min_height: int | None = None,
         width = round(frame.width * height / frame.height / 2) * 2
         frame = frame.resize((max(2, width), height), Image.LANCZOS)
     return np.asarray(frame, dtype=np.uint8).copy()
-
-
-def render_text(scene: Scene, terrain_glyphs: dict[int, str] | None = None) -> str:
-    """ASCII picture of ``scene``: one character per cell, then caption, dice and status.
-
-    A cell shows the first character of a piece's label (figures before tokens), else its
-    cell mark, else its terrain glyph: ``terrain_glyphs[code]`` when given, otherwise '.'
-    for terrain 0 and the lower-case initial of ``terrain_names[code]`` (or the code's last
-    digit). Non-spaces are '#'. Hex rows are spaced out and odd rows shifted by one
-    character, which is half a cell.
-    """
-    board = scene.board
-    grid: list[str] = []
-    for cell in range(board.n_cells):
-        code = int(board.terrain[cell])
-        if not board.exists[cell]:
-            glyph = "#"
-        elif terrain_glyphs is not None and code in terrain_glyphs:
-            glyph = terrain_glyphs[code][:1] or " "
-        elif code == 0:
-            glyph = "."
-        elif scene.terrain_names.get(code):
-            glyph = scene.terrain_names[code][0].lower()
-        else:
-            glyph = str(code)[-1]
-        grid.append(glyph)
-    for cell, mark in scene.cell_marks.items():
-        if 0 <= cell < board.n_cells and mark:
-            grid[cell] = mark[0]
-    ordered = sorted(scene.pieces, key=lambda p: p.kind != "token")  # figures drawn last win
-    for piece in ordered:
-        for cell in (piece.cell, *piece.cells):
-            if 0 <= cell < board.n_cells and piece.label:
-                grid[cell] = piece.label[0]
-    lines = []
-    for row in range(board.height):
-        chars = grid[row * board.width:(row + 1) * board.width]
-        if board.topology is Topology.HEX:
-            lines.append((" " if row & 1 else "") + " ".join(chars))
-        else:
-            lines.append("".join(chars))
-    if scene.caption:
-        lines.append(scene.caption)
-    if scene.dice:
-        lines.append("dice: " + " ".join(scene.dice))
-    lines.extend(scene.status_lines)
-    return "\n".join(lines)
-
-
-def _even_rgb(frame: np.ndarray, index: int) -> np.ndarray:
-    array = np.asarray(frame)
-    if array.ndim == 2:
-        array = np.stack([array] * 3, axis=-1)
-    if array.ndim != 3 or array.shape[2] not in (3, 4):
-        raise ValueError(f"frame {index} has shape {array.shape}, expected H x W x 3")
-    array = array[:, :, :3]
-    if array.dtype != np.uint8:
-        array = np.clip(array, 0, 255).astype(np.uint8)
-    pad_h, pad_w = array.shape[0] % 2, array.shape[1] % 2
-    if pad_h or pad_w:  # H.264 needs even sizes; pad rather than let ffmpeg rescale
-        array = np.pad(array, ((0, pad_h), (0, pad_w), (0, 0)), mode="edge")
-    return array
-
-
-def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float = 2) -> Path:
-    """Write RGB frames to ``path``: ``.mp4`` (H.264, yuv420p) or ``.gif`` (loops forever).
-
-    All frames must have the same size; odd sizes are padded by one pixel to even. Raises
-    ValueError for an unknown suffix, no frames or frames of different sizes. Returns the path.
-    """
-    import imageio.v2 as imageio  # imported here so that rendering frames never needs it
-
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".mp4", ".gif"):
-        raise ValueError(f"unsupported video suffix {path.suffix!r}; use .mp4 or .gif")
-    frames = list(frames)
-    if not frames:
-        raise ValueError("write_video needs at least one frame")
-    if fps <= 0:
-        raise ValueError(f"fps must be positive, got {fps}")
-    first = np.asarray(frames[0]).shape
-    for i, frame in enumerate(frames):
-        if np.asarray(frame).shape != first:
-            raise ValueError(f"frame {i} has shape {np.asarray(frame).shape}, "
-                             f"but frame 0 has shape {first}; all frames must match")
-    arrays = [_even_rgb(frame, i) for i, frame in enumerate(frames)]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".mp4":
-        # macro_block_size=1: sizes are already even, and the default (16) would resize.
-        with imageio.get_writer(path, format="FFMPEG", mode="I", fps=fps, codec="libx264",
-                                pixelformat="yuv420p", macro_block_size=1, quality=7,
-                                ffmpeg_log_level="error") as writer:
-            for array in arrays:
-                writer.append_data(array)
-    else:
-        images = [Image.fromarray(array) for array in arrays]
-        images[0].save(path, save_all=True, append_images=images[1:], loop=0,
-                       duration=max(20, round(1000 / fps)), disposal=1)
-    return path

@@ -20,6 +20,9 @@ The pieces, used in this order by a game's loader:
    indented differently from the rows would not parse).
 4. The game's own checks call :meth:`LineMap.error` to raise errors that carry the line.
 
+Before step 1, :func:`resolve_data_file` turns what the user gave ("an id or a path") into the
+file to read, and :func:`list_data_ids` lists the ids a folder of shipped files offers.
+
 Pure Python + PyYAML + pydantic; no game knowledge here.
 """
 
@@ -36,16 +39,23 @@ import yaml
 __all__ = [
     "STRICT_MODEL",
     "STRING_SOURCE",
+    "YAML_SUFFIXES",
     "LineMap",
     "ScenarioError",
     "grid_field",
+    "list_data_ids",
     "load_yaml",
+    "looks_like_path",
     "parse_grid",
     "read_text",
+    "resolve_data_file",
     "validate",
 ]
 
 STRING_SOURCE = "<string>"
+
+YAML_SUFFIXES = (".yaml", ".yml")
+"""File name endings of YAML data files; shipped files use the first."""
 
 STRICT_MODEL = pydantic.ConfigDict(extra="forbid", frozen=True)
 """``model_config`` for scenario models: unknown keys are errors (nothing silently dropped)."""
@@ -171,6 +181,48 @@ class LineMap:
         field = dotted(path) or None
         return ScenarioError(self.source, message, line=self.line(path) if line is None else line,
                              field=field)
+
+
+def looks_like_path(text: str, suffixes: Sequence[str] = YAML_SUFFIXES) -> bool:
+    """Whether the string ``text`` names a file rather than an id: it ends with one of
+    ``suffixes`` or contains a path separator."""
+    return text.endswith(tuple(suffixes)) or "/" in text or os.sep in text
+
+
+def list_data_ids(folder: Path, suffixes: Sequence[str] = YAML_SUFFIXES) -> list[str]:
+    """Ids of the shipped data files in ``folder``, sorted: the names, without the ending, of
+    the files named ``<id><suffixes[0]>``."""
+    return sorted(p.stem for p in folder.glob(f"*{suffixes[0]}"))
+
+
+def resolve_data_file(value: str | os.PathLike[str], folder: Path, suffixes: Sequence[str],
+                      what: str, *, shipped: str = "shipped", must_exist: bool = False) -> Path:
+    """The data file that ``value``, "an id or a path", names.
+
+    * A ``str`` for which :func:`looks_like_path` is false is an id: the result is
+      ``folder / f"{value}{suffixes[0]}"``. If that is not a file, raises
+      ``ScenarioError(value, "unknown <what> id '<value>'; <shipped>: <ids>")`` with the ids
+      of :func:`list_data_ids` (``folder``, ``suffixes``), comma-separated.
+    * Any other value (a path-like ``str``, an ``os.PathLike``) is a path: the result is
+      ``Path(value)``, so a value of another type is the ``TypeError`` of :class:`Path`.
+      With ``must_exist`` a path that is not a file (missing, or a directory) raises
+      ``ScenarioError(path, "no such <what> file")``; without it the path is returned
+      unchecked and reading it raises the ``OSError`` (``FileNotFoundError``,
+      ``IsADirectoryError``).
+
+    ``what`` names the kind of file in the messages (``"mission"``); ``shipped`` is the words
+    before the list of ids.
+    """
+    if isinstance(value, str) and not looks_like_path(value, suffixes):
+        path = folder / f"{value}{suffixes[0]}"
+        if not path.is_file():
+            raise ScenarioError(value, f"unknown {what} id '{value}'; {shipped}: "
+                                       f"{', '.join(list_data_ids(folder, suffixes))}")
+        return path
+    path = Path(value)
+    if must_exist and not path.is_file():
+        raise ScenarioError(path, f"no such {what} file")
+    return path
 
 
 def read_text(path: str | os.PathLike[str]) -> str:

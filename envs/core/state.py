@@ -3,6 +3,11 @@
 Every engine keeps its dynamic state in a dataclass that mixes in :class:`FlatState`; it
 gets ``copy()`` (arrays and lists copied, dice cloned) and a lossless, validated JSON form
 (``to_dict`` / ``from_dict``) without writing either by hand.
+
+A state also carries the legal mask computed for it (``cache_mask``), so the env, bots and
+``Game.apply`` ask the phase once per state change; ``StandardGame.apply_legal`` forgets it.
+The cache is not part of the position: ``to_dict`` leaves it out, ``copy()`` shares the
+(read-only) array.
 """
 
 from __future__ import annotations
@@ -23,11 +28,23 @@ class FlatState:
 
     ARRAY_DTYPES: ClassVar[dict[str, Any]] = {}
     PHASE: ClassVar[type[enum.Enum]]
+    _MASK: ClassVar[str] = "_legal_mask"
+
+    def cached_mask(self) -> np.ndarray | None:
+        return self.__dict__.get(self._MASK)
+
+    def cache_mask(self, mask: np.ndarray) -> None:
+        self.__dict__[self._MASK] = mask
+
+    def forget_mask(self) -> None:
+        self.__dict__.pop(self._MASK, None)
 
     def copy(self):
         clone = object.__new__(type(self))
         for name, value in self.__dict__.items():
-            if isinstance(value, np.ndarray):
+            if name == self._MASK:
+                pass  # read-only, valid for the copy until either changes
+            elif isinstance(value, np.ndarray):
                 value = value.copy()
             elif isinstance(value, list):
                 value = copy_module.deepcopy(value)
@@ -39,6 +56,8 @@ class FlatState:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
         for name, value in self.__dict__.items():
+            if name == self._MASK:
+                continue
             if isinstance(value, np.ndarray):
                 data[name] = value.tolist()
             elif isinstance(value, enum.Enum):

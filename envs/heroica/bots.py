@@ -34,8 +34,7 @@ import numpy as np
 
 from ..bots import LegalActions, best_scored
 from ..core.board import UNREACHABLE
-from ..core.dice import HEROICA_DIE
-from .legal import MOVE_VALUE, SHIELD
+from .die import HEROICA_DIE, MOVE_VALUE, SHIELD
 from .state import NO_CELL, HeroField, Phase, State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -225,7 +224,7 @@ class _Turn(LegalActions):
         cell = self.here
         for _ in range(steps):
             options = [c for c in self.st.neighbors[cell]
-                       if not (visited >> c) & 1 and game._hero_passable(state, c)]
+                       if not (visited >> c) & 1 and game.hero_passable(state, c)]
             if not options:
                 break
             nxt = min(options, key=dist.__getitem__)

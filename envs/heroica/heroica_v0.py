@@ -34,13 +34,17 @@ HW .. 2HW-1        ``target``  a cell to act on: fight the monster there (HE-6.7
                                defeat it with a skill, explore rocks (HE-13), select a
                                monster or attack a Hero (Battle, HE-20)
 2HW .. 3HW-1        ``place``  place a summoned monster (Scepter, HE-19.3)
-3HW + k           specials     roll, end_move, end_turn, defeat, stay, drink_life,
-                               drink_speed, use_skill, use_<weapon> (6), use_scepter,
-                               buy_<weapon> (6), sell_<weapon> (6), sell_scepter,
-                               take_<monster>_from_<seat> (3 per seat)
+3HW + k           slots        in this order: roll, end_move, end_turn, defeat, stay,
+                               drink_life, drink_speed; family ``use`` (skill + 6 weapons:
+                               use_skill, use_<weapon>), use_scepter; families ``buy`` and
+                               ``sell`` (6 weapons each), sell_scepter; family ``take``
+                               (take_<monster>_from_<seat>, 3 per seat)
 =============================  ==========================================================
 
-``env.game.action_to_string(env.state_, a)`` names any action, e.g. ``step (1,4)``,
+``env.game.layout.decode(a)`` gives ``(kind, index, param)``: the plane or slot family, the
+cell or slot, and the slot's parameter (a weapon index, a ``(monster, seat)`` pair); the
+engine's phases dispatch on it (``envs/heroica/phases.py``, ``battle.py``).
+``env.game.action_to_string(env.game_state, a)`` names any action, e.g. ``step (1,4)``,
 ``fight Golem Guardian (3,3)``, ``buy bow``; ``string_to_action`` is its inverse.
 
 Phases (one-hot in the observation)
@@ -99,9 +103,21 @@ max_turns          None          truncate after this many player turns
 cell_px            48            pixels per cell in rgb frames
 =================  ============  ===========================================================
 
+Game info
+---------
+``env.game.info`` (also ``env.metadata["game_info"]``): 2-4 players, zero-sum terminal
+rewards, perfect information, dice rolled inside ``step``, and ``max_game_length``, an upper
+bound on one game's decisions from ``max_rounds`` and the pieces (``rules.max_decisions``).
+
+Skills and weapons are effects registered in ``envs.heroica.skills.HOOKS`` (core hook point
+``extra_actions``); ``pieces.yaml`` names them by key.
+
 Version history
 ---------------
 * v0: first release: Nathuz rules HE-1 ... HE-20, Epic and Battle Heroica, six missions.
+  Rules-flow refactor (phases and hooks in ``envs/core``): the same games step for step; a
+  Battle Heroica round-cap draw that ends on the Monster Player's turn now reports its
+  ``draw`` event (it was dropped).
 """
 
 from __future__ import annotations

@@ -47,8 +47,9 @@ import numpy as np
 import pydantic
 
 from envs.core.board import UNREACHABLE, Board, Topology
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, LineMap, ScenarioError,
-                                grid_field, load_yaml, validate)
+from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
+                                ScenarioError, grid_field, list_data_ids, load_yaml,
+                                resolve_data_file, validate)
 
 __all__ = [
     "LEGEND",
@@ -141,7 +142,7 @@ class Mission:
 
 def list_missions() -> list[str]:
     """Ids of the shipped missions (files in ``envs/heroica/missions``), sorted."""
-    return sorted(p.stem for p in MISSIONS_DIR.glob("*.yaml"))
+    return list_data_ids(MISSIONS_DIR, YAML_SUFFIXES)
 
 
 def load_mission(path_or_id: str | os.PathLike[str]) -> Mission:
@@ -151,13 +152,8 @@ def load_mission(path_or_id: str | os.PathLike[str]) -> Mission:
     other ``str`` is an id. Raises :class:`ScenarioError` for a bad file or an unknown id,
     FileNotFoundError for a path that does not exist.
     """
-    if isinstance(path_or_id, str) and not _looks_like_path(path_or_id):
-        path = MISSIONS_DIR / f"{path_or_id}.yaml"
-        if not path.is_file():
-            raise ScenarioError(path_or_id, f"unknown mission id '{path_or_id}'; shipped "
-                                            f"missions: {', '.join(list_missions())}")
-    else:
-        path = Path(path_or_id)
+    path = resolve_data_file(path_or_id, MISSIONS_DIR, YAML_SUFFIXES, "mission",
+                             shipped="shipped missions")
     data, lines = load_yaml(path, source=str(path))
     return _build(data, lines, file_name=path.name)
 
@@ -168,10 +164,6 @@ def mission_from_text(text: str, source: str = STRING_SOURCE) -> Mission:
     ``source`` names the text in error messages.
     """
     return _build(*load_yaml(text, source=source))
-
-
-def _looks_like_path(text: str) -> bool:
-    return text.endswith((".yaml", ".yml")) or "/" in text or os.sep in text
 
 
 def _build(data: object, lines: LineMap, file_name: str | None = None) -> Mission:

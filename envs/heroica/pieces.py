@@ -17,7 +17,8 @@ class _Strict(BaseModel):
 
 
 class Skill(_Strict):
-    """A Shield-only skill (HE-7.1, HE-12.2): ``effect`` names an entry of ``skills.EFFECTS``."""
+    """A Shield-only skill (HE-7.1, HE-12.2): ``effect`` names an effect registered in
+    ``envs.heroica.skills.HOOKS`` (checked against the registry by ``skills.check_skills``)."""
 
     timing: Literal["melee", "ranged"]
     effect: str
@@ -68,8 +69,7 @@ class Pieces(_Strict):
 
 
 def load_pieces_file(path: Path) -> Pieces:
-    from .skills import EFFECTS  # the registry validates effect names
-
+    """Read and validate ``path``; the skills' effect names are checked by the engine."""
     try:
         data = yaml.safe_load(path.read_text())
         pieces = Pieces.model_validate(data)
@@ -79,19 +79,6 @@ def load_pieces_file(path: Path) -> Pieces:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise ValueError(f"{path}, field '{where}': {first['msg']}") from None
-    for owner, skill in [(f"heroes.{k}", h.skill) for k, h in pieces.heroes.items()] + [
-        (f"weapons.{k}", w.skill) for k, w in pieces.weapons.items()
-    ]:
-        if skill.effect not in EFFECTS:
-            raise ValueError(
-                f"{path}, field '{owner}.skill.effect': unknown effect {skill.effect!r}; "
-                f"known: {sorted(EFFECTS)}"
-            )
-        if EFFECTS[skill.effect].timing != skill.timing:
-            raise ValueError(
-                f"{path}, field '{owner}.skill.timing': effect {skill.effect!r} is a "
-                f"{EFFECTS[skill.effect].timing} skill, not {skill.timing}"
-            )
     symbols = [m.symbol for m in pieces.monsters.values()] + [
         i.symbol for i in pieces.items.values()] + [o.symbol for o in pieces.obstacles.values()]
     clashes = {s for s in symbols if symbols.count(s) > 1 or s in "#.S"}

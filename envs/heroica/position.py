@@ -3,7 +3,7 @@
 The map uses the mission legend (HE-M) plus the digits ``0``-``3``: the space where that seat's
 Hero stands. If the map has no ``S``, seat 0's space is the Mission Start. Example::
 
-    game, state = from_scenario(
+    game, state = HeroicaGame.from_scenario(
         '''
         #######
         #S0.b.#
@@ -19,7 +19,7 @@ Hero stands. If the map has no ``S``, seat 0's space is the Mission Start. Examp
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.dice import Dice, ScriptedDice
 from ..core.game import OptionError
@@ -34,6 +34,7 @@ HERO_STATE_KEYS = {
 
 
 def from_scenario(
+    game_class: Callable[..., Any],
     map: str,
     target: tuple[int, int],
     *,
@@ -44,8 +45,9 @@ def from_scenario(
     turn: int = 0,
     store: Sequence[str] | None = None,
     **game_options: Any,
-) -> tuple["HeroicaGame", State]:  # noqa: F821
-    """Build a game and a state in which seat ``turn`` is about to start its turn.
+) -> tuple[Any, State]:
+    """Build a ``game_class`` game (HeroicaGame) and a state in which seat ``turn`` is about
+    to start its turn.
 
     ``hero_state[seat]`` may set health, healing, gold, life_potions, speed_potions, torch,
     scepter, missions_won, ``weapons`` (list of ids) and ``kills`` ({monster id: count}).
@@ -53,8 +55,6 @@ def from_scenario(
     ``dice`` scripts every roll (the game fails loudly if it needs more); without it the
     dice are seeded from ``seed``.
     """
-    from .rules import HeroicaGame
-
     rows = [row for row in textwrap.dedent(map).strip("\n").splitlines()]
     seats: dict[int, tuple[int, int]] = {}
     clean = []
@@ -77,7 +77,7 @@ def from_scenario(
     battle = bool(game_options.get("battle", False))
     heroes_needed = len(seats) if seats else 1
     players = num_players if num_players is not None else max(2, heroes_needed + battle)
-    game = HeroicaGame(mission=mission, num_players=players, **game_options)
+    game = game_class(mission=mission, num_players=players, **game_options)
     scripted: Dice = ScriptedDice(dice) if dice is not None else Dice(seed)
     state = game.new_state(dice=scripted)
     for seat, (r, c) in seats.items():
@@ -112,6 +112,6 @@ def from_scenario(
         state.store_weapons = 0
         for weapon in store:
             state.store_weapons |= 1 << game.weapon_ids.index(weapon)
-    game._begin_turn(state, turn)
+    game.begin_turn(state, turn)
     assert state.phase in (Phase.START, Phase.MONSTER_SELECT)
     return game, state

@@ -2,43 +2,37 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from ..core.game import Event
+from ..core.events import Event, last_action
+from ..core.planes import PlaneLayout, View
 from ..core.render import Piece, Scene
-from .legal import MOVE_VALUE
-from .state import NO_CELL, HeroField, Phase, State
+from ..core.textboard import text_grid
+from .die import DIE_SYMBOLS
+from .state import NO_CELL, HeroField, Phase, State, bitset_to_array
+from .world import HeroicaWorld
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import HeroicaGame
+# What a "target" action does, by phase (the plane's meaning follows the phase).
+TARGET_NAMES = {Phase.START: "fight {piece} {where}", Phase.FIGHT_CHOOSE: "fight {piece} {where}",
+                Phase.ROCKS_CHOOSE: "explore rocks {where}", Phase.SKILL_TARGET: "defeat {piece} {where}",
+                Phase.MONSTER_SELECT: "select {piece} {where}",
+                Phase.MONSTER_FIGHT_CHOOSE: "attack {hero} {where}"}
 
-DIE_SYMBOLS = tuple(MOVE_VALUE)  # shield, sword, skull, sword_skull
 GOLD_SCALE = 10.0
 STEPS_SCALE = 10.0
 KILLS_SCALE = 5.0
 ITEM_GLYPHS = {"rocks": "R", "chest": "c", "life_potion": "l", "speed_potion": "s",
                "torch": "t", "scepter": "P"}
 SPACE_COLOR = (196, 178, 140)
-
-
-def bitset_to_array(bits: int, size: int) -> np.ndarray:
-    """Cells of a Python-int bitset as a 0/1 float32 vector (bit i = cell i)."""
-    raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:size].astype(np.float32)
+TURN_SCALARS = ("steps_left", "round", "monster_player_defeats", "mission", "store_gold")
 
 
 class HeroicaView:
     """Builds the (C, H, W) observation; the channel table is in ``heroica_v0``'s docstring."""
 
-    def __init__(self, game: "HeroicaGame"):
+    def __init__(self, game: HeroicaWorld):
         self.game = game
-        names: list[str] = ["space", "start", "target"]
-        names += [f"piece:{name}" for _, name in game.piece_kinds]
-        names += [f"hero@seat+{k}" for k in range(game.num_players)]
-        names += ["visited", "fight_target", "monster_selected", "move_back_from"]
-        self.scalar_start = len(names)
+        n = game.num_players
         self.seat_features = (
             ["health", "healing", "gold", "life_potions", "speed_potions", "torch", "scepter"]
             + [f"weapon:{w}" for w in game.weapon_ids]
@@ -46,24 +40,36 @@ class HeroicaView:
             + ["missions_won", "monster_player", "defeated_by_monsters"]
             + [f"hero:{h}" for h in game.hero_ids]
         )
-        for k in range(game.num_players):
-            names += [f"seat+{k}:{f}" for f in self.seat_features]
-        names += [f"phase:{p.name}" for p in Phase]
-        names += [f"die:{d}" for d in DIE_SYMBOLS]
-        names += ["steps_left", "round", "monster_player_defeats", "mission", "store_gold"]
-        names += [f"store:{w}" for w in game.weapon_ids]
+        self.planes = PlaneLayout(
+            [View("space"), View("start"), View("target"),
+             View("piece", [name for _, name in game.piece_kinds]),
+             View("hero@seat", [f"+{k}" for k in range(n)], sep=""),
+             View("visited"), View("fight_target"), View("monster_selected"), View("move_back_from")]
+            + [View(f"seat+{k}", self.seat_features, constant=True) for k in range(n)]
+            + [View("phase", [p.name for p in Phase], constant=True),
+               View("die", DIE_SYMBOLS, constant=True)]
+            + [View(name, constant=True) for name in TURN_SCALARS]
+            + [View("store", game.weapon_ids, constant=True)])
+        planes = self.planes
+        self.channel_names = planes.channel_names
+        self.scalar_start = planes.board_channels
+        self.shape = (len(planes), game.height, game.width)
+        self._piece0 = planes.start("piece") - 1  # piece code k (1-based) -> its plane
+        self._hero0 = planes.start("hero@seat")
+        # (plane, state field) of the turn's single-cell marks
+        self._marks = [(planes.start("fight_target"), "fight_target"),
+                       (planes.start("monster_selected"), "selected"),
+                       (planes.start("move_back_from"), "move_back_from")]
+        self._visited = planes.start("visited")
         self._build_scalar_tables()
-        self.channel_names = tuple(names)
-        self.shape = (len(names), game.height, game.width)
-        self.index = {name: i for i, name in enumerate(names)}
         n_cells = game.height * game.width
         self.static = []
         for m, board in enumerate(game.boards):
-            planes = np.zeros((self.scalar_start, n_cells), dtype=np.float32)
-            planes[0, board.exists] = 1.0
-            planes[1, game.starts[m]] = 1.0
-            planes[2, game.targets[m]] = 1.0
-            self.static.append(planes)
+            static = np.zeros((self.scalar_start, n_cells), dtype=np.float32)
+            static[planes.start("space"), board.exists] = 1.0
+            static[planes.start("start"), game.starts[m]] = 1.0
+            static[planes.start("target"), game.targets[m]] = 1.0
+            self.static.append(static)
 
     def _build_scalar_tables(self) -> None:
         # Per seat: one slot per feature; each slot reads one column of the Hero row
@@ -79,7 +85,12 @@ class HeroicaView:
         self._n_weapons = n_weapons
         n_heroes = len(game.hero_ids)
         self._hero_onehot = [[1.0 if h == k else 0.0 for k in range(n_heroes)] for h in range(n_heroes)]
-        self._turn_features = len(Phase) + len(DIE_SYMBOLS) + 5 + n_weapons
+        # The turn's constant planes, as offsets from the first of them.
+        planes, turn0 = self.planes, self.planes.start("phase")
+        self._turn_features = len(planes) - turn0
+        self._die0 = planes.start("die") - turn0
+        self._scalar_at = {name: planes.start(name) - turn0 for name in TURN_SCALARS}
+        self._store0 = planes.start("store") - turn0
 
     # -- observation ------------------------------------------------------------------------
     def observe(self, state: State, player: int) -> np.ndarray:
@@ -90,18 +101,18 @@ class HeroicaView:
         obs = np.empty((channels, height * width), dtype=np.float32)
         obs[: self.scalar_start] = self.static[state.mission]
         occupied = np.flatnonzero(state.piece)
-        obs[3 + state.piece[occupied].astype(np.intp) - 1, occupied] = 1.0
-        hero0 = self.index["hero@seat+0"]
+        obs[self._piece0 + state.piece[occupied].astype(np.intp), occupied] = 1.0
+        hero0 = self._hero0
         n = game.num_players
         hero_cells = state.heroes[:, HeroField.CELL].tolist()
         for seat in game.hero_seats():
             obs[hero0 + (seat - player) % n, hero_cells[seat]] = 1.0
         if state.visited:
-            obs[self.index["visited"]] = bitset_to_array(state.visited, height * width)
-        for name, cell in (("fight_target", state.fight_target), ("monster_selected", state.selected),
-                           ("move_back_from", state.move_back_from)):
+            obs[self._visited] = bitset_to_array(state.visited, height * width)
+        for channel, field in self._marks:
+            cell = getattr(state, field)
             if cell != NO_CELL:
-                obs[self.index[name], cell] = 1.0
+                obs[channel, cell] = 1.0
         obs[self.scalar_start:] = self._scalars(state, player)[:, None]
         return obs.reshape(self.shape)
 
@@ -126,15 +137,15 @@ class HeroicaView:
         turn = [0.0] * self._turn_features
         turn[int(state.phase)] = 1.0
         if state.die:
-            turn[len(Phase) + DIE_SYMBOLS.index(state.die)] = 1.0
-        base = len(Phase) + len(DIE_SYMBOLS)
-        turn[base] = state.steps_left / STEPS_SCALE
-        turn[base + 1] = state.round / game.max_rounds
-        turn[base + 2] = state.monster_player_defeats / 2.0
-        turn[base + 3] = state.mission / max(1, len(game.missions) - 1)
-        turn[base + 4] = max(state.store_gold, 0) / GOLD_SCALE
+            turn[self._die0 + DIE_SYMBOLS.index(state.die)] = 1.0
+        at = self._scalar_at
+        turn[at["steps_left"]] = state.steps_left / STEPS_SCALE
+        turn[at["round"]] = state.round / game.max_rounds
+        turn[at["monster_player_defeats"]] = state.monster_player_defeats / 2.0
+        turn[at["mission"]] = state.mission / max(1, len(game.missions) - 1)
+        turn[at["store_gold"]] = max(state.store_gold, 0) / GOLD_SCALE
         store = state.store_weapons * nw
-        turn[base + 5:] = weapon_bits[store: store + nw]
+        turn[self._store0:] = weapon_bits[store: store + nw]
         return np.array(values + turn, dtype=np.float32)
 
     # -- names ------------------------------------------------------------------------------
@@ -154,30 +165,17 @@ class HeroicaView:
     def action_to_string(self, state: State, action: int) -> str:
         game = self.game
         decoded = game.layout.decode(action)
-        if decoded.special is not None:
-            return decoded.special.replace("_", " ")
+        if not decoded.on_cell:
+            return decoded.name.replace("_", " ")
         where = self.cell_text(state, decoded.cell)
-        phase = state.phase
-        if decoded.plane == "step":
-            if phase is Phase.MOVE_BACK:
-                return f"move back to {where}"
-            return f"step {where}"
-        if decoded.plane == "place":
+        if decoded.kind == "step":
+            return f"move back to {where}" if state.phase is Phase.MOVE_BACK else f"step {where}"
+        if decoded.kind == "place":
             return f"place monster {where}"
-        # target plane: its meaning follows the phase
-        if phase in (Phase.START, Phase.FIGHT_CHOOSE):
-            return f"fight {self.piece_name(state, decoded.cell)} {where}"
-        if phase is Phase.ROCKS_CHOOSE:
-            return f"explore rocks {where}"
-        if phase is Phase.SKILL_TARGET:
-            return f"defeat {self.piece_name(state, decoded.cell)} {where}"
-        if phase is Phase.MONSTER_SELECT:
-            return f"select {self.piece_name(state, decoded.cell)} {where}"
-        if phase is Phase.MONSTER_FIGHT_CHOOSE:
-            seat = game.hero_at(state, decoded.cell)
-            who = game.player_names[seat] if seat >= 0 else "nobody"
-            return f"attack {who} {where}"
-        return f"target {where}"
+        seat = game.hero_at(state, decoded.cell)
+        return TARGET_NAMES.get(state.phase, "target {where}").format(
+            piece=self.piece_name(state, decoded.cell), where=where,
+            hero=game.player_names[seat] if seat >= 0 else "nobody")
 
     # -- text and frames --------------------------------------------------------------------
     def status_lines(self, state: State) -> list[str]:
@@ -212,26 +210,22 @@ class HeroicaView:
     def render_text(self, state: State) -> str:
         game = self.game
         board = game.board_of(state)
-        rows = []
-        heroes = {game.hero_cell(state, s): str(s) for s in game.hero_seats()}
+        marks = {game.hero_cell(state, s): str(s) for s in game.hero_seats()}
         if state.moving_monster:
-            heroes[state.selected] = "M"
+            marks[state.selected] = "M"
+        start = game.starts[state.mission]
+
+        def token(cell: int) -> str:
+            if cell in marks:
+                return marks[cell]
+            if not board.exists[cell]:
+                return "#"
+            if state.piece[cell]:
+                return self._glyph(int(state.piece[cell]))
+            return "S" if cell == start else "."
+
         mission = game.missions[state.mission]
-        for row in range(mission.rows):
-            chars = []
-            for col in range(mission.cols):
-                cell = row * board.width + col
-                if cell in heroes:
-                    chars.append(heroes[cell])
-                elif not board.exists[cell]:
-                    chars.append("#")
-                elif state.piece[cell]:
-                    chars.append(self._glyph(int(state.piece[cell])))
-                elif cell == game.starts[state.mission]:
-                    chars.append("S")
-                else:
-                    chars.append(".")
-            rows.append("".join(chars))
+        rows = text_grid(board, mission.rows, mission.cols, token)
         return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
 
     def _glyph(self, code: int) -> str:
@@ -245,11 +239,7 @@ class HeroicaView:
         game = self.game
         mission = game.missions[state.mission]
         board = mission.board
-        width = game.width
-
-        def local(cell: int) -> int:
-            row, col = divmod(int(cell), width)
-            return row * mission.cols + col
+        local = game.padded[state.mission].to_source
 
         pieces = []
         for cell in np.flatnonzero(state.piece):
@@ -268,17 +258,10 @@ class HeroicaView:
             h = state.heroes[seat]
             pieces.append(Piece(local(h[HeroField.CELL]), game.player_names[seat][:3], owner=seat,
                                 value=f"{int(h[HeroField.HEALTH])}/{game.max_health}"))
-        arrow = None
-        dice: list[str] = []
-        caption = self.caption(state)
-        if events:
-            moves = [e for e in events if len(e.cells) == 2]
-            if moves:
-                arrow = (local(moves[0].cells[0]), local(moves[-1].cells[1]))
-            dice = [d for e in events for d in e.dice]
-            caption += " | " + events[-1].text
+        last = last_action(events, local)
+        caption = self.caption(state) + (f" | {last.text}" if events else "")
         return Scene(board=board, terrain_colors={0: SPACE_COLOR}, terrain_names={0: "space"},
                      pieces=pieces,
                      cell_marks={local(game.starts[state.mission]): "S",
                                  local(game.targets[state.mission]): "T"},
-                     arrow=arrow, dice=dice, caption=caption, status_lines=self.status_lines(state))
+                     arrow=last.arrow, dice=last.dice, caption=caption, status_lines=self.status_lines(state))

@@ -1,0 +1,7 @@
+"""Heroscape: ``heroscape_v0`` (see its module docstring) and its bots."""
+
+from ..registry import register_bots, register_env
+
+register_env("heroscape_v0", module="envs.heroscape.heroscape_v0",
+             game="envs.heroscape.rules:HeroscapeGame")
+register_bots("heroscape", {"heuristic": "envs.heroscape.bots:HeuristicBot"})

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from envs.core.board import Board
-from envs.core.render import Piece, Scene, render_frame, render_text, write_video
+from envs.core.render import Piece, Scene, render_frame
+from envs.core.textboard import render_text
+from envs.core.video import write_video
 
 COLORS = {0: (196, 178, 140), 1: (90, 140, 200), 2: (100, 160, 80)}
 NAMES = {0: "floor", 1: "water", 2: "grass"}

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from envs.core.board import Board
-from envs.core.sight import (HexSight, HexSightConfig, SquareSightTable, hex_line_of_sight,
-                             square_hindering_cells, square_line_cells, square_line_of_fire)
+from envs.core.hexsight import HexSight, HexSightConfig, hex_line_of_sight
+from envs.core.sight import (SquareSightTable, square_hindering_cells, square_line_cells,
+                             square_line_of_fire)
 
 
 def square(height, width, walls=frozenset(), exists=None):
@@ -344,7 +345,7 @@ def test_hex_sight_rejects_bad_input():
 def test_HS_10_4_precomputed_blockers_agree_with_the_segment_test(seed):
     """HexSight.blockers (batched over targets, used by the Heroscape engine) gives the same
     answer as HexSight.clear for random attacker/target pairs and blocking figures."""
-    from envs.core.sight import HexSight, HexSightConfig
+    from envs.core.hexsight import HexSight, HexSightConfig
 
     rng = np.random.default_rng(seed)
     board = Board.create("hex", np.ones((6, 7), dtype=bool), level=rng.integers(1, 5, size=(6, 7)))

@@ -380,3 +380,33 @@ def test_HE_20_4_no_monsters_turn_skipped(make):
     """, target=(2, 5))
     sc.do("roll", "end move", "end turn")
     assert sc.seat == 0 and sc.d["round"] == 1
+
+
+def test_HE_4_2_battle_round_cap_draw_after_the_monster_turn_is_an_event(make):
+    # The round ends after the Monster Player's turn; at the cap the mission is a draw, and
+    # the decision that ended it reports the draw (it used to be dropped).
+    sc = battle(make, ["skull"], max_rounds=1)
+    events = sc.do("select Bat (3,4)", "step (3,5)", "step (3,6)")
+    assert sc.phase == "GAME_OVER" and list(sc.game.returns(sc.state)) == [0.0, 0.0]
+    assert [e.kind for e in events][-1] == "draw"
+    assert "ends after 1 rounds without a winner" in events[-1].text
+
+
+def test_HE_4_2_battle_round_cap_draw_is_in_the_transcript():
+    from envs.transcript import transcript
+
+    class MonsterFirst:
+        """Ends every Hero turn at once, so the Monster Player's turn closes each round."""
+        name = "quick"
+
+        def act(self, game, state, rng):
+            names = {game.action_to_string(state, a): a for a in game.legal_actions(state)}
+            for wanted in ("end move", "end turn", "roll"):
+                if wanted in names:
+                    return names[wanted]
+            return min(names.values())
+
+    text = transcript("heroica_v0", 0, {"mission": "arena", "battle": True, "num_players": 2,
+                                        "max_rounds": 2}, bots=MonsterFirst())
+    assert "mission 'Arena' ends after 2 rounds without a winner" in text
+    assert "# returns: player_0 +0.000, player_1 +0.000" in text

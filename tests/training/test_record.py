@@ -85,13 +85,13 @@ def test_steps_replay_the_game_with_round_trip_names_and_dice(env_name):
     for step in episode.steps:
         assert step.agent == episode.agent_names[step.seat]
         assert env.agent_selection == f"player_{step.seat}"
-        assert game.action_to_string(env.state_, step.action) == step.action_name
-        assert game.string_to_action(env.state_, step.action_name) == step.action
+        assert game.action_to_string(env.game_state, step.action) == step.action_name
+        assert game.string_to_action(env.game_state, step.action_name) == step.action
         env.step(step.action)
         assert step.dice == tuple(d for e in env.last_events for d in e.dice)
         assert step.events == tuple(e.text for e in env.last_events)
-    assert game.is_terminal(env.state_)
-    assert episode.returns == [float(r) for r in game.returns(env.state_)]
+    assert game.is_terminal(env.game_state)
+    assert episode.returns == [float(r) for r in game.returns(env.game_state)]
     assert any(step.dice for step in episode.steps)
 
 
@@ -141,7 +141,7 @@ def test_fit_cell_px_is_the_largest_size_within_the_height():
     for env_name in ("heroica_v0", "heroscape_v0"):
         env = make(env_name)
         env.reset(seed=0)
-        scene = env.game.scene(env.state_, [])
+        scene = env.game.scene(env.game_state, [])
         cell_px = fit_cell_px(scene.board, 720)
         assert render.render_frame(scene, cell_px=cell_px).shape[0] <= 720
         assert render.render_frame(scene, cell_px=cell_px + 1).shape[0] > 720

@@ -62,7 +62,7 @@ def test_terminal_rewards_reach_the_learner_whoever_moves_last(name, options):
             done = terminated or truncated
         assert terminated and not truncated
         final = info["final_rewards"]
-        np.testing.assert_array_equal(final, aec.game.returns(aec.state_))
+        np.testing.assert_array_equal(final, aec.game.returns(aec.game_state))
         assert total == final[seat]
         assert not env.action_masks().any()
         finals.add(total)

@@ -1,0 +1,176 @@
+"""Heroica movement: which spaces a Hero or a moving monster may step to, and what entering
+a space does (HE-5, HE-5.6 forward moves, HE-5.7 items, HE-11 chests, HE-20.4-20.5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import Event
+from ..core.movement import NOT_REACHED, reachable
+from .die import CHEST_GOLD, HEROICA_DIE, SKULL, SWORD_SKULL
+from .state import NO_CELL, HeroField, Phase, State, bitset_to_array
+from .world import HeroicaWorld
+
+
+def roll(game: HeroicaWorld, state: State, events: list[Event], why: str) -> str:
+    symbol = state.dice.roll_symbol(HEROICA_DIE)
+    events.append(Event("roll", f"{game.player_names[state.seat]} rolls {symbol} ({why})",
+                        state.seat, dice=(symbol,)))
+    return symbol
+
+
+# -- where a figure may step --------------------------------------------------------------
+def hero_steps(game: HeroicaWorld, state: State, here: int) -> list[int]:
+    """HE-5.1: adjacent spaces without monster or rocks, not entered before in this move."""
+    board = game.board_of(state)
+    visited = state.visited
+    return [int(c) for c in board.neighbors[here]
+            if c >= 0 and not (visited >> int(c)) & 1 and game.hero_passable(state, int(c))]
+
+
+def steps_towards(game: HeroicaWorld, state: State, here: int, passable: np.ndarray,
+                  goal: np.ndarray) -> list[int]:
+    """Neighbours of ``here`` on a shortest passable path to the nearest goal cell."""
+    board = game.board_of(state)
+    cost = reachable(board, here, None, can_enter=passable).cost
+    goals = np.flatnonzero(goal & (cost != NOT_REACHED) & (cost > 0))
+    if goals.size == 0:
+        return []
+    best = int(cost[goals].min())
+    nearest = goals[cost[goals] == best]
+    beside = passable.copy()
+    beside[here] = False
+    options = []
+    for first in board.neighbors[here]:
+        first = int(first)
+        if first < 0 or cost[first] != 1:
+            continue
+        if goal[first] and best == 1:
+            options.append(first)
+            continue
+        onward = reachable(board, first, None, can_enter=beside).cost
+        if (onward[nearest] == best - 1).any():
+            options.append(first)
+    return sorted(options)
+
+
+def _unvisited(game: HeroicaWorld, state: State) -> np.ndarray:
+    return bitset_to_array(state.visited, game.board_of(state).n_cells) == 0
+
+
+def forward_steps(game: HeroicaWorld, state: State, here: int, seat: int) -> list[int]:
+    """HE-5.6: free steps towards the nearest Hero-free space; the mover picks among ties."""
+    piece = state.piece
+    passable = _unvisited(game, state) & ~game.is_monster[piece] & (piece != game.ROCKS)
+    free = np.ones_like(passable)
+    for other in game.hero_seats():
+        if other != seat:
+            free[game.hero_cell(state, other)] = False
+    return steps_towards(game, state, here, passable, free)
+
+
+def monster_steps(game: HeroicaWorld, state: State, here: int) -> list[int]:
+    """HE-20.4: monsters may pass monsters and items, not Heroes or rocks."""
+    board = game.board_of(state)
+    visited = state.visited
+    return [int(c) for c in board.neighbors[here] if c >= 0 and not (visited >> int(c)) & 1
+            and state.piece[c] != game.ROCKS and game.hero_at(state, int(c)) < 0]
+
+
+def monster_available(game: HeroicaWorld, state: State, cell: int) -> bool:
+    """HE-20.5 "available": no Hero, monster, item (chests included) or rocks."""
+    return state.piece[cell] == 0 and game.hero_at(state, cell) < 0
+
+
+def monster_forward_steps(game: HeroicaWorld, state: State) -> list[int]:
+    piece = state.piece
+    no_hero = np.ones(piece.shape[0], dtype=bool)
+    for seat in game.hero_seats():
+        no_hero[game.hero_cell(state, seat)] = False
+    passable = _unvisited(game, state) & (piece != game.ROCKS) & no_hero
+    return steps_towards(game, state, state.selected, passable, (piece == 0) & no_hero)
+
+
+# -- entering a space ----------------------------------------------------------------------
+def pick_up(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+    """HE-5.7: take every item on a space moved into or through."""
+    item = game.ITEMS.get(int(state.piece[cell]))
+    if item is None:
+        return
+    hero = state.heroes[seat]
+    if item == "torch":
+        if hero[HeroField.TORCH]:
+            return  # HE-14.2: the torch stays on its space
+        hero[HeroField.TORCH] = 1
+        if state.phase is Phase.MOVE and not state.torch_counted:
+            state.steps_left += 1  # HE-14.1 default: counts at once
+            state.torch_counted = True
+    else:
+        hero[ITEM_FIELD[item]] += 1
+    state.piece[cell] = 0
+    events.append(Event("item", f"{game.player_names[seat]} picks up the "
+                        f"{game.pieces.items[item].name}", seat, cells=(cell,)))
+
+
+ITEM_FIELD = {"life_potion": HeroField.LIFE_POTIONS, "speed_potion": HeroField.SPEED_POTIONS,
+              "scepter": HeroField.SCEPTER}
+
+
+def search_chest(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+    """HE-11: roll, take gold or spring the trap, then the chest leaves the board."""
+    state.piece[cell] = 0
+    symbol = roll(game, state, events, "treasure chest")
+    game.gain_gold(state, seat, CHEST_GOLD[symbol], events, reason="treasure chest")
+    if symbol in (SKULL, SWORD_SKULL):
+        game.damage(state, seat, 1, events, by_monster=False)
+
+
+def hero_enter(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event],
+               counted: bool, search: bool = True) -> str:
+    """Move a Hero into ``cell``: returns "over" (game/mission ended), "stop" or "go"."""
+    previous = game.hero_cell(state, seat)
+    state.heroes[seat, HeroField.CELL] = cell
+    state.entered_from = previous
+    state.visited |= 1 << cell
+    if counted:
+        state.steps_left -= 1
+        state.steps_taken += 1
+    events.append(Event("move", f"{game.player_names[seat]} steps "
+                        f"{game.cell_name(state, previous)}->{game.cell_name(state, cell)}", seat,
+                        cells=(previous, cell)))
+    pick_up(game, state, seat, cell, events)
+    if cell == game.targets[state.mission]:
+        game.mission_over(state, seat, events)  # HE-16.1
+        return "over"
+    shared = game.hero_at(state, cell, exclude=seat) >= 0
+    if not shared:
+        state.last_free_cell = cell
+    if state.piece[cell] == game.CHEST:
+        if search:
+            search_chest(game, state, seat, cell, events)  # HE-11.1: must stop and search
+        return "stop"
+    if not shared and (game.adjacent_monsters(state, cell) or game.adjacent_rocks(state, cell)):
+        return "stop"  # HE-5.8, HE-13.2
+    return "go"
+
+
+def finish_move(game: HeroicaWorld, state: State, seat: int, events: list[Event]) -> None:
+    here = game.hero_cell(state, seat)
+    if game.hero_at(state, here, exclude=seat) >= 0:  # HE-5.6
+        if forward_steps(game, state, here, seat):
+            state.phase = Phase.FORWARD
+            return
+        fallback = state.last_free_cell if state.last_free_cell >= 0 else state.move_start
+        state.heroes[seat, HeroField.CELL] = fallback
+        events.append(Event("move", f"{game.player_names[seat]} cannot move forward and returns to "
+                            f"{game.cell_name(state, fallback)} (HE-5.6)", seat, cells=(here, fallback)))
+    post_move(game, state, seat, events)
+
+
+def post_move(game: HeroicaWorld, state: State, seat: int, events: list[Event]) -> None:
+    """HE-5.9 order after a move ends: (items, chest already done) -> fights -> rocks."""
+    here = game.hero_cell(state, seat)
+    entered = state.entered_from != NO_CELL
+    state.rocks_pending = entered and bool(game.adjacent_rocks(state, here))
+    state.last_fight_won = True  # opens the HE-6.7 chain if a monster is adjacent
+    game.after_fight(state, events)

@@ -1,0 +1,372 @@
+"""The static Heroica game and the primitive changes every phase uses.
+
+:class:`HeroicaWorld` holds everything fixed for one game (options, pieces, missions padded
+to ``board_size``, piece codes, the action layout) and answers the questions the rules ask
+(who stands where, which monsters are adjacent, which monsters a ranged skill reaches). Its
+small named state changes (damage, defeat a monster, take gold, start and end turns, end a
+mission) are the only places that write the turn's bookkeeping; the phases
+(``envs.heroica.phases``) call them. :class:`~envs.heroica.rules.HeroicaGame` adds the
+phase table, the view and the Game protocol on top.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..core.actions import ActionLayout, SlotFamily
+from ..core.board import PaddedBoard
+from ..core.game import Event, OptionError, StandardGame
+from ..core.movement import reachable, straight_line
+from .mission import Mission, load_mission
+from .pieces import PIECES_FILE, Pieces, Skill, default_pieces, load_pieces_file
+from .state import NO_CELL, HeroField, Phase, State
+
+PLANES = ("step", "target", "place")
+DEFAULT_MISSION = "fork"
+DEFAULT_BOARD_SIZE = (16, 16)
+ITEM_KINDS = ("life_potion", "speed_potion", "torch", "scepter")
+
+
+class HeroicaWorld(StandardGame[State]):
+    """Heroica for 2-4 seats: 1-3 Heroes, plus the Monster Player in Battle Heroica."""
+
+    name = "heroica"
+
+    def __init__(
+        self,
+        mission: str | Mission | Sequence[str | Mission] = DEFAULT_MISSION,
+        num_players: int = 2,
+        heroes: Sequence[str] | None = None,
+        battle: bool = False,
+        max_rounds: int = 100,
+        board_size: tuple[int, int] = DEFAULT_BOARD_SIZE,
+        pieces: str | Path | None = None,
+        store_gold: int | None = None,
+    ):
+        if pieces is not None and not Path(pieces).is_file():
+            raise OptionError("pieces", f"no pieces file at {str(pieces)!r}")
+        self.pieces_source = PIECES_FILE if pieces is None else Path(pieces)
+        self.pieces: Pieces = default_pieces() if pieces is None else load_pieces_file(Path(pieces))
+        self.hero_ids = tuple(self.pieces.heroes)
+        self.monster_ids = tuple(self.pieces.monsters)
+        self.weapon_ids = tuple(self.pieces.weapons)
+        self.max_health = self.pieces.health
+        if not isinstance(battle, bool):
+            raise OptionError("battle", f"must be True or False, got {battle!r}")
+        self.battle = battle
+        if not isinstance(num_players, int) or not (2 <= num_players <= len(self.hero_ids) + battle):
+            raise OptionError("num_players", f"must be 2..{len(self.hero_ids) + battle} "
+                              f"{'with' if battle else 'without'} battle, got {num_players!r}")
+        self.num_players = num_players
+        self.num_heroes = num_players - 1 if battle else num_players
+        self.monster_seat = num_players - 1 if battle else -1  # HE-20.2: plays last
+        heroes = list(heroes) if heroes is not None else list(self.hero_ids[: self.num_heroes])
+        for hero in heroes:
+            if hero not in self.hero_ids:
+                raise OptionError("heroes", f"unknown hero {hero!r}; known: {list(self.hero_ids)}")
+        if len(heroes) != self.num_heroes or len(set(heroes)) != len(heroes):
+            raise OptionError("heroes", f"need {self.num_heroes} different heroes (HE-3.4), got {heroes}")
+        self.heroes = tuple(heroes)
+        if not isinstance(max_rounds, int) or max_rounds < 1:
+            raise OptionError("max_rounds", f"must be a positive integer, got {max_rounds!r}")
+        self.max_rounds = max_rounds
+        if store_gold is not None and (not isinstance(store_gold, int) or store_gold < 0):
+            raise OptionError("store_gold", f"must be None (unlimited, HE-12.6) or gold >= 0, got {store_gold!r}")
+        self.store_gold = store_gold
+        mission_ids = [mission] if isinstance(mission, (str, Path, Mission)) else list(mission)
+        if not mission_ids:
+            raise OptionError("mission", "give at least one mission")
+        if battle and len(mission_ids) > 1:
+            raise OptionError("mission", "Battle Heroica plays one mission, not an Epic sequence")
+        self.missions: list[Mission] = [m if isinstance(m, Mission) else load_mission(m)
+                                        for m in mission_ids]
+        self.height, self.width = board_size
+        for m in self.missions:
+            if m.board.height > self.height or m.board.width > self.width:
+                raise OptionError("board_size", f"mission {m.id!r} is {m.board.height}x"
+                                  f"{m.board.width}, larger than board_size {board_size}")
+        self._build_piece_codes()
+        self.padded = [PaddedBoard.create(m.board, self.height, self.width) for m in self.missions]
+        self.boards = [p.board for p in self.padded]
+        self.starts = [p.to_padded(m.start) for p, m in zip(self.padded, self.missions)]
+        self.targets = [p.to_padded(m.target) for p, m in zip(self.padded, self.missions)]
+        self.initial_pieces = [self._initial_pieces(m, p) for m, p in zip(self.missions, self.padded)]
+        self.player_names = tuple(
+            self.pieces.heroes[h].name for h in self.heroes) + (("Monster Player",) if battle else ())
+        self.source_names = ("skill",) + self.weapon_ids
+        # Flat action order (kept from v0): planes, then these slots.
+        slots: list[str | SlotFamily] = ["roll", "end_move", "end_turn", "defeat", "stay",
+                                         "drink_life", "drink_speed"]
+        slots += [SlotFamily.of("use", self.source_names), "use_scepter"]
+        slots += [SlotFamily.of("buy", self.weapon_ids), SlotFamily.of("sell", self.weapon_ids),
+                  "sell_scepter"]
+        takes = [(kind, seat) for seat in range(num_players) for kind in range(len(self.monster_ids))]
+        slots += [SlotFamily.of("take", [f"{self.monster_ids[k]}_from_{seat}" for k, seat in takes], takes)]
+        self.layout = ActionLayout.build(self.height * self.width, PLANES, slots)
+        self.finish_setup()
+
+    def finish_setup(self) -> None:
+        """Called at the end of ``__init__``: the engine checks its effects and builds its view."""
+
+    # -- setup ----------------------------------------------------------------------------
+    def _build_piece_codes(self) -> None:
+        kinds = [("monster", k) for k in self.monster_ids] + [
+            ("obstacle", "rocks"), ("obstacle", "chest")] + [("item", k) for k in ITEM_KINDS]
+        self.piece_kinds = kinds  # code = index + 1; 0 = empty
+        self.code = {name: i + 1 for i, (_, name) in enumerate(kinds)}
+        self.n_monster_kinds = len(self.monster_ids)
+        symbols = {m.symbol: k for k, m in self.pieces.monsters.items()}
+        symbols.update({o.symbol: k for k, o in self.pieces.obstacles.items()})
+        symbols.update({i.symbol: k for k, i in self.pieces.items.items()})
+        self.symbol_to_piece = symbols
+        strength = np.zeros(len(kinds) + 1, dtype=np.int32)
+        for k, m in self.pieces.monsters.items():
+            strength[self.code[k]] = m.strength
+        self.strength = strength
+        self.is_monster = strength > 0
+        self.ROCKS, self.CHEST = self.code["rocks"], self.code["chest"]
+        self.ITEMS = {self.code[k]: k for k in ITEM_KINDS}
+
+    def _initial_pieces(self, mission: Mission, padded: PaddedBoard) -> np.ndarray:
+        piece = np.zeros(self.height * self.width, dtype=np.int8)
+        for cell, symbol in mission.pieces.items():
+            if symbol not in self.symbol_to_piece:
+                raise ValueError(f"{mission.source}: map symbol {symbol!r} is not a Heroica piece")
+            piece[padded.to_padded(cell)] = self.code[self.symbol_to_piece[symbol]]
+        return piece
+
+    def board_of(self, state: State):
+        return self.boards[state.mission]
+
+    def hero_seats(self) -> range:
+        return range(self.num_heroes)
+
+    def start_mission(self, state: State, index: int) -> None:
+        state.mission = index
+        state.piece = self.initial_pieces[index].copy()
+        for seat in self.hero_seats():
+            hero = state.heroes[seat]
+            hero[HeroField.CELL] = self.starts[index]  # HE-3.5: all share the Start
+            hero[HeroField.HEALTH] = self.max_health  # HE-18.2
+            hero[HeroField.HEALING] = 0
+            hero[HeroField.TORCH] = 0  # HE-18.4: torches go back in the box
+            hero[HeroField.KILLS:] = 0
+        state.round = 0
+        self.begin_turn(state, 0)
+
+    # -- queries --------------------------------------------------------------------------
+    def hero_cell(self, state: State, seat: int) -> int:
+        return int(state.heroes[seat, HeroField.CELL])
+
+    def hero_at(self, state: State, cell: int, exclude: int = -1) -> int:
+        for seat in self.hero_seats():
+            if seat != exclude and state.heroes[seat, HeroField.CELL] == cell:
+                return seat
+        return -1
+
+    def adjacent_monsters(self, state: State, cell: int) -> list[int]:
+        board = self.board_of(state)
+        return [int(c) for c in board.neighbors[cell] if c >= 0 and self.is_monster[state.piece[c]]]
+
+    def adjacent_rocks(self, state: State, cell: int) -> list[int]:
+        board = self.board_of(state)
+        return [int(c) for c in board.neighbors[cell] if c >= 0 and state.piece[c] == self.ROCKS]
+
+    def adjacent_heroes(self, state: State, cell: int, healing_ok: bool = True) -> list[int]:
+        board = self.board_of(state)
+        near = set(int(c) for c in board.neighbors[cell] if c >= 0)
+        return [s for s in self.hero_seats() if int(state.heroes[s, HeroField.CELL]) in near
+                and (healing_ok or not state.heroes[s, HeroField.HEALING])]
+
+    def hero_passable(self, state: State, cell: int) -> bool:
+        """HE-5.1: a Hero may enter a space without a monster or rocks."""
+        code = state.piece[cell]
+        return not self.is_monster[code] and code != self.ROCKS
+
+    def skill_step_ok(self, state: State, seat: int, cell: int) -> bool:
+        """A skill's single step may not end on another Hero (HE-5.6 would need a forward move)."""
+        return self.hero_passable(state, cell) and self.hero_at(state, cell, exclude=seat) < 0
+
+    def skill_of(self, seat: int, source: int) -> Skill:
+        if source == 0:
+            return self.pieces.heroes[self.heroes[seat]].skill
+        return self.pieces.weapons[self.weapon_ids[source - 1]].skill
+
+    def owns_source(self, state: State, seat: int, source: int) -> bool:
+        return source == 0 or bool(state.heroes[seat, HeroField.WEAPONS] >> (source - 1) & 1)
+
+    def ranged_targets(self, state: State, seat: int, skill: Skill) -> list[int]:
+        """Monster cells a ranged_defeat skill reaches (HE-7.3 around corners, HE-12.4 Bow)."""
+        board = self.board_of(state)
+        start = self.hero_cell(state, seat)
+        reach = skill.range or 0
+        monsters = self.is_monster[state.piece]
+        rocks = state.piece == self.ROCKS
+        if skill.straight:  # the shot flies until the first monster or rocks
+            found = []
+            for direction in range(board.n_directions):
+                line = straight_line(board, start, direction, reach, stop_at=monsters | rocks)
+                if line and monsters[line[-1]]:
+                    found.append(line[-1])
+            return sorted(found)
+        # Shortest orthogonal path; it may cross Heroes and items, not rocks or other monsters.
+        reach_map = reachable(board, start, reach, can_enter=~rocks, stops_after_entering=monsters)
+        return [int(c) for c in np.flatnonzero(reach_map.reached() & monsters)]
+
+    def sword_steps(self, state: State, seat: int) -> list[int]:
+        """Cells one step away from which a monster would be adjacent (HE-12.4 Sword)."""
+        board = self.board_of(state)
+        here = self.hero_cell(state, seat)
+        return [int(c) for c in board.neighbors[here] if c >= 0 and self.skill_step_ok(state, seat, int(c))
+                and self.adjacent_monsters(state, int(c))]
+
+    def empty_cells(self, state: State) -> list[int]:
+        """HE-19.3 "empty": a space with no Hero, monster, rocks or item."""
+        board = self.board_of(state)
+        occupied = {self.hero_cell(state, s) for s in self.hero_seats()}
+        return [int(c) for c in board.spaces() if state.piece[c] == 0 and int(c) not in occupied]
+
+    def store_can_pay(self, state: State, amount: int) -> bool:
+        return state.store_gold < 0 or state.store_gold >= amount
+
+    def cell_name(self, state: State, cell: int) -> str:
+        return self.board_of(state).label(cell)
+
+    def monster_name(self, state: State, cell: int) -> str:
+        return self.pieces.monsters[self.monster_ids[int(state.piece[cell]) - 1]].name
+
+    # -- turns ----------------------------------------------------------------------------
+    def begin_turn(self, state: State, seat: int) -> None:
+        state.turn_seat = state.seat = seat
+        state.die = ""
+        state.steps_left = state.steps_taken = 0
+        state.visited = 0
+        state.entered_from = state.last_free_cell = NO_CELL
+        state.move_start = self.hero_cell(state, seat) if seat != self.monster_seat else NO_CELL
+        state.fight_target = state.selected = NO_CELL
+        state.skill_source = -1
+        state.rocks_pending = state.torch_counted = state.monster_fought = False
+        state.last_fight_won = False
+        state.moving_monster = 0
+        state.scepter_monster = -1
+        state.move_back_from = NO_CELL
+        state.phase = Phase.MONSTER_SELECT if seat == self.monster_seat else Phase.START
+
+    def monster_player_may_play(self, state: State, seat: int) -> bool:
+        # HE-20.4: with no monsters left, the Monster Player skips its turn.
+        return seat != self.monster_seat or bool(self.is_monster[state.piece].any())
+
+    def end_turn(self, state: State, events: list[Event]) -> None:
+        nxt = self.next_turn(state, state.turn_seat, first_player=0, count_skipped=True,
+                             may_play=lambda seat: self.monster_player_may_play(state, seat))
+        if nxt.new_round and state.round >= self.max_rounds:  # HE-4.2 default: round cap
+            self.mission_over(state, winner=-1, events=events)
+            return
+        self.begin_turn(state, nxt.seat)
+
+    def enter_end_phase(self, state: State, events: list[Event]) -> None:
+        """The turn's actions are over: a Hero may still shop (END); the Monster Player is done."""
+        state.seat = state.turn_seat
+        if state.turn_seat == self.monster_seat:
+            self.end_turn(state, events)
+        else:
+            state.phase = Phase.END
+
+    def after_fight(self, state: State, events: list[Event]) -> None:
+        """HE-6.7: keep fighting after a win; then rocks (HE-5.9 order); then the turn's end."""
+        if state.phase is Phase.GAME_OVER:
+            return
+        seat = state.turn_seat
+        here = self.hero_cell(state, seat)
+        alive = state.heroes[seat, HeroField.HEALTH] > 0
+        if alive and state.last_fight_won and self.adjacent_monsters(state, here):
+            state.phase = Phase.FIGHT_CHOOSE
+            return
+        if alive and state.rocks_pending and self.adjacent_rocks(state, here):
+            state.phase = Phase.ROCKS_CHOOSE
+            return
+        state.rocks_pending = False
+        self.enter_end_phase(state, events)
+
+    # -- gold, health, monsters -----------------------------------------------------------
+    def gain_gold(self, state: State, seat: int, amount: int, events: list[Event], reason: str) -> None:
+        """Gold from the Store; in finite mode the taker gets min(owed, stock) (HE-12.6)."""
+        if state.store_gold >= 0:
+            amount = min(amount, state.store_gold)
+            state.store_gold -= amount
+        if amount:
+            state.heroes[seat, HeroField.GOLD] += amount
+            events.append(Event("gold", f"{self.player_names[seat]} takes {amount} gold ({reason})", seat))
+
+    def heal(self, state: State, seat: int, amount: int, events: list[Event], reason: str) -> None:
+        hero = state.heroes[seat]
+        before = int(hero[HeroField.HEALTH])
+        hero[HeroField.HEALTH] = min(self.max_health, before + amount)
+        if hero[HeroField.HEALTH] == self.max_health:
+            hero[HeroField.HEALING] = 0  # HE-9.3/9.4: full again, moves next turn
+        events.append(Event("heal", f"{self.player_names[seat]} heals {before}->"
+                            f"{int(hero[HeroField.HEALTH])} ({reason})", seat))
+
+    def damage(self, state: State, seat: int, amount: int, events: list[Event], by_monster: bool) -> None:
+        hero = state.heroes[seat]
+        before = int(hero[HeroField.HEALTH])
+        hero[HeroField.HEALTH] = max(0, before - amount)  # HE-9.4: Health stays in 0..4
+        text = f"{self.player_names[seat]} loses {before - int(hero[HeroField.HEALTH])} Health"
+        if amount > 0 and hero[HeroField.TORCH]:
+            hero[HeroField.TORCH] = 0  # HE-14.3
+            text += " and drops the torch"
+        events.append(Event("damage", text, seat, cells=(int(hero[HeroField.CELL]),)))
+        if before > 0 and hero[HeroField.HEALTH] == 0:
+            hero[HeroField.HEALING] = 1  # HE-9.1: temporarily defeated
+            events.append(Event("defeated", f"{self.player_names[seat]} is defeated and must heal", seat))
+            if by_monster and self.battle:
+                hero[HeroField.DEFEATED_BY_MONSTERS] += 1
+                state.monster_player_defeats += 1
+                if state.monster_player_defeats >= 2:  # HE-20.3
+                    events.append(Event("win", "the Monster Player has defeated two Heroes",
+                                        self.monster_seat))
+                    self.finish(state, [self.monster_seat])
+
+    def defeat_monster(self, state: State, seat: int, cell: int, events: list[Event]) -> None:
+        code = int(state.piece[cell])
+        kind = code - 1
+        state.piece[cell] = 0
+        state.heroes[seat, HeroField.KILLS + kind] += 1  # HE-6.6
+        events.append(Event("defeat", f"{self.player_names[seat]} defeats the "
+                            f"{self.pieces.monsters[self.monster_ids[kind]].name} at "
+                            f"{self.board_of(state).label(cell)}", seat, cells=(cell,)))
+        if cell == self.targets[state.mission] and seat != self.monster_seat:
+            self.mission_over(state, seat, events)  # HE-16.1
+
+    def mission_over(self, state: State, winner: int, events: list[Event]) -> None:
+        state.mission_winners.append(winner)
+        if winner >= 0:
+            state.heroes[winner, HeroField.MISSIONS_WON] += 1
+            events.append(Event("win", f"{self.player_names[winner]} completes mission "
+                                f"'{self.missions[state.mission].name}'", winner))
+        else:
+            events.append(Event("draw", f"mission '{self.missions[state.mission].name}' ends after "
+                                f"{self.max_rounds} rounds without a winner"))
+        if self.battle:
+            self.finish(state, [winner] if winner >= 0 else [])
+            return
+        # HE-18.3: most defeated monsters takes 1 gold (every tied player with at least one).
+        kills = state.heroes[: self.num_heroes, HeroField.KILLS:].sum(axis=1)
+        if kills.max() > 0:
+            for seat in np.flatnonzero(kills == kills.max()):
+                self.gain_gold(state, int(seat), 1, events, reason="most monsters (HE-18.3)")
+        if state.mission + 1 < len(self.missions):
+            self.start_mission(state, state.mission + 1)
+            return
+        won = state.heroes[: self.num_heroes, HeroField.MISSIONS_WON]
+        best = np.flatnonzero(won == won.max())
+        if won.max() == 0:
+            self.finish(state, [])
+            return
+        if len(best) > 1:  # HE-18.1: tie -> most gold; still tied -> shared win
+            gold = state.heroes[best, HeroField.GOLD]
+            best = best[gold == gold.max()]
+        self.finish(state, [int(s) for s in best])
