@@ -4,7 +4,7 @@ A case is ``(env_name, options)`` plus how many random games the invariant test 
 New envs plug in here, in one place: add ``"heroclix_v0": heroclix_cases`` to :data:`ENV_CASES`
 (and, optionally, a state checker to :data:`STATE_INVARIANTS` and a play policy to
 :data:`PLAY_POLICIES`).
-``test_every_registered_env_has_cases`` fails until every name in ``envs.REGISTRY`` has cases.
+``test_every_registered_env_has_cases`` fails until every name in ``envs.env_names()`` has cases.
 
 The env-independent invariants (masks, seats, round trips, notation, rewards, seeding) live in
 ``test_conformance.py``; the per-game invariants (positions, bounds, conserved quantities)

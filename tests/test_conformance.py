@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from tests.conformance_cases import (ENV_CASES, MIN_RANDOM_GAMES_PER_ENV, STATE_INVARIANTS, Case,
                                all_cases, cases_for, play_policy)
-from envs import REGISTRY, env_names, make
+from envs import env_names, make
 
 # Dict observations ({"observation", "action_mask"}) are the PettingZoo convention for masked
 # envs (as in pettingzoo.classic); api_test still warns about them.
@@ -33,7 +33,7 @@ def _factory(case: Case, **extra):
 def test_every_registered_env_has_cases():
     missing = [name for name in env_names() if not cases_for(name)]
     assert not missing, f"add conformance cases for {missing} to ENV_CASES in tests/conformance_cases.py"
-    assert set(ENV_CASES) <= set(REGISTRY), f"cases for unregistered envs: {set(ENV_CASES) - set(REGISTRY)}"
+    assert set(ENV_CASES) <= set(env_names()), f"cases for unregistered envs: {set(ENV_CASES) - set(env_names())}"
 
 
 @pytest.mark.parametrize("name", env_names())
@@ -61,6 +61,14 @@ def test_pettingzoo_api(env_case):
 
 def test_pettingzoo_seed(env_case):
     seed_test(_factory(env_case), num_cycles=100)
+
+
+def test_game_info_is_in_the_env_metadata(env_case):
+    env = make(env_case.env_name, **env_case.options)
+    info = env.game.info
+    assert env.metadata["game_info"] == info.as_dict()
+    assert info.utility == "zero_sum" and info.name == env_case.env_name.rsplit("_v", 1)[0]
+    assert info.max_game_length is None or info.max_game_length > 0
 
 
 def test_pettingzoo_render(env_case):
@@ -137,6 +145,9 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
         legal = np.flatnonzero(mask)
         assert legal.size > 0, f"{agent}: empty mask in a running game\n{game.render_text(state)}"
         assert np.array_equal(mask.astype(bool), game.legal_mask(state))
+        fresh = state.copy()
+        fresh.forget_mask()  # the cached mask must be the one a fresh computation gives
+        assert np.array_equal(game.legal_mask(fresh), game.legal_mask(state)), "stale cached mask"
         for other in env.agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any(), f"{other} has a mask on {agent}'s decision"
@@ -163,6 +174,9 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
         assert final_rewards[agent] == pytest.approx(returns[i]), f"{agent}: reward != game.returns"
     assert sum(final_rewards.values()) == pytest.approx(0.0, abs=1e-9), f"not zero-sum: {final_rewards}"
     assert not env.agents, "agents left after every terminated agent stepped None"
+    info = game.info
+    assert info.num_players == len(env.possible_agents) and info.min_players <= info.num_players <= info.max_players
+    assert info.max_game_length is None or len(actions) <= info.max_game_length, "longer than GameInfo says"
     return actions
 
 

@@ -47,7 +47,7 @@ class PolicyBot:
     def act(self, game: Any, state: Any, rng: np.random.Generator) -> int:
         seat = game.current_player(state)
         observation = game.observe(state, seat)[None]
-        mask = game.legal_mask(state)[None]
+        mask = game.legal_mask(state)[None].copy()  # the game's cached mask is read-only
         with single_thread():
             action, _ = self.model.predict(observation, action_masks=mask, deterministic=self.deterministic)
         return int(np.asarray(action).reshape(-1)[0])

@@ -1,0 +1,81 @@
+"""The shared rules core: pure Python + numpy, no PettingZoo, gymnasium, torch or pygame.
+
+Adding a game
+=============
+
+A game is a package ``envs/<game>/`` of data files and small rule functions on top of this
+core; ``envs.pettingzoo_env.GameEnv`` wraps it as a PettingZoo AEC env. Heroica
+(``envs/heroica``) and Heroscape (``envs/heroscape``) are worked examples.
+
+The files a game writes
+-----------------------
+``__init__.py``
+    Registers the env and its bots by import path, and imports nothing else (so one game's
+    broken data never breaks another)::
+
+        from ..registry import register_bots, register_env
+        register_env("mygame_v0", module="envs.mygame.mygame_v0", game="envs.mygame.rules:MyGame")
+        register_bots("mygame", {"heuristic": "envs.mygame.bots:HeuristicBot"})
+
+    After that, ``from envs import mygame_v0`` and ``envs.make("mygame_v0")`` work.
+``state.py``
+    The dynamic state: a dataclass mixing in :class:`~envs.core.state.FlatState` (fields
+    ``phase``, ``seat`` (who decides), ``round``, ``turns``, ``winners``, ``dice`` and the
+    game's arrays), and the phase enum (one member per kind of decision, plus GAME_OVER).
+``world.py`` / ``game.py``
+    The static game: a :class:`~envs.core.game.StandardGame` subclass that validates its
+    options (:class:`~envs.core.game.OptionError` names the option), loads its data, pads
+    its maps with :class:`~envs.core.board.PaddedBoard`, builds its
+    :class:`~envs.core.actions.ActionLayout` (cell planes plus specials and
+    :class:`~envs.core.actions.SlotFamily` families, whose ``param`` the phases read: never
+    parse an action's name), and offers the queries and the small named state changes
+    (damage, move a figure, end a mission) the phases call.
+phase modules
+    One :class:`~envs.core.flow.PhaseRule` per phase: ``mask(game, state, legal)`` marks the
+    legal actions on a :class:`~envs.core.flow.LegalMask`, ``apply`` (or ``handlers``, one
+    method per action kind) carries one out and leaves the state in the next phase. Dice are
+    rolled inside ``apply`` through ``state.dice``. Turn rotation, rounds and the end of the
+    game go through ``StandardGame.next_turn`` and ``StandardGame.finish``.
+``rules.py``
+    The engine class: the static game plus ``phases`` (a :class:`~envs.core.flow.PhaseTable`
+    covering every phase), ``view`` and ``info`` (a :class:`~envs.core.game.GameInfo`: players,
+    an upper bound on the decisions of a game, zero-sum utility), ``new_state(seed)`` and a
+    ``from_scenario(...)`` that sets up any position from text for tests.
+``view.py``
+    Observations from one :class:`~envs.core.planes.PlaneLayout` of named views (channel
+    names come from it; no hard-coded channel numbers), action names (``action_to_string``),
+    the text board (:func:`~envs.core.textboard.text_grid`) and the video scene
+    (:class:`~envs.core.render.Scene`, with :func:`~envs.core.events.last_action` for the
+    arrow, dice and caption).
+``<game>_v0.py``
+    ``env = make_env_factory(MyGame, "mygame_v0")``; its docstring is the env's documentation
+    page: agents, the action table, observation planes, rewards, termination, options, game
+    info, version history.
+``bots.py``, data files
+    Scripted players (``act(game, state, rng) -> action``), and YAML / ASCII data validated
+    on load with :mod:`envs.core.scenario` (errors name file, line and field;
+    ``resolve_data_file`` takes an id or a path).
+
+The hooks it may register
+-------------------------
+Effects that change the rules for one figure (a weapon, a height bonus, a power) are
+registered in the game's :class:`~envs.core.hooks.HookRegistry` under the key its data
+names, at the points of :mod:`envs.core.hooks`: ``move_step_cost``, ``move_may_enter``,
+``move_stops``, ``move_may_end``, ``attack_value``, ``defense_value``, ``damage_dealt``,
+``damage_taken``, ``after_attack``, ``turn_start``, ``turn_end``, ``extra_actions``. The flow
+asks the registry at those points and never compares an effect's name; a rule of the whole
+game registers ``universal=True``.
+
+The tests it must pass
+----------------------
+* add its cases to ``ENV_CASES`` in ``tests/conformance_cases.py``: the PettingZoo api, seed
+  and render tests and hundreds of random games with invariants at every step (masks,
+  round trips through ``to_dict``, names, zero-sum rewards, GameInfo's length bound) run
+  for every registered env, and fail until it has cases;
+* rule tests named by rule ID (``test_XX_6_4_...``) that set up positions with
+  ``from_scenario``, script the dice and apply named actions;
+* a golden transcript (``envs/transcript.py``'s ``GOLDENS``) and a benchmark entry, which
+  ``python -m envs.bench`` picks up from the registry;
+* ``python ../shared/tools/structure.py``: no import cycle (a phase module imports the static
+  game, never the engine that assembles it), no file over 600 lines, no long if/elif chains.
+"""

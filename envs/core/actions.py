@@ -73,6 +73,8 @@ class ActionLayout:
     _decoded: tuple[DecodedAction, ...] = field(repr=False, compare=False, default=())
     _family_base: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     _by_name: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+    _family_size: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+    _plane_offset: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
     def build(cls, n_cells: int, planes: Sequence[str],
@@ -94,7 +96,9 @@ class ActionLayout:
                 param = family.params[k] if family.labels else None
                 decoded.append(DecodedAction(family.name, k, param, slot_name, False))
         by_name = {name: len(planes) * n_cells + i for i, name in enumerate(slot_names)}
-        return cls(n_cells, tuple(planes), families, tuple(decoded), base, by_name)
+        sizes = {f.name: f.size for f in families}
+        offsets = {plane: i * n_cells for i, plane in enumerate(planes)}
+        return cls(n_cells, tuple(planes), families, tuple(decoded), base, by_name, sizes, offsets)
 
     @property
     def size(self) -> int:
@@ -106,7 +110,10 @@ class ActionLayout:
         return tuple(self._by_name)
 
     def plane_offset(self, plane: str) -> int:
-        return self.planes.index(plane) * self.n_cells
+        try:
+            return self._plane_offset[plane]
+        except KeyError:
+            raise ValueError(f"no action plane named {plane!r}; planes: {list(self.planes)}") from None
 
     def plane_action(self, plane: str, cell: int) -> int:
         if not 0 <= cell < self.n_cells:
@@ -126,7 +133,7 @@ class ActionLayout:
             base = self._family_base[family]
         except KeyError:
             raise ValueError(f"no slot family named {family!r}") from None
-        if not 0 <= index < self.family(family).size:
+        if not 0 <= index < self._family_size[family]:
             raise ValueError(f"family {family!r} has no slot {index}")
         return base + index
 

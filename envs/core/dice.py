@@ -4,7 +4,8 @@
 ``ScriptedDice`` replays a fixed list of results for tests and puzzles and fails loudly when
 the script runs out or a result does not fit the die. Results are plain ``int`` face indices;
 a :class:`DieSpec` names the faces so that transcripts and tests can speak in symbols
-(``"sword"``, ``"skull"``) rather than numbers.
+(``"sword"``, ``"skull"``) rather than numbers. Each game defines its own dice
+(``envs.heroica.die``, ``envs.heroscape.dice``).
 """
 
 from __future__ import annotations
@@ -44,13 +45,6 @@ class DieSpec:
 
     def probability(self, symbol: str) -> float:
         return self.faces.count(symbol) / self.sides
-
-
-HEROSCAPE_COMBAT_DIE = DieSpec(
-    # HS-3.2: three skulls, two shields, one blank.
-    "heroscape_combat",
-    ("skull", "skull", "skull", "shield", "shield", "blank"),
-)
 
 
 class Dice:

@@ -22,7 +22,7 @@ import numpy as np
 from .actions import ActionLayout
 from .events import Event
 from .flow import LegalMask, NextTurn, PhaseTable, next_seat
-from .state import FlatState
+from .state import MASK_CACHE, FlatState
 
 
 class GameError(ValueError):
@@ -245,7 +245,7 @@ class StandardGame(Game[FS]):
 
     def legal_mask(self, state: FS) -> np.ndarray:
         """The legal actions now (read-only; computed once per state change)."""
-        mask = state.cached_mask()
+        mask = state.__dict__.get(MASK_CACHE)
         if mask is None:
             legal = LegalMask(self.layout)
             self.phases[state.phase].mask(self, state, legal)
@@ -255,10 +255,18 @@ class StandardGame(Game[FS]):
         return mask
 
     def apply_legal(self, state: FS, action: int) -> list[Event]:
+        """Apply a legal action through the current phase's rule.
+
+        The old position's mask is forgotten first. A phase may read the mask of the position
+        it has made (``legal_mask``) to resolve a decision with nothing to choose (a single
+        option, or none); that mask then stays cached for the next decision, so the question
+        is asked once. A phase that changes the state after reading it calls
+        ``state.forget_mask()`` (the conformance suite checks every cached mask against a
+        fresh one).
+        """
         events: list[Event] = []
         state.forget_mask()
         self.phases[state.phase].apply(self, state, self.layout.decode(action), events)
-        state.forget_mask()
         return events
 
     # -- turn rotation and the end of the game, the same for every game ------------------

@@ -328,6 +328,23 @@ def reachable_destinations(board: Board, start: int, max_cost: int, step_cost: n
     return sorted(c for c in reached if end_list[c] or c == start)
 
 
+def step_counts(board: Board, start: int, can_enter: np.ndarray | None = None,
+                max_cost: int | None = None, stops_after_entering: np.ndarray | None = None
+                ) -> list[int]:
+    """Fewest steps from ``start`` to every cell (``NOT_REACHED`` where none), one step per
+    move, for searches that need only the counts (a shortest way forward, a shot around
+    corners): ``reachable`` without the paths, as a plain list."""
+    start = int(start)
+    _check_start(board, start, max_cost)
+    n = board.n_cells
+    stop = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
+    may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists
+    budget = n if max_cost is None else int(max_cost)
+    _, best, _ = _search_by_cell(_adjacency(board, None), n, start, budget, may_enter.tolist(),
+                                 stop.tolist())
+    return best
+
+
 def straight_line(board: Board, start: int, direction: int, max_steps: int,
                   stop_at: np.ndarray | None = None) -> list[int]:
     """Cells met walking ``direction`` repeatedly from ``start`` (excluded), at most

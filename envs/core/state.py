@@ -22,13 +22,22 @@ import numpy as np
 from .dice import Dice, dice_from_state
 
 
+MASK_CACHE = "_legal_mask"  # the key of the cached legal mask in a state's __dict__
+
+
 class FlatState:
     """Mixin for state dataclasses. Subclasses name their array fields' dtypes in
     ``ARRAY_DTYPES`` and their phase enum in ``PHASE``."""
 
     ARRAY_DTYPES: ClassVar[dict[str, Any]] = {}
     PHASE: ClassVar[type[enum.Enum]]
-    _MASK: ClassVar[str] = "_legal_mask"
+    # Every game's state has these (StandardGame reads them); declared here for type checkers.
+    phase: enum.Enum
+    seat: int  # who decides now (-1 once the game is over)
+    round: int
+    turns: int
+    winners: list[int]
+    _MASK: ClassVar[str] = MASK_CACHE
 
     def cached_mask(self) -> np.ndarray | None:
         return self.__dict__.get(self._MASK)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.game import Event
-from ..core.movement import NOT_REACHED, reachable
+from ..core.movement import NOT_REACHED, step_counts
 from .die import CHEST_GOLD, HEROICA_DIE, SKULL, SWORD_SKULL
 from .state import NO_CELL, HeroField, Phase, State, bitset_to_array
 from .world import HeroicaWorld
@@ -32,7 +32,7 @@ def steps_towards(game: HeroicaWorld, state: State, here: int, passable: np.ndar
                   goal: np.ndarray) -> list[int]:
     """Neighbours of ``here`` on a shortest passable path to the nearest goal cell."""
     board = game.board_of(state)
-    cost = reachable(board, here, None, can_enter=passable).cost
+    cost = np.array(step_counts(board, here, passable))
     goals = np.flatnonzero(goal & (cost != NOT_REACHED) & (cost > 0))
     if goals.size == 0:
         return []
@@ -48,7 +48,7 @@ def steps_towards(game: HeroicaWorld, state: State, here: int, passable: np.ndar
         if goal[first] and best == 1:
             options.append(first)
             continue
-        onward = reachable(board, first, None, can_enter=beside).cost
+        onward = np.array(step_counts(board, first, beside))
         if (onward[nearest] == best - 1).any():
             options.append(first)
     return sorted(options)

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.actions import ActionLayout, SlotFamily
 from ..core.board import PaddedBoard
 from ..core.game import Event, OptionError, StandardGame
-from ..core.movement import reachable, straight_line
+from ..core.movement import NOT_REACHED, step_counts, straight_line
 from .mission import Mission, load_mission
 from .pieces import PIECES_FILE, Pieces, Skill, default_pieces, load_pieces_file
 from .state import NO_CELL, HeroField, Phase, State
@@ -213,8 +213,9 @@ class HeroicaWorld(StandardGame[State]):
                     found.append(line[-1])
             return sorted(found)
         # Shortest orthogonal path; it may cross Heroes and items, not rocks or other monsters.
-        reach_map = reachable(board, start, reach, can_enter=~rocks, stops_after_entering=monsters)
-        return [int(c) for c in np.flatnonzero(reach_map.reached() & monsters)]
+        counts = step_counts(board, start, ~rocks, reach, stops_after_entering=monsters)
+        monster_cells = np.flatnonzero(monsters).tolist()
+        return [c for c in monster_cells if counts[c] != NOT_REACHED]
 
     def sword_steps(self, state: State, seat: int) -> list[int]:
         """Cells one step away from which a monster would be adjacent (HE-12.4 Sword)."""

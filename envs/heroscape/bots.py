@@ -32,16 +32,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 
 from ..bots import LegalActions, best_scored
 from ..core.board import UNREACHABLE
+from .combat import attack_dice, defense_dice
+from .game import HeroscapeBase
 from .state import NO_CELL, NO_FIGURE, Phase, State
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import HeroscapeGame
 
 P_SKULL = 1.0 / 2.0  # HS-3.2 default: 3 skull faces of 6
 P_SHIELD = 1.0 / 3.0  # 2 shield faces of 6
@@ -97,7 +96,7 @@ class HeuristicBot:
         self.cache_size = cache_size
         self._plans: dict[tuple, "_Plan"] = {}
 
-    def act(self, game: "HeroscapeGame", state: State, rng: np.random.Generator) -> int:
+    def act(self, game: HeroscapeBase, state: State, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
         legal = np.flatnonzero(mask)
         if legal.size == 1:
@@ -155,7 +154,7 @@ class _Plan:
 class _Turn(LegalActions):
     """One decision: the facts every scoring function needs, computed once."""
 
-    def __init__(self, bot: HeuristicBot, game: "HeroscapeGame", state: State, mask: np.ndarray):
+    def __init__(self, bot: HeuristicBot, game: HeroscapeBase, state: State, mask: np.ndarray):
         self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
         self.layout = game.layout
         self.seat = state.seat
@@ -203,7 +202,8 @@ class _Turn(LegalActions):
         gap = np.where(gap >= UNREACHABLE, FAR, gap)
         mine_up = level[:, None] > self.enemy_level[None, :]
         theirs_up = self.enemy_level[None, :] > level[:, None]
-        # attacking from each destination (HS-12.4 height bonus both ways)
+        # attacking from each destination (HS-12.4 height bonus both ways): a forecast for
+        # spaces not yet stood on, vectorised; in play the dice come from combat.HOOKS
         attack = int(game.fig_attack[figure]) + mine_up
         defense = self.enemy_defense[None, :] + theirs_up
         p_kill = KILL[np.minimum(attack, MAX_DICE), np.minimum(defense, MAX_DICE)]
@@ -229,16 +229,12 @@ class _Turn(LegalActions):
         state = self.state
         return [int(f) for f in np.flatnonzero((self.game.fig_card == card) & (state.cell != NO_CELL))]
 
-    def unmoved(self) -> list[int]:
-        state = self.state
-        return [f for f in self.card_figures(state.card) if not state.moved[f]]
-
     def attack_value(self, attacker: int, target: int) -> float:
-        """Expected kill value of one attack now (HS-12.4 height bonus included)."""
+        """Expected kill value of one attack now, with the dice the rules give (HS-12.4 height
+        advantage included)."""
         game, state = self.game, self.state
-        a_level, d_level = game.base_level(state, attacker), game.base_level(state, target)
-        p = kill_probability(int(game.fig_attack[attacker]) + (a_level > d_level),
-                             int(game.fig_defense[target]) + (d_level > a_level))
+        p = kill_probability(attack_dice(game, state, attacker, target),
+                             defense_dice(game, state, attacker, target))
         return p * (1.0 + self.w.target_attack * int(game.fig_attack[target]))
 
 
@@ -254,14 +250,14 @@ def _choose_card(turn: _Turn) -> int:
     game = turn.game
     options = []
     for slot, card in enumerate(game.player_cards[turn.seat]):
-        name = f"card_{slot}"
-        if not turn.can(name):
+        action = turn.layout.slot("card", slot)
+        if not turn.mask[action]:
             continue
         value = 0.0
         for figure in turn.card_figures(card):
             plan = turn.plan(figure)
             value += float(plan.score[plan.best]) - plan.base
-        options.append((value, turn.special(name)))
+        options.append((value, action))
     return best_scored(options) if options else turn.first_legal()
 
 

@@ -4,6 +4,7 @@ Rules: ``../shared/rules/heroscape.md`` (HS-0 ... HS-14) with every ``Default:``
 cards (hero and squad) with Move / Range / Attack / Defense, single- and double-space figures,
 initiative by six combat dice, climbing costs, water stops, range around gaps, line of sight by
 the 3D segment test (HS-10.4), combat dice (3 skulls, 2 shields, 1 blank) with height advantage.
+The engine: :mod:`envs.heroscape.rules` (its module docstring maps the package).
 
 Usage::
 
@@ -14,11 +15,17 @@ Usage::
 Agents
 ------
 ``player_0`` .. ``player_{n-1}``, one per army of the scenario (2-4). The first player is found
-by the initiative roll (HS-4); turns pass clockwise, skipping players without figures.
+by the initiative roll (HS-4); turns pass clockwise, skipping players without figures (a
+skipped player plays no turn and none is counted). ``env.metadata["game_info"]`` is the
+game's :class:`~envs.core.game.GameInfo` (``env.game.info``): 2-4 players, zero-sum terminal
+rewards, and ``max_game_length``, an upper bound on the decisions of one game from the round
+cap and the largest army card (3 + 5 x its figures per turn).
 
 Action space: ``Discrete(4 * H * W + 6)``
 ----------------------------------------
 Cells are ``row * W + col`` on the padded ``board_size`` grid (default 16 x 20, odd-r hexes).
+Actions decode by ``env.game.layout.decode(a)`` to ``(kind, index, param)``: a plane and its
+cell, or a slot family (``card``: ``param`` = the card slot) or a single special.
 
 =============================  ==========================================================
 index                          meaning
@@ -29,19 +36,45 @@ HW .. 2HW-1          ``move``  destination of the selected figure (its own space
                                for a double-space figure, one of its two final spaces
 2HW .. 3HW-1         ``tail``  a double-space figure's other final space (HS-7.2)
 3HW .. 4HW-1       ``attack``  attack the enemy figure on that space (HS-12)
-4HW + 0..3        ``card_k``   choose the k-th army card of your army (HS-5.2)
+4HW + 0..3        ``card_k``   slot k of the ``card`` family (``param`` = k): choose the
+                               k-th army card of your army (HS-5.2)
 4HW + 4     ``end_movement``   stop moving; go on to attacks (HS-5.1)
 4HW + 5         ``end_turn``   stop attacking; the next player's turn (HS-12.8)
 =============================  ==========================================================
 
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
 ---------------------------------------------------------------------------
-From the observer's viewpoint (seat+k = k seats after the observer); ``env.game.view.channel_names``
-lists them: space, level/10, water, shadow, objective; figures per seat; card slot per seat
-(4 each); at each figure's spaces: move, range, attack, defense (/10), double-space flag,
-height/10, moved, attacked, on the chosen card, selected; the first chosen space of a
-double-space move; constant planes: phase one-hot (7), round/round_cap, hold rounds per seat,
-figures left per seat /10.
+From the observer's viewpoint (``seat+k`` = k seats after the observer), declared once as
+named views (``envs.heroscape.view.plane_layout``); ``env.game.view.channel_names`` lists
+the channels as ``view`` or ``view:channel``, in order:
+
+=================  ====================================================================
+view               channels
+=================  ====================================================================
+``space``          1 on the battlefield's spaces
+``level``          level / 10
+``water``          water spaces
+``shadow``         shadow spaces
+``objective``      the objective spaces (hold scenarios)
+``figures``        ``seat+k``: the figures of each seat
+``card``           ``seat+k/slot{s}``: each seat's figures per army card slot (4 each)
+``stats``          at each figure's spaces: ``move``, ``range``, ``attack``, ``defense``
+                   (/10), ``double_space`` (flag), ``height`` (/10)
+``this_turn``      at each figure's spaces: ``moved``, ``attacked``, ``chosen_card``,
+                   ``selected``
+``destination``    the first space already chosen for a double-space move
+``phase``          constant planes from here on: the phase one-hot (7)
+``round``          round / round_cap
+``hold_rounds``    ``seat+k``: consecutive rounds held / rounds needed
+``figures_left``   ``seat+k``: figures left / 10
+=================  ====================================================================
+
+Combat
+------
+Attack and defense dice are the card's values plus the effects registered in the game's
+hook registry ``envs.heroscape.combat.HOOKS`` (``attack_value`` / ``defense_value``); the
+basic game registers one for every figure, the height advantage of HS-12.4 (+1 die to the
+higher figure).
 
 Rewards and termination
 -----------------------

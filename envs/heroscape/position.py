@@ -2,9 +2,9 @@
 
 Example::
 
-    game, state = from_scenario("skirmish", {"Iron Warden": [(2, 3)],
-                                             "Cinder Slingers #1": [(2, 4)]},
-                                dice=["skull", "skull", "shield"], turn=0)
+    game, state = HeroscapeGame.from_scenario("skirmish", {"Iron Warden": [(2, 3)],
+                                                           "Cinder Slingers #1": [(2, 4)]},
+                                              dice=["skull", "skull", "shield"], turn=0)
 
 ``placements`` maps figure labels (``game.figure_label``) to one (row, col) space, or two
 for a double-space figure; figures not listed are off the battlefield (destroyed). ``dice``
@@ -15,20 +15,19 @@ figures, HS-4.4).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..core.dice import ScriptedDice
+from ..core.flow import next_seat
 from ..core.game import OptionError
+from .game import HeroscapeBase
 from .state import NO_CELL, Phase, State
 
 
-def from_scenario(scenario: Any, placements: dict[str, Sequence[Sequence[int]]] | None = None, *,
-                  dice: Sequence[int | str] | None = None, seed: int = 0, turn: int | None = None,
-                  **options: Any) -> tuple["HeroscapeGame", State]:  # noqa: F821
-    from .rules import HeroscapeGame
-
-    game = HeroscapeGame(scenario, **options)
-    state = game.new_state(seed)
+def set_position(game: HeroscapeBase, state: State,
+                 placements: dict[str, Sequence[Sequence[int]]] | None = None, *,
+                 dice: Sequence[int | str] | None = None, turn: int | None = None) -> None:
+    """Rearrange a new game's ``state`` as described in the module docstring."""
     if placements is not None:
         for figure in range(game.n_figures):
             game.remove(state, figure)
@@ -62,8 +61,6 @@ def from_scenario(scenario: Any, placements: dict[str, Sequence[Sequence[int]]] 
         state.seat = state.first_player = turn
     elif state.seat not in alive:
         # HS-4.4: a player without figures is skipped; the next one clockwise starts.
-        state.seat = state.first_player = next(
-            (state.seat + k) % game.num_players for k in range(1, game.num_players + 1)
-            if (state.seat + k) % game.num_players in alive)
+        state.seat = state.first_player = next_seat(state.seat, game.num_players,
+                                                    may_play=alive.__contains__).seat
     state.phase = Phase.CHOOSE_CARD
-    return game, state

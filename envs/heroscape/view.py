@@ -1,18 +1,21 @@
-"""Heroscape as seen by players: observation planes, action names, text and scenes."""
+"""Heroscape as seen by players: observation planes, action names, text and scenes.
+
+The observation is declared once, as the named views of :func:`plane_layout`; every channel
+index below is asked of that layout, and ``channel_names`` come from it. Seats are relative
+to the observer (``seat+k`` = k seats after it).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from ..core.game import Event
+from ..core.events import Event, last_action
+from ..core.planes import PlaneLayout, View
 from ..core.render import Piece, Scene
+from ..core.textboard import text_grid
 from .data import Terrain
+from .game import MAX_CARDS, HeroscapeBase
 from .state import NO_CELL, NO_FIGURE, Phase, State
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import HeroscapeGame
 
 LEVEL_SCALE = 10.0
 STAT_SCALE = 10.0
@@ -21,87 +24,141 @@ TERRAIN_COLORS = {int(Terrain.NORMAL): (126, 168, 96), int(Terrain.WATER): (80, 
 TERRAIN_NAMES = {int(Terrain.NORMAL): "normal", int(Terrain.WATER): "water", int(Terrain.SHADOW): "shadow"}
 TERRAIN_GLYPHS = {int(Terrain.NORMAL): "n", int(Terrain.WATER): "w", int(Terrain.SHADOW): "s"}
 
+STATS = ("move", "range", "attack", "defense", "double_space", "height")  # of a figure's card
+TURN_FLAGS = ("moved", "attacked", "chosen_card", "selected")  # of a figure, this turn
+
+
+def seat_label(k: int) -> str:
+    return f"seat+{k}"
+
+
+def card_label(k: int, slot: int) -> str:
+    return f"{seat_label(k)}/slot{slot}"
+
+
+def plane_layout(num_players: int) -> PlaneLayout:
+    """The observation's channels, in order."""
+    seats = [seat_label(k) for k in range(num_players)]
+    return PlaneLayout([
+        View("space"),  # 1 on the battlefield's spaces
+        View("level"),  # level / 10
+        View("water"),
+        View("shadow"),
+        View("objective"),  # the hold zone's spaces (hold scenarios)
+        View("figures", seats),  # each seat's figures
+        View("card", [card_label(k, s) for k in range(num_players) for s in range(MAX_CARDS)]),
+        View("stats", STATS),  # at each figure's spaces: its card's numbers / 10, a flag
+        View("this_turn", TURN_FLAGS),  # at each figure's spaces
+        View("destination"),  # the first space already chosen for a double-space move
+        View("phase", [p.name for p in Phase], constant=True),
+        View("round", constant=True),  # round / round_cap
+        View("hold_rounds", seats, constant=True),  # / hold_rounds needed
+        View("figures_left", seats, constant=True),  # / 10
+    ])
+
+
+# What one figure writes at each of its spaces, one value per column (see ``observe``).
+FIGURE_COLUMNS = PlaneLayout([View("figures"), View("card"), View("stats", STATS),
+                              View("this_turn", TURN_FLAGS)])
+
 
 class HeroscapeView:
-    def __init__(self, game: "HeroscapeGame"):
-        from .rules import MAX_CARDS
-
+    def __init__(self, game: HeroscapeBase):
         self.game = game
         n = game.num_players
-        names = ["space", "level", "water", "shadow", "objective"]
-        names += [f"figures@seat+{k}" for k in range(n)]
-        names += [f"card@seat+{k}:slot{s}" for k in range(n) for s in range(MAX_CARDS)]
-        names += ["move", "range", "attack", "defense", "double_space", "height"]
-        names += ["moved", "attacked", "chosen_card", "selected", "destination"]
-        self.scalar_start = len(names)
-        names += [f"phase:{p.name}" for p in Phase]
-        names += ["round"] + [f"hold_rounds@seat+{k}" for k in range(n)]
-        names += [f"figures_left@seat+{k}" for k in range(n)]
-        self.channel_names = tuple(names)
-        self.index = {name: i for i, name in enumerate(names)}
-        self.shape = (len(names), game.height, game.width)
+        self.planes = planes = plane_layout(n)
+        self.channel_names = planes.channel_names
+        self.shape = (len(planes), game.height, game.width)
         board = game.board
-        static = np.zeros((len(names), board.n_cells), dtype=np.float32)
-        static[0, board.exists] = 1.0
-        static[1] = board.level / LEVEL_SCALE
-        static[2] = board.terrain == Terrain.WATER
-        static[3] = board.terrain == Terrain.SHADOW
-        static[4, list(game.hold_cells)] = 1.0
+        static = np.zeros((len(planes), board.n_cells), dtype=np.float32)
+        static[planes.start("space"), board.exists] = 1.0
+        static[planes.start("level")] = board.level / LEVEL_SCALE
+        static[planes.start("water")] = board.terrain == Terrain.WATER
+        static[planes.start("shadow")] = board.terrain == Terrain.SHADOW
+        static[planes.start("objective"), list(game.hold_cells)] = 1.0
         self.static = static
-        slot_of = {}
-        for seat, cards in enumerate(game.player_cards):
-            for slot, card in enumerate(cards):
-                slot_of[card] = slot
-        self.fig_slot = np.array([slot_of[int(c)] for c in game.fig_card], dtype=np.int64)
-        self.fig_stats = np.stack([game.fig_move, game.fig_range, game.fig_attack, game.fig_defense,
-                                   game.fig_double, game.fig_height], axis=1).astype(np.float32) / STAT_SCALE
-        self.fig_stats[:, 4] = game.fig_double  # a flag, not a stat
-        self.max_cards = MAX_CARDS
-        stats0, flags0 = self.index["move"], self.index["moved"]
-        figure_channels = list(range(stats0, stats0 + 6)) + list(range(flags0, flags0 + 4))
-        self._channels = []  # per observer: int[F, 12] channels of each figure's planes
+        self.constant_start = planes.board_channels
+        self.phase_at = [planes.channel("phase", p.name) - self.constant_start for p in Phase]
+        self.round_at = planes.start("round") - self.constant_start
+        self.hold_at = [planes.channel("hold_rounds", seat_label(k)) - self.constant_start
+                        for k in range(n)]
+        self.left_at = [planes.channel("figures_left", seat_label(k)) - self.constant_start
+                        for k in range(n)]
+        self.destination_channel = planes.start("destination")
+        self._figure_tables()
+
+    def _figure_tables(self) -> None:
+        """Per observer, the channel of each figure's columns; the values that never change."""
+        game, planes, cols = self.game, self.planes, FIGURE_COLUMNS
+        n = game.num_players
+        slot_of = {card: slot for cards in game.player_cards for slot, card in enumerate(cards)}
+        fig_slot = [slot_of[int(c)] for c in game.fig_card]
+        stat_source = {"move": game.fig_move, "range": game.fig_range, "attack": game.fig_attack,
+                       "defense": game.fig_defense, "double_space": game.fig_double,
+                       "height": game.fig_height}
+        fig_stats = np.stack([stat_source[s] for s in STATS], axis=1).astype(np.float32) / STAT_SCALE
+        fig_stats[:, STATS.index("double_space")] = game.fig_double  # a flag, not a stat
+        channels = []  # per observer: int[F, columns] channel of each figure's columns
         for player in range(n):
-            seats = (game.fig_owner.astype(np.int64) - player) % n
-            rows = np.empty((game.n_figures, 12), dtype=np.intp)
-            rows[:, 0] = 5 + seats
-            rows[:, 1] = 5 + n + seats * MAX_CARDS + self.fig_slot
-            rows[:, 2:] = figure_channels
-            self._channels.append(rows)
-        self._values = np.zeros((game.n_figures, 12), dtype=np.float32)
-        self._values[:, :2] = 1.0
-        self._values[:, 2:8] = self.fig_stats
+            rows = np.empty((game.n_figures, len(cols)), dtype=np.intp)
+            for figure in range(game.n_figures):
+                k = (int(game.fig_owner[figure]) - player) % n
+                rows[figure, cols.start("figures")] = planes.channel("figures", seat_label(k))
+                rows[figure, cols.start("card")] = planes.channel("card", card_label(k, fig_slot[figure]))
+            rows[:, cols["stats"]] = [planes.channel("stats", s) for s in STATS]
+            rows[:, cols["this_turn"]] = [planes.channel("this_turn", f) for f in TURN_FLAGS]
+            channels.append(rows)
+        # the same as flat offsets into the (channels, cells) observation
+        self._offsets = [rows * game.board.n_cells for rows in channels]
+        self._owners = game.fig_owner.tolist()
+        self._values = np.zeros((game.n_figures, len(cols)), dtype=np.float32)
+        self._values[:, cols["figures"]] = 1.0
+        self._values[:, cols["card"]] = 1.0
+        self._values[:, cols["stats"]] = fig_stats
+        self._moved_col = cols.channel("this_turn", "moved")
+        self._attacked_col = cols.channel("this_turn", "attacked")
+        self._chosen_col = cols.channel("this_turn", "chosen_card")
+        self._selected_col = cols.channel("this_turn", "selected")
         self._doubles = np.flatnonzero(game.fig_double)
+        # the chosen-card column per chosen card (-1: none chosen yet)
+        self._on_card = {card: game.fig_card == card for card in range(-1, len(game.cards))}
+        self._no_constants = np.zeros(len(self.planes) - self.constant_start, dtype=np.float32)
 
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
         n = game.num_players
         obs = self.static.copy()
-        cells = state.cell
-        alive = np.flatnonzero(cells != NO_CELL)
-        # Per figure: 12 (channel, value) pairs written to each of its spaces in one go.
-        channels = self._channels[player]
+        flat = obs.reshape(-1)
+        # Per figure: one value per column, each written at flat index offset + cell of each
+        # of its spaces, all figures at once.
+        offsets = self._offsets[player]
         values = self._values.copy()
-        values[:, 8] = state.moved
-        values[:, 9] = state.attacked
-        values[:, 10] = game.fig_card == state.card
+        values[:, self._moved_col] = state.moved
+        values[:, self._attacked_col] = state.attacked
+        values[:, self._chosen_col] = self._on_card[state.card]
         if state.selected != NO_FIGURE:
-            values[state.selected, 11] = 1.0
-        obs[channels[alive], cells[alive].astype(np.intp)[:, None]] = values[alive]
+            values[state.selected, self._selected_col] = 1.0
+        cells = state.cell
+        if NO_CELL not in cells.tolist():  # no figure destroyed yet: all are on the board
+            flat[offsets + cells[:, None]] = values
+            owners = self._owners
+        else:
+            alive = (cells != NO_CELL).nonzero()[0]
+            flat[offsets[alive] + cells[alive, None]] = values[alive]
+            owners = game.fig_owner[alive].tolist()
         if self._doubles.size:
             second = self._doubles[state.cell2[self._doubles] != NO_CELL]
-            obs[channels[second], state.cell2[second].astype(np.intp)[:, None]] = values[second]
+            flat[offsets[second] + state.cell2[second, None]] = values[second]
         if state.destination != NO_CELL:
-            obs[self.index["destination"], state.destination] = 1.0
-        scalars = [0.0] * (self.shape[0] - self.scalar_start)
-        scalars[int(state.phase)] = 1.0
-        base = len(Phase)
-        scalars[base] = state.round / game.round_cap
-        owners = game.fig_owner[alive].tolist()
+            obs[self.destination_channel, state.destination] = 1.0
+        constants = self._no_constants.copy()
+        constants[self.phase_at[state.phase]] = 1.0
+        constants[self.round_at] = state.round / game.round_cap
         for seat in range(n):
             k = (seat - player) % n
-            scalars[base + 1 + k] = state.hold_rounds[seat] / max(1, game.hold_target)
-            scalars[base + 1 + n + k] = owners.count(seat) / STAT_SCALE
-        obs[self.scalar_start:] = np.array(scalars, dtype=np.float32)[:, None]
+            constants[self.hold_at[k]] = state.hold_rounds[seat] / max(1, game.hold_target)
+            constants[self.left_at[k]] = owners.count(seat) / STAT_SCALE
+        obs[self.constant_start:] = constants[:, None]
         return obs.reshape(self.shape)
 
     # -- names ----------------------------------------------------------------------------
@@ -112,20 +169,19 @@ class HeroscapeView:
     def action_to_string(self, state: State, action: int) -> str:
         game = self.game
         decoded = game.layout.decode(action)
-        if decoded.special is not None:
-            if decoded.special.startswith("card_") and state.phase is Phase.CHOOSE_CARD:
-                slot = int(decoded.special[len("card_"):])
+        if not decoded.on_cell:
+            if decoded.kind == "card" and state.phase is Phase.CHOOSE_CARD:
                 cards = game.player_cards[state.seat] if state.seat >= 0 else []
-                if slot < len(cards):
-                    return f"choose {game.cards[cards[slot]].name}"
-            return decoded.special.replace("_", " ")
+                if decoded.param < len(cards):
+                    return f"choose {game.cards[cards[decoded.param]].name}"
+            return decoded.name.replace("_", " ")
         where = game.cell_name(decoded.cell)
-        if decoded.plane == "select":
+        if decoded.kind == "select":
             verb = "move with" if state.phase is Phase.MOVE_SELECT else "attack with"
             return f"{verb} {self.figure_at(state, decoded.cell)} {where}"
-        if decoded.plane in ("move", "tail"):
+        if decoded.kind in ("move", "tail"):
             who = game.figure_label[state.selected] if state.selected != NO_FIGURE else "figure"
-            return f"{'move' if decoded.plane == 'move' else 'other half'} {who} to {where}"
+            return f"{'move' if decoded.kind == 'move' else 'other half'} {who} to {where}"
         return f"attack {self.figure_at(state, decoded.cell)} {where}"
 
     # -- text and frames ------------------------------------------------------------------
@@ -146,34 +202,29 @@ class HeroscapeView:
         return lines
 
     def render_text(self, state: State) -> str:
+        """Per space: its level and terrain glyph, or the owner letter and figure number."""
         game = self.game
+        board = game.board
         source = game.battlefield.board
-        rows = []
-        for row in range(source.height):
-            tokens = []
-            for col in range(source.width):
-                cell = row * game.width + col
-                if not game.board.exists[cell]:
-                    tokens.append(" .  ")
-                    continue
-                figure = int(state.occupant[cell])
-                level = int(game.board.level[cell])
-                mark = TERRAIN_GLYPHS[int(game.board.terrain[cell])]
-                if figure != NO_FIGURE:
-                    mark = f"{chr(ord('A') + int(game.fig_owner[figure]))}{figure}"
-                tokens.append(f"{level}{mark:<3}")
-            rows.append(("  " if row % 2 else "") + "".join(tokens).rstrip())
+
+        def token(cell: int) -> str:
+            if not board.exists[cell]:
+                return " .  "
+            figure = int(state.occupant[cell])
+            mark = TERRAIN_GLYPHS[int(board.terrain[cell])]
+            if figure != NO_FIGURE:
+                mark = f"{chr(ord('A') + int(game.fig_owner[figure]))}{figure}"
+            return f"{int(board.level[cell])}{mark:<3}"
+
+        # Odd rows are indented by half a token after trailing blanks are cut, so a row
+        # without spaces keeps its indent.
+        rows = [("  " if row % 2 else "") + line.rstrip()
+                for row, line in enumerate(text_grid(board, source.height, source.width, token))]
         return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
 
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
         game = self.game
-        source = game.battlefield.board
-        width = game.width
-
-        def local(cell: int) -> int:
-            row, col = divmod(int(cell), width)
-            return row * source.width + col
-
+        local = game.padded.to_source
         pieces = []
         for figure in np.flatnonzero(state.cell != NO_CELL):
             cells = game.cells_of(state, int(figure))
@@ -183,14 +234,9 @@ class HeroscapeView:
             pieces.append(Piece(local(cells[0]), label, owner=int(game.fig_owner[figure]),
                                 value=f"{card.attack}/{card.defense}",
                                 cells=tuple(local(c) for c in cells[1:])))
-        arrow, dice = None, []
-        caption = self.caption(state)
-        if events:
-            moves = [e for e in events if len(e.cells) == 2]
-            if moves:
-                arrow = (local(moves[-1].cells[0]), local(moves[-1].cells[1]))
-            dice = [d for e in events for d in e.dice]
-            caption += " | " + events[-1].text
-        return Scene(board=source, terrain_colors=TERRAIN_COLORS, terrain_names=TERRAIN_NAMES,
-                     pieces=pieces, cell_marks={local(c): "X" for c in game.hold_cells},
-                     arrow=arrow, dice=dice, caption=caption, status_lines=self.status_lines(state))
+        last = last_action(events, local)
+        caption = self.caption(state) + (" | " + last.text if events else "")
+        return Scene(board=game.battlefield.board, terrain_colors=TERRAIN_COLORS,
+                     terrain_names=TERRAIN_NAMES, pieces=pieces,
+                     cell_marks={local(c): "X" for c in game.hold_cells}, arrow=last.arrow,
+                     dice=last.dice, caption=caption, status_lines=self.status_lines(state))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.dice import HEROSCAPE_COMBAT_DIE
+from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
 from envs.core.game import IllegalActionError
 from envs.heroscape.rules import HeroscapeGame
 

@@ -1,0 +1,68 @@
+"""Heroscape combat (HS-12): the dice of an attack, asked of the hook registry, and one attack
+resolved.
+
+The rules that change how many dice an attack or a defense rolls are effects registered in
+:data:`HOOKS` at ``ATTACK_VALUE`` / ``DEFENSE_VALUE``; the attack code asks for the total and
+never names an effect. The basic game has one, a rule for every figure (``universal=True``):
+the height advantage of HS-12.4. Effects are called ``(game, state, attacker, defender)``
+and return the dice they add.
+"""
+
+from __future__ import annotations
+
+from ..core.events import Event
+from ..core.hooks import ATTACK_VALUE, DEFENSE_VALUE, HookRegistry
+from .dice import HEROSCAPE_COMBAT_DIE
+from .game import HeroscapeBase
+from .state import NO_FIGURE, State
+
+HOOKS = HookRegistry("heroscape")
+
+
+@HOOKS.register(ATTACK_VALUE, "height_advantage", universal=True)
+def attack_from_above(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
+    """HS-12.4: +1 attack die when the attacker stands higher than the defender."""
+    return int(game.base_level(state, attacker) > game.base_level(state, defender))
+
+
+@HOOKS.register(DEFENSE_VALUE, "height_advantage", universal=True)
+def defend_from_above(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
+    """HS-12.4: +1 defense die when the defender stands higher than the attacker."""
+    return int(game.base_level(state, defender) > game.base_level(state, attacker))
+
+
+def attack_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
+    """The attack dice ``attacker`` rolls against ``defender``: its card's Attack plus effects."""
+    return HOOKS.total(ATTACK_VALUE, int(game.fig_attack[attacker]), game, state, attacker, defender)
+
+
+def defense_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
+    """The defense dice ``defender`` rolls against ``attacker``: its card's Defense plus effects."""
+    return HOOKS.total(DEFENSE_VALUE, int(game.fig_defense[defender]), game, state, attacker, defender)
+
+
+def roll(state: State, count: int) -> list[str]:
+    return [state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) for _ in range(count)]
+
+
+def resolve_attack(game: HeroscapeBase, state: State, attacker: int, defender: int,
+                   events: list[Event]) -> bool:
+    """HS-12: attack dice need skulls, defense dice shields; more skulls destroys (HS-12.6).
+
+    Marks the attacker as having attacked, removes a destroyed defender at once and returns
+    whether it was destroyed.
+    """
+    a_roll = roll(state, attack_dice(game, state, attacker, defender))
+    d_roll = roll(state, defense_dice(game, state, attacker, defender))
+    skulls, shields = a_roll.count("skull"), d_roll.count("shield")
+    state.attacked[attacker] = True
+    state.selected = NO_FIGURE
+    hit = skulls > shields
+    target_cell = int(state.cell[defender])
+    events.append(Event("attack", f"{game.figure_label[attacker]} attacks {game.figure_label[defender]}: "
+                        f"{skulls} skull(s) vs {shields} shield(s) -> "
+                        f"{'destroyed' if hit else 'blocked'}", state.seat,
+                        cells=(int(state.cell[attacker]), target_cell), dice=tuple(a_roll + d_roll)))
+    if hit:
+        game.remove(state, defender)  # HS-12.6: removed at once
+    return hit

@@ -1,0 +1,384 @@
+"""The static Heroscape game: options, map tables, armies, the starting position and the rule
+queries every phase asks (where a figure may move, whom it may attack).
+
+Nothing here decides what happens next: the phases (:mod:`.phases`) own the decisions and
+the state changes, :mod:`.rules` assembles the phase table and the view into
+:class:`~envs.heroscape.rules.HeroscapeGame`. Movement searches come from ``core.movement``
+(Dijkstra with climb costs and water stops), line of sight from ``core.hexsight.HexSight``
+(the 3D segment test of HS-10.4), range from the board's all-pairs step distances (around
+gaps, ignoring levels: HS-9.5).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from ..core.actions import ActionLayout, SlotFamily
+from ..core.dice import Dice
+from ..core.game import GameInfo, GameView, OptionError, StandardGame
+from ..core.movement import reachable_destinations, reachable_double
+from .data import MAX_PLAYERS, MIN_PLAYERS, ArmyCard, Scenario, load_scenario
+from .dice import HEROSCAPE_COMBAT_DIE
+from .maps import map_tables
+from .state import NO_CELL, NO_FIGURE, Phase, State
+
+PLANES = ("select", "move", "tail", "attack")
+DEFAULT_SCENARIO = "skirmish"
+DEFAULT_BOARD_SIZE = (16, 20)
+MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
+CARD_SLOTS = SlotFamily.of("card", [str(k) for k in range(MAX_CARDS)])
+INITIATIVE_DICE = 6  # HS-4.1
+DEST_CACHE_SIZE = 20_000
+
+
+class HeroscapeBase(StandardGame[State]):
+    """Heroscape for 2-4 players without its phases: see the module docstring.
+
+    Subclasses set ``phases`` (a :class:`~envs.core.flow.PhaseTable`) and ``VIEW`` (built
+    with the game at the end of ``__init__``).
+    """
+
+    STATE = State
+    GAME_OVER_PHASE = Phase.GAME_OVER
+    VIEW: ClassVar[Callable[[Any], GameView[State]]]
+
+    name = "heroscape"
+
+    def __init__(self, scenario: str | Scenario = DEFAULT_SCENARIO,
+                 board_size: tuple[int, int] = DEFAULT_BOARD_SIZE,
+                 round_cap: int | None = None,
+                 victory: str | None = None,
+                 hold_rounds: int | None = None,
+                 level_height: float = 1.0 / 6.0,
+                 figure_radius: float = 0.3):
+        self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        sc = self.scenario
+        self.battlefield = sc.battlefield
+        self.num_players = len(sc.players)
+        self.height, self.width = board_size
+        source = self.battlefield.board
+        if source.height > self.height or source.width > self.width:
+            raise OptionError("board_size", f"battlefield {self.battlefield.id!r} is {source.height}x"
+                              f"{source.width}, larger than board_size {board_size}")
+        self.round_cap = sc.round_cap if round_cap is None else round_cap
+        if not isinstance(self.round_cap, int) or self.round_cap < 1:
+            raise OptionError("round_cap", f"must be a positive integer, got {self.round_cap!r}")
+        self.victory = victory if victory is not None else str(sc.victory.type.value)
+        if self.victory not in ("eliminate", "hold"):
+            raise OptionError("victory", f"must be 'eliminate' or 'hold', got {self.victory!r}")
+        self.hold_zone = sc.victory.zone if sc.victory.zone else "X"
+        if hold_rounds is not None and (not isinstance(hold_rounds, int) or isinstance(hold_rounds, bool)
+                                        or hold_rounds < 1):
+            raise OptionError("hold_rounds", f"must be a positive integer or None, got {hold_rounds!r}")
+        self.hold_target = hold_rounds if hold_rounds is not None else (sc.victory.rounds or 2)
+        if self.victory == "hold" and not self.battlefield.zones.get(self.hold_zone):
+            raise OptionError("victory", f"the battlefield has no '{self.hold_zone}' spaces to hold")
+        for option, value in (("level_height", level_height), ("figure_radius", figure_radius)):
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+                raise OptionError(option, f"must be a positive number, got {value!r}")
+        if figure_radius >= 0.5:
+            raise OptionError("figure_radius", f"must be below 0.5 (half a hex), got {figure_radius!r}")
+        tables = map_tables(self.battlefield, board_size, float(level_height), float(figure_radius))
+        self.padded = tables.padded
+        self.board, self.sight, self.climb = tables.padded.board, tables.sight, tables.climb
+        self.water, self.distance_rows = tables.water, tables.distance_rows
+        self.sight_blockers = tables.blockers
+        self.hold_cells = self.zone_cells(self.hold_zone) if self.victory == "hold" else ()
+        self._dest_cache: dict[tuple, list[tuple[int, ...]]] = {}
+        self._build_armies()
+        self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
+        self.layout = ActionLayout.build(self.height * self.width, PLANES,
+                                         [CARD_SLOTS, "end_movement", "end_turn"])
+        self.card_members = [[int(f) for f in np.flatnonzero(self.fig_card == card)]
+                             for card in range(len(self.cards))]
+        self.view = self.VIEW(self)
+        self.observation_shape = self.view.shape
+
+    @property
+    def info(self) -> GameInfo:
+        # An upper bound on the decisions of one game. One turn is at most: 1 card choice;
+        # per figure of the card, select + destination + tail (3); 1 end_movement; per figure,
+        # select attacker + target (2); 1 end_turn: 3 + 5 * F for a card of F figures. Players
+        # without figures are skipped without a turn, so a round has at most num_players
+        # turns, and the round cap ends the game after round_cap rounds.
+        per_turn = 3 + 5 * max(card.figures for card in self.cards)
+        return GameInfo(name=self.name, num_players=self.num_players, min_players=MIN_PLAYERS,
+                        max_players=MAX_PLAYERS,
+                        max_game_length=per_turn * self.num_players * self.round_cap)
+
+    # -- setup ----------------------------------------------------------------------------
+    def zone_cells(self, zone: str) -> tuple[int, ...]:
+        """The spaces of a battlefield zone, as cells of the padded board."""
+        cells = self.battlefield.zones.get(zone, ())
+        return tuple(self.padded.to_padded(c) for c in cells)
+
+    def _build_armies(self) -> None:
+        """Flatten armies into cards (Game.cards) and figures (per-figure static arrays)."""
+        self.cards: list[ArmyCard] = []
+        self.card_owner: list[int] = []
+        self.player_cards: list[list[int]] = []
+        owner, card_of, double, move, rng, attack, defense, height = [], [], [], [], [], [], [], []
+        self.figure_label: list[str] = []
+        for seat, player in enumerate(self.scenario.players):
+            if len(player.army) > MAX_CARDS:
+                raise OptionError("scenario", f"player {seat} has {len(player.army)} cards; at most {MAX_CARDS}")
+            mine = []
+            for card in player.army:
+                index = len(self.cards)
+                self.cards.append(card)
+                self.card_owner.append(seat)
+                mine.append(index)
+                for k in range(card.figures):
+                    owner.append(seat)
+                    card_of.append(index)
+                    double.append(card.double_space)
+                    move.append(card.move)
+                    rng.append(card.range)
+                    attack.append(card.attack)
+                    defense.append(card.defense)
+                    height.append(card.height)
+                    self.figure_label.append(card.name if card.figures == 1 else f"{card.name} #{k + 1}")
+            self.player_cards.append(mine)
+        self.fig_owner = np.array(owner, dtype=np.int16)
+        self.fig_card = np.array(card_of, dtype=np.int16)
+        self.fig_double = np.array(double, dtype=bool)
+        self.fig_move = np.array(move, dtype=np.int16)
+        self.fig_range = np.array(rng, dtype=np.int16)
+        self.fig_attack = np.array(attack, dtype=np.int16)
+        self.fig_defense = np.array(defense, dtype=np.int16)
+        self.fig_height = np.array(height, dtype=np.float64)
+        self.blocker_heights = tuple(sorted(set(float(h) for h in height)))
+        self.fig_height_index = [self.blocker_heights.index(float(h)) for h in height]
+        self._owners = [int(o) for o in owner]
+        self.n_figures = len(owner)
+
+    def new_state(self, seed: int | None = None, dice: Dice | None = None) -> State:
+        dice = dice if dice is not None else Dice(seed)
+        n = self.board.n_cells
+        state = State(cell=np.full(self.n_figures, NO_CELL, dtype=np.int16),
+                      cell2=np.full(self.n_figures, NO_CELL, dtype=np.int16),
+                      moved=np.zeros(self.n_figures, dtype=bool),
+                      attacked=np.zeros(self.n_figures, dtype=bool),
+                      occupant=np.full(n, NO_FIGURE, dtype=np.int16),
+                      hold_rounds=[0] * self.num_players, dice=dice)
+        self._deploy(state)
+        state.first_player = self._roll_initiative(state)
+        state.seat = state.first_player
+        state.phase = Phase.CHOOSE_CARD
+        return state
+
+    def _deploy(self, state: State) -> None:
+        """HS-1.4 default: random placements inside each player's start zone.
+
+        Double-space figures go first, each on a random free same-level pair that leaves
+        enough disjoint pairs for the double-space figures still to come; the single-space
+        figures then take random free spaces (the scenario checks that they fit).
+        """
+        for seat, player in enumerate(self.scenario.players):
+            zone = list(self.zone_cells(player.zone))
+            mine = [int(f) for f in np.flatnonzero(self.fig_owner == seat)]
+            doubles = [f for f in mine if self.fig_double[f]]
+            for k, figure in enumerate(doubles):
+                free = [c for c in zone if state.occupant[c] == NO_FIGURE]
+                pairs = self._free_pairs(free)
+                later = len(doubles) - k - 1
+                if later:
+                    pairs = [p for p in pairs
+                             if self._has_disjoint_pairs(frozenset(free) - set(p), later)]
+                if not pairs:
+                    raise OptionError("scenario", f"zone {player.zone} has no free same-level "
+                                      f"pair for {self.figure_label[figure]}")
+                a, b = pairs[state.dice.choice(len(pairs))]
+                self.place(state, figure, a, b)
+            for figure in mine:
+                if self.fig_double[figure]:
+                    continue
+                free = [c for c in zone if state.occupant[c] == NO_FIGURE]
+                if not free:
+                    raise OptionError("scenario", f"zone {player.zone} is full")
+                self.place(state, figure, free[state.dice.choice(len(free))])
+
+    def _free_pairs(self, free) -> list[tuple[int, int]]:
+        """Adjacent same-level pairs (a < b) of the spaces ``free`` (HS-7.2)."""
+        free_set = set(int(c) for c in free)
+        return [(int(a), int(b)) for a in free for b in self.board.neighbors[a]
+                if b > a and int(b) in free_set and self.board.level[a] == self.board.level[b]]
+
+    def _has_disjoint_pairs(self, cells: frozenset, need: int) -> bool:
+        """Whether ``cells`` hold ``need`` disjoint adjacent same-level pairs."""
+        if need == 0:
+            return True
+        pairs = self._free_pairs(sorted(cells))
+        if len(pairs) < need:
+            return False
+        first = min(c for pair in pairs for c in pair)
+        for a, b in pairs:
+            if first in (a, b) and self._has_disjoint_pairs(cells - {a, b}, need - 1):
+                return True
+        return self._has_disjoint_pairs(cells - {first}, need)
+
+    def _roll_initiative(self, state: State) -> int:
+        """HS-4.1..4.3: six combat dice each; most skulls goes first; only the tied re-roll."""
+        contenders = list(range(self.num_players))
+        while True:
+            skulls = [sum(state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) == "skull"
+                          for _ in range(INITIATIVE_DICE)) if p in contenders else -1
+                      for p in range(self.num_players)]
+            state.initiative.append(skulls)
+            best = max(skulls)
+            contenders = [p for p in contenders if skulls[p] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    # -- figure geometry ------------------------------------------------------------------
+    def place(self, state: State, figure: int, cell: int, cell2: int = NO_CELL) -> None:
+        for old in (state.cell[figure], state.cell2[figure]):
+            if old != NO_CELL and state.occupant[old] == figure:
+                state.occupant[old] = NO_FIGURE
+        state.cell[figure] = cell
+        state.cell2[figure] = cell2
+        for new in (cell, cell2):
+            if new != NO_CELL:
+                if state.occupant[new] != NO_FIGURE:
+                    raise ValueError(f"space {self.cell_name(new)} is already occupied")
+                state.occupant[new] = figure
+
+    def remove(self, state: State, figure: int) -> None:
+        for old in (state.cell[figure], state.cell2[figure]):
+            if old != NO_CELL:
+                state.occupant[old] = NO_FIGURE
+        state.cell[figure] = state.cell2[figure] = NO_CELL
+
+    def cells_of(self, state: State, figure: int) -> tuple[int, ...]:
+        a, b = int(state.cell[figure]), int(state.cell2[figure])
+        return (a,) if b == NO_CELL else (a, b)
+
+    def base_level(self, state: State, figure: int) -> int:
+        """HS-12.4: a double-space figure uses its higher space."""
+        return int(max(self.board.level[c] for c in self.cells_of(state, figure)))
+
+    def cell_name(self, cell: int) -> str:
+        return self.board.label(cell)
+
+    def alive(self, state: State) -> np.ndarray:
+        return state.cell != NO_CELL
+
+    def players_alive(self, state: State) -> list[int]:
+        return sorted(set(self.fig_owner[state.cell != NO_CELL].tolist()))
+
+    def card_figures(self, state: State, card: int | None = None) -> list[int]:
+        """Living figures on ``card`` (default: the chosen card)."""
+        cells = state.cell.tolist()
+        return [f for f in self.card_members[state.card if card is None else card]
+                if cells[f] != NO_CELL]
+
+    # -- movement -------------------------------------------------------------------------
+    def destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
+        """Legal final spaces (one cell, or a sorted pair for double-space figures).
+
+        A pure function of the figure and the occupancy, memoised on both: a figure is asked
+        about across several decisions with the same occupancy (a bot's plan at MOVE_SELECT
+        and CHOOSE_CARD, the masks of MOVE_DEST and MOVE_TAIL), and the search is the costliest
+        query of the game. The memo is a performance cache only.
+        """
+        key = (figure, state.occupant.tobytes())
+        cached = self._dest_cache.get(key)
+        if cached is None:
+            if len(self._dest_cache) > DEST_CACHE_SIZE:
+                self._dest_cache.clear()
+            cached = self._dest_cache[key] = self._search_destinations(state, figure)
+        return cached
+
+    def _search_destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
+        owner = self.fig_owner[figure]
+        occupant = state.occupant
+        occupied = occupant != NO_FIGURE
+        enemy = occupied & (self.fig_owner[np.maximum(occupant, 0)] != owner)
+        own = self.cells_of(state, figure)
+        can_end = ~occupied
+        can_end[list(own)] = True
+        if not self.fig_double[figure]:
+            return [(c,) for c in reachable_destinations(
+                self.board, own[0], int(self.fig_move[figure]), self.climb, ~enemy, self.water, can_end)]
+        reach2 = reachable_double(self.board, own, int(self.fig_move[figure]), step_cost=self.climb,
+                                  can_enter=~enemy, stops_after_entering=self.water, can_end=can_end)
+        return [tuple(pair) for pair in reach2.destinations()]
+
+    def tails(self, state: State, figure: int, first: int) -> list[int]:
+        """HS-7: the other space of each destination of a double-space figure that holds
+        ``first``, sorted."""
+        return sorted(b if a == first else a for a, b in self.destinations(state, figure)
+                      if first in (a, b))
+
+    # -- attacks --------------------------------------------------------------------------
+    def in_range(self, state: State, attacker: int, target: int) -> bool:
+        """HS-9: the shortest 2D path between any two of their spaces, levels ignored."""
+        distance = self.board.distance
+        reach = self.fig_range[attacker]
+        return any(distance[a, t] <= reach for a in self.cells_of(state, attacker)
+                   for t in self.cells_of(state, target))
+
+    def can_see(self, state: State, attacker: int, target: int,
+                occupant: list[int] | None = None) -> bool:
+        """HS-10.4: the 3D segment test; every other figure is a blocking cylinder.
+
+        ``occupant`` is ``state.occupant.tolist()`` when the caller already has it.
+        """
+        return self._sees(attacker, self.cells_of(state, attacker), target,
+                          self.cells_of(state, target), state, occupant)
+
+    def _sees(self, attacker: int, a_cells: tuple[int, ...], target: int,
+              t_cells: tuple[int, ...], state: State, occupant: list[int] | None) -> bool:
+        """:meth:`can_see` for callers that know both figures' spaces. The terrain part and
+        each space's blocking effect are precomputed per geometry by ``HexSight.blockers``,
+        so a query only ORs the masks of the occupied spaces."""
+        height_index = self.fig_height_index
+        key = (a_cells, height_index[attacker], t_cells, height_index[target], self.blocker_heights)
+        table = self.sight_blockers.get(key)
+        if table is None:
+            table = self.sight_blockers[key] = self.sight.blockers(
+                a_cells, float(self.fig_height[attacker]), t_cells, float(self.fig_height[target]),
+                self.blocker_heights)
+        if not table.clear_segments:
+            return False
+        if occupant is None:
+            occupant = state.occupant.tolist()
+        return table.clear((cell, height_index[figure]) for cell in table.masks
+                           if (figure := occupant[cell]) != NO_FIGURE and figure != attacker
+                           and figure != target)
+
+    def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
+        """Enemy figures in range (HS-9) and sight (HS-10); ``first_only`` stops at one."""
+        owners = self._owners
+        owner = owners[attacker]
+        reach = int(self.fig_range[attacker])
+        cells = state.cell.tolist()
+        cells2 = state.cell2.tolist()
+        a_cells = (cells[attacker],) if cells2[attacker] == NO_CELL else (cells[attacker], cells2[attacker])
+        rows = [self.distance_rows[a] for a in a_cells]
+        occupant = None
+        found = []
+        for target, cell in enumerate(cells):
+            if cell == NO_CELL or owners[target] == owner:
+                continue
+            cell2 = cells2[target]
+            for row in rows:  # HS-9: in range from one of its spaces to one of the target's
+                if row[cell] <= reach or (cell2 != NO_CELL and row[cell2] <= reach):
+                    break
+            else:
+                continue
+            if occupant is None:
+                occupant = state.occupant.tolist()
+            t_cells = (cell,) if cell2 == NO_CELL else (cell, cell2)
+            if self._sees(attacker, a_cells, target, t_cells, state, occupant):
+                found.append(target)
+                if first_only:
+                    break
+        return found
+
+    def attackers(self, state: State) -> list[int]:
+        """HS-8.1: figures of the chosen card that have not attacked and have a target."""
+        return [f for f in self.card_figures(state)
+                if not state.attacked[f] and self.targets(state, f, first_only=True)]
