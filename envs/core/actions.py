@@ -73,7 +73,7 @@ class ActionLayout:
     _decoded: tuple[DecodedAction, ...] = field(repr=False, compare=False, default=())
     _family_base: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     _by_name: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
-    _family_size: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
+    _family_span: dict[str, tuple[int, int]] = field(repr=False, compare=False, default_factory=dict)
     _plane_offset: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
@@ -96,9 +96,9 @@ class ActionLayout:
                 param = family.params[k] if family.labels else None
                 decoded.append(DecodedAction(family.name, k, param, slot_name, False))
         by_name = {name: len(planes) * n_cells + i for i, name in enumerate(slot_names)}
-        sizes = {f.name: f.size for f in families}
+        spans = {f.name: (base[f.name], f.size) for f in families}
         offsets = {plane: i * n_cells for i, plane in enumerate(planes)}
-        return cls(n_cells, tuple(planes), families, tuple(decoded), base, by_name, sizes, offsets)
+        return cls(n_cells, tuple(planes), families, tuple(decoded), base, by_name, spans, offsets)
 
     @property
     def size(self) -> int:
@@ -130,10 +130,10 @@ class ActionLayout:
     def slot(self, family: str, index: int = 0) -> int:
         """The action of slot ``index`` of ``family``."""
         try:
-            base = self._family_base[family]
+            base, size = self._family_span[family]
         except KeyError:
             raise ValueError(f"no slot family named {family!r}") from None
-        if not 0 <= index < self._family_size[family]:
+        if not 0 <= index < size:
             raise ValueError(f"family {family!r} has no slot {index}")
         return base + index
 
@@ -144,10 +144,10 @@ class ActionLayout:
         raise ValueError(f"no slot family named {name!r}")
 
     def decode(self, action: int) -> DecodedAction:
-        action = int(action)
-        if not 0 <= action < self.size:
-            raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
-        return self._decoded[action]
+        decoded = self._decoded
+        if not 0 <= action < len(decoded):
+            raise ValueError(f"action {action} is outside the action space 0..{len(decoded) - 1}")
+        return decoded[int(action)]
 
     def table(self) -> list[tuple[str, str]]:
         """(index range, meaning) rows for documentation."""

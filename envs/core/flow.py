@@ -61,16 +61,19 @@ class PhaseRule(Generic[G, S]):
 
     handlers: Mapping[str, str] = {}
 
+    def __init__(self) -> None:
+        self._dispatch = {kind: getattr(self, method) for kind, method in self.handlers.items()}
+
     def mask(self, game: G, state: S, legal: LegalMask) -> None:
         raise NotImplementedError
 
     def apply(self, game: G, state: S, action: DecodedAction, events: list) -> None:
         try:
-            method = self.handlers[action.kind]
+            handler = self._dispatch[action.kind]
         except KeyError:
             raise RuntimeError(f"{type(self).__name__} has no handler for {action.name!r}; "
                                "its mask and handlers disagree") from None
-        getattr(self, method)(game, state, action, events)
+        handler(game, state, action, events)
 
 
 class GameOverPhase(PhaseRule[Any, Any]):

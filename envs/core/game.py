@@ -245,13 +245,14 @@ class StandardGame(Game[FS]):
 
     def legal_mask(self, state: FS) -> np.ndarray:
         """The legal actions now (read-only; computed once per state change)."""
-        mask = state.__dict__.get(MASK_CACHE)
+        cached = state.__dict__
+        mask = cached.get(MASK_CACHE)
         if mask is None:
             legal = LegalMask(self.layout)
-            self.phases[state.phase].mask(self, state, legal)
+            self.phases.rules[state.phase].mask(self, state, legal)
             mask = legal.array
             mask.setflags(write=False)
-            state.cache_mask(mask)
+            cached[MASK_CACHE] = mask
         return mask
 
     def apply_legal(self, state: FS, action: int) -> list[Event]:
@@ -265,8 +266,8 @@ class StandardGame(Game[FS]):
         fresh one).
         """
         events: list[Event] = []
-        state.forget_mask()
-        self.phases[state.phase].apply(self, state, self.layout.decode(action), events)
+        state.__dict__.pop(MASK_CACHE, None)
+        self.phases.rules[state.phase].apply(self, state, self.layout.decode(action), events)
         return events
 
     # -- turn rotation and the end of the game, the same for every game ------------------

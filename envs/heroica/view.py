@@ -56,10 +56,9 @@ class HeroicaView:
         self.shape = (len(planes), game.height, game.width)
         self._piece0 = planes.start("piece") - 1  # piece code k (1-based) -> its plane
         self._hero0 = planes.start("hero@seat")
-        # (plane, state field) of the turn's single-cell marks
-        self._marks = [(planes.start("fight_target"), "fight_target"),
-                       (planes.start("monster_selected"), "selected"),
-                       (planes.start("move_back_from"), "move_back_from")]
+        self._fight_target = planes.start("fight_target")
+        self._monster_selected = planes.start("monster_selected")
+        self._move_back_from = planes.start("move_back_from")
         self._visited = planes.start("visited")
         self._build_scalar_tables()
         n_cells = game.height * game.width
@@ -109,8 +108,9 @@ class HeroicaView:
             obs[hero0 + (seat - player) % n, hero_cells[seat]] = 1.0
         if state.visited:
             obs[self._visited] = bitset_to_array(state.visited, height * width)
-        for channel, field in self._marks:
-            cell = getattr(state, field)
+        for channel, cell in ((self._fight_target, state.fight_target),
+                              (self._monster_selected, state.selected),
+                              (self._move_back_from, state.move_back_from)):
             if cell != NO_CELL:
                 obs[channel, cell] = 1.0
         obs[self.scalar_start:] = self._scalars(state, player)[:, None]
