@@ -4,8 +4,9 @@ Every engine keeps its dynamic state in a dataclass that mixes in :class:`FlatSt
 gets ``copy()`` (arrays and lists copied, dice cloned) and a lossless, validated JSON form
 (``to_dict`` / ``from_dict``) without writing either by hand.
 
-A state also carries the legal mask computed for it (``cache_mask``), so the env, bots and
-``Game.apply`` ask the phase once per state change; ``StandardGame.apply_legal`` forgets it.
+A state also carries the legal mask computed for it (under ``MASK_CACHE`` in its ``__dict__``,
+written by ``StandardGame.legal_mask``), so the env, bots and ``Game.apply`` ask the phase once
+per state change; ``StandardGame.apply_legal`` and ``forget_mask`` drop it.
 The cache is not part of the position: ``to_dict`` leaves it out, ``copy()`` shares the
 (read-only) array.
 """
@@ -38,12 +39,6 @@ class FlatState:
     turns: int
     winners: list[int]
     _MASK: ClassVar[str] = MASK_CACHE
-
-    def cached_mask(self) -> np.ndarray | None:
-        return self.__dict__.get(self._MASK)
-
-    def cache_mask(self, mask: np.ndarray) -> None:
-        self.__dict__[self._MASK] = mask
 
     def forget_mask(self) -> None:
         self.__dict__.pop(self._MASK, None)
