@@ -87,12 +87,6 @@ def test_HC_4_10_blocking_terrain_and_higher_ground_stop_with_1_damage():
     assert higher.extra_damage == 1
 
 
-def test_HC_4_10_hindering_terrain_does_not_stop_knockback():
-    # Hindering terrain is not an obstacle for the push: nothing in the masks marks it.
-    _, result = push("AT....", 3)
-    assert len(result.path) == 3 and result.reason is KnockbackStop.DONE
-
-
 def test_HC_4_11_knocked_off_higher_ground_lands_and_takes_2():
     board2, cells, _, _ = board_from("A^^..")  # the pushed figure stands on the first rooftop square
     start = cells["A"][0] + 1
