@@ -9,8 +9,9 @@ Two figures on touching squares are adjacent (HC-3.13 default) when
 
 :func:`adjacency_table` gives, for every square, its adjacent squares by direction (``-1`` =
 not adjacent) for non-soaring figures under a blocking mask; games rebuild it only when the
-blocking mask changes (a wall or blocking square broken in play). :func:`adjacent` answers one
-pair of figures. Pure numpy; the board supplies walls (its neighbour table) and levels.
+blocking mask changes or a wall breaks (HC-5.16: pass the neighbour table of the walls still
+standing, :meth:`envs.core.walls.WallGeometry.neighbors`). :func:`adjacent` answers one pair of
+figures. Pure numpy; the board supplies levels and, by default, walls (its neighbour table).
 """
 
 from __future__ import annotations
@@ -20,15 +21,22 @@ import numpy as np
 from .board import SQUARE8_DIRECTIONS, Board, Topology
 
 
-def adjacency_table(board: Board, blocking: np.ndarray | None = None) -> np.ndarray:
+def adjacency_table(board: Board, blocking: np.ndarray | None = None,
+                    neighbors: np.ndarray | None = None) -> np.ndarray:
     """int32[n, 8]: the square in each direction that a non-soaring figure on each square is
-    adjacent to, or -1. ``blocking``: bool[n], blocking squares as they are now."""
+    adjacent to, or -1. ``blocking``: bool[n], blocking squares as they are now.
+    ``neighbors``: int32[n, 8], the neighbour table with the walls standing now
+    (:meth:`~envs.core.walls.WallGeometry.neighbors`); default ``board.neighbors`` (every
+    wall intact)."""
     _require_square8(board)
     n = board.n_cells
     blocking = np.zeros(n, dtype=bool) if blocking is None else np.asarray(blocking, dtype=bool)
     if blocking.shape != (n,):
         raise ValueError(f"blocking has shape {blocking.shape}, expected ({n},)")
-    table = board.neighbors.copy()  # walls, wall corners and non-spaces are already -1
+    steps = board.neighbors if neighbors is None else np.asarray(neighbors)
+    if steps.shape != board.neighbors.shape:
+        raise ValueError(f"neighbors has shape {steps.shape}, expected {board.neighbors.shape}")
+    table = steps.astype(np.int32)  # walls, wall corners and non-spaces are already -1
     cells = np.arange(n)
     for direction, (dr, dc) in enumerate(SQUARE8_DIRECTIONS):
         there = table[:, direction]

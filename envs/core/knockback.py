@@ -16,7 +16,8 @@ vector (HC-4.9 default). The push stops early, with the extra damage the rules g
 A flyer takes no falling damage (HC-4.11 default). A soaring figure is stopped only by the map
 edge (+1) or by another soaring figure (no damage) (HC-4.13 default): walls, terrain and
 levels do not stop it. The caller gives the dynamic masks (blocking squares, occupied
-squares); the board gives walls and levels. Damage reduction (HC-4.12) is the caller's.
+squares) and, once walls break (HC-5.16), the neighbour table of the walls still standing
+(:meth:`envs.core.walls.WallGeometry.neighbors`); the board gives levels and, by default, walls. Damage reduction (HC-4.12) is the caller's.
 Pure numpy; no game rules beyond the table above.
 """
 
@@ -83,12 +84,14 @@ def _angle_between(a: float, b: float) -> float:
 
 def knockback(board: Board, start: int, direction: int, distance: int, *,
               blocking: np.ndarray | None = None, occupied: np.ndarray | None = None,
-              flyer: bool = False, soaring: bool = False) -> Knockback:
+              flyer: bool = False, soaring: bool = False,
+              neighbors: np.ndarray | None = None) -> Knockback:
     """Push the figure on ``start`` ``distance`` squares in ``direction`` (see the module doc).
 
     ``blocking``: bool[n], squares that stop the push (blocking terrain as it is now).
     ``occupied``: bool[n], squares holding another figure (for a soaring figure: another
-    soaring figure). ``start`` itself is never looked at.
+    soaring figure). ``start`` itself is never looked at. ``neighbors``: int32[n, 8], the
+    neighbour table with the walls standing now; default ``board.neighbors`` (all intact).
     """
     _require_square8(board)
     if not 0 <= direction < len(SQUARE8_DIRECTIONS):
@@ -101,6 +104,9 @@ def knockback(board: Board, start: int, direction: int, distance: int, *,
     for name, mask in (("blocking", blocking), ("occupied", occupied)):
         if mask.shape != (n,):
             raise ValueError(f"{name} has shape {mask.shape}, expected ({n},)")
+    steps = board.neighbors if neighbors is None else np.asarray(neighbors)
+    if steps.shape != board.neighbors.shape:
+        raise ValueError(f"neighbors has shape {steps.shape}, expected {board.neighbors.shape}")
     path: list[int] = []
     cell = int(start)
     reason = KnockbackStop.DONE
@@ -116,7 +122,7 @@ def knockback(board: Board, start: int, direction: int, distance: int, *,
             path.append(nxt)
             cell = nxt
             continue
-        if board.neighbors[cell, direction] != nxt:
+        if steps[cell, direction] != nxt:
             reason = KnockbackStop.WALL
             break
         if blocking[nxt]:

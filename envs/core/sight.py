@@ -19,7 +19,10 @@ All square tests are exact integer arithmetic in *doubled* coordinates: the cent
 
 Which squares and edges a line meets depends only on the offset between its ends, so they
 are computed once per offset and shared; :class:`SquareSightTable` adds the walls and the
-static blocking terrain of one map, leaving only figures to check at run time.
+static blocking terrain of one map, leaving only figures to check at run time. It also
+hands out, per line, the ids (:func:`square_edge_id`) of every cell edge the line touches,
+so that walls which break in play (HC-5.16) can be checked against a dynamic mask by
+:mod:`envs.core.firelines` instead of rebuilding the table.
 
 3-D line of sight on hex boards with levels (Heroscape HS-10.4) lives in
 :mod:`envs.core.hexsight`; it shares :func:`require_topology` from here.
@@ -37,7 +40,7 @@ from .board import Board, Topology
 
 __all__ = [
     "SquareLine", "square_line_cells", "square_line_of_fire", "square_hindering_cells",
-    "SquareSightTable", "require_topology",
+    "SquareSightTable", "require_topology", "square_edge_id",
 ]
 
 
@@ -142,6 +145,21 @@ def _wall_edge_mask(board: Board) -> np.ndarray:
     return mask
 
 
+def square_edge_id(board: Board, a: int, b: int) -> int:
+    """The id of the cell edge between orthogonally adjacent squares ``a`` and ``b``, as
+    :meth:`SquareSightTable.touched_edge_rows` reports it: ``kind * n_cells + upper-left
+    square``, kind 0 for an edge between a row's neighbours and 1 for one between a
+    column's. Ids lie in ``0 .. 2 * n_cells - 1``."""
+    require_topology(board, square=True)
+    lo, hi = sorted((int(a), int(b)))
+    (r1, c1), (r2, c2) = board.rc(lo), board.rc(hi)
+    if r1 == r2 and c2 == c1 + 1:
+        return _VERTICAL * board.n_cells + lo
+    if c1 == c2 and r2 == r1 + 1:
+        return _HORIZONTAL * board.n_cells + lo
+    raise ValueError(f"{board.label(a)} and {board.label(b)} are not orthogonally adjacent")
+
+
 def _edge_ids(board: Board, a: int, edges: np.ndarray) -> np.ndarray:
     return edges[:, 0] * board.n_cells + a + edges[:, 1] * board.width + edges[:, 2]
 
@@ -204,7 +222,9 @@ class SquareSightTable:
     ``blocking`` (bool[n_cells]) is the static blocking terrain; by default every non-space
     blocks. Rows of the static table are computed on first use; :meth:`static_matrix` fills
     all of them. Figures are checked at run time through :meth:`clear` / :meth:`clear_from`.
-    Rebuild the table when static terrain changes (a wall broken by HC-5.16).
+    The static table bakes in the board's walls; for walls that break in play (HC-5.16) use
+    the per-line geometry (:meth:`crossed_rows`, :meth:`touched_edge_rows`) with a dynamic
+    wall mask, as :class:`envs.core.firelines.FireLines` does, rather than rebuilding it.
     """
 
     def __init__(self, board: Board, blocking: np.ndarray | None = None) -> None:
@@ -240,16 +260,32 @@ class SquareSightTable:
 
     def _crossed_rows(self, a: int) -> np.ndarray:
         """int64[n, L]: crossed squares from ``a`` to every square, padded with ``n_cells``."""
-        ids = self._offset_ids(a, np.arange(self.board.n_cells))
+        return self.crossed_rows(a, np.arange(self.board.n_cells))
+
+    def crossed_rows(self, a: int, targets: np.ndarray) -> np.ndarray:
+        """int64[k, L]: per target, the squares whose interior the line from ``a`` crosses
+        (ends excluded, ordered from ``a``), padded on the right with ``n_cells``."""
+        ids = self._offset_ids(a, targets)
         return np.where(self._cell_valid[ids], a + self._cell_rel[ids], self.board.n_cells)
+
+    def touched_edge_rows(self, a: int, targets: np.ndarray) -> np.ndarray:
+        """int64[k, E]: per target, the :func:`square_edge_id` of every cell edge (wall or
+        not) the closed line from ``a`` touches, end points included (HC-4.17), padded on
+        the right with ``2 * n_cells``."""
+        ids = self._offset_ids(a, targets)
+        return np.where(self._edge_valid[ids], a + self._edge_rel[ids], 2 * self.board.n_cells)
+
+    def touched_edges(self, a: int, b: int) -> np.ndarray:
+        """The :func:`square_edge_id` of every cell edge the line a->b touches."""
+        i = int(self._offset_ids(a, b))
+        return a + self._edge_rel[i, self._edge_valid[i]]
 
     def _ensure(self, a: int) -> None:
         if self._done[a]:
             return
         n = self.board.n_cells
         if self._walls.any():
-            ids = self._offset_ids(a, np.arange(n))
-            edges = np.where(self._edge_valid[ids], a + self._edge_rel[ids], 2 * n)
+            edges = self.touched_edge_rows(a, np.arange(n))
             self._wall_touch[a] = self._walls[edges].any(axis=1)
         padded = np.append(self.blocking, False)
         self._static[a] = ~self._wall_touch[a] & ~padded[self._crossed_rows(a)].any(axis=1)
