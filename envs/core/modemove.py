@@ -1,0 +1,440 @@
+"""Movement over (square, mode) states: flyers that hover or soar, and HeroClix stop rules.
+
+A figure moves in one of several *modes* (a ground figure has one; a flyer hovers, mode 0, or
+soars, mode 1; the search takes any number). Each mode has its own :class:`ModeRules`, per-cell
+masks over the board. :func:`reachable_modes` searches the states (cell, mode), plus whether the
+move has been stopped, and returns a :class:`ModeReach`: the cheapest arrival at each state, where
+the move may end, and deterministic paths.
+
+The rules the search applies (the masks say where):
+
+* HC-3.19: each step costs 1 (or ``step_cost``), straight or diagonal, along the ``neighbors``
+  table the caller passes (walls as they stand now; a diagonal past a wall corner is -1 there).
+  A mode that may not take some steps of that table forbids them with a negative ``step_cost``
+  (HC-5.8: levels change only by stairs or ladder, and a ladder costs 2 up, unless flying or
+  Leap/Climb, HC-5.18, R-10); so modes that differ in which steps exist share one table.
+* HC-3.20: ``can_enter`` (friends passable, enemies not; blocking squares not for ground
+  figures). HC-3.22, HC-3.27: ``can_end`` (never an occupied square).
+* HC-5.10 default: entering a ``hindering`` square from one that is not hindering (in the same
+  mode) ends the move; hindering to hindering does not.
+* HC-3.21, HC-3.25 default: entering a ``stop_cells`` square ends the move. Build them with
+  :func:`enemy_stop_cells`: squares next to an enemy that was not adjacent when the move began.
+* A square whose entry would end the move where the move may not end is never entered
+  (HC-3.22: the figure stops on the last empty square before it).
+* Stop rules never apply to the seeds: a figure may leave hindering terrain (the game passes
+  ``ceil(speed / 2)`` as the budget, HC-5.10) or squares next to enemies it broke away from.
+* HC-3.26 default: a switch from mode ``a`` to ``b`` in place costs ``switch_cost`` and is a
+  step of its own, legal anywhere in the move, even as its only step, where
+  ``modes[a].may_switch`` allows it and ``modes[b].can_enter`` holds for the square (HC-5.3
+  default: no soaring on an indoor square, not even on the square the move began on). A
+  stopped state neither moves nor switches. A switch enters no terrain, so hindering never
+  stops it; but switching into a mode whose ``stop_cells`` mark the square ends the move
+  (``switch_stops``, default True): a soaring flyer that drops to hovering beside a ground
+  enemy is then adjacent to it (HC-3.13, HC-3.21 default) and could leave only by breaking away.
+
+HeroClix recipe (the game builds the masks; this module knows no terrain), enemies split by
+whether they soar:
+
+* ground figure, one mode: ``can_enter`` = not enemy, not blocking; ``hindering`` = hindering
+  squares; ``stop_cells`` = ``enemy_stop_cells(adjacency_table(board, blocking), ground
+  enemies, start)``; ``step_cost`` for stairs and ladders (HC-5.8).
+* flyer, hover: outdoors it crosses walls and blocking squares but may not end on blocking
+  (HC-5.1 default), indoors it may not (HC-5.4); ``hindering`` = hindering and indoor (HC-3.28
+  default); ``stop_cells`` from the non-soaring enemies (``start`` only if it began hovering).
+* flyer, soar: ``can_enter`` = not indoor (HC-3.29, HC-5.3 defaults), enemies and blocking
+  included; ``can_end`` excludes blocking and occupied squares; no hindering; ``stop_cells`` =
+  ``enemy_stop_cells(touching_table(board), soaring enemies, start)`` (HC-3.29: only soaring
+  enemies stop it; ``start`` only if it began soaring). Carrying (HC-3.30): soar ``can_end``
+  all False, so the move ends hovering.
+* Leap/Climb (R-10) and Phasing (R-11): one mode without ``hindering``; Phasing's ``can_enter``
+  includes occupied squares; both keep their ``stop_cells`` (their defaults).
+
+Costs are small non-negative integers searched with a bucket queue (Dijkstra). Each state's
+predecessor is the lowest-index state (``mode * n + cell``) among those reaching it at its best
+cost, so results never depend on direction order. Read-only ``neighbors`` and ``step_cost``
+arrays have their list forms cached: games should pass the same read-only tables each call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .board import SQUARE8_DIRECTIONS, Board
+from .movement import NOT_REACHED
+
+__all__ = [
+    "NOT_REACHED", "ModeRules", "ModeReach", "reachable_modes", "squares_next_to",
+    "touching_table", "squares_touching", "enemy_stop_cells",
+]
+
+Seed = tuple[int, int, int]
+
+# How a step may enter a square, per mode and cell (a small table the search loop reads).
+_BLOCKED = 0  # never entered
+_FREE = 1  # entered, the move goes on
+_STOPS = 2  # entered, the move ends there
+_HINDERS = 3  # hindering: the move ends there unless the step comes from hindering
+_HINDERS_NO_END = 4  # hindering where the move may not end: entered only from hindering
+
+
+@dataclass(frozen=True, eq=False)
+class ModeRules:
+    """Per-cell rules of one movement mode; every mask is over the cells of ``neighbors``.
+
+    Masks describe the board without the moving figure (its own square is empty to it).
+    """
+
+    can_enter: np.ndarray  # bool[n]: may step into (HC-3.20)
+    can_end: np.ndarray | None = None  # bool[n]: may end the move here (HC-3.22); None = can_enter
+    step_cost: np.ndarray | None = None  # int[n, k] aligned with neighbors, <0 forbidden; None = 1
+    hindering: np.ndarray | None = None  # bool[n]: entering from non-hindering stops (HC-5.10)
+    stop_cells: np.ndarray | None = None  # bool[n]: entering stops (HC-3.21, HC-3.25)
+    may_switch: np.ndarray | None = None  # bool[n]: may switch away from this mode; None = anywhere
+
+
+@dataclass(frozen=True, eq=False)
+class ModeReach:
+    """Result of :func:`reachable_modes`; arrays are ``[mode, cell]`` and read-only."""
+
+    seeds: tuple[Seed, ...]
+    cost: np.ndarray  # int32: cheapest arrival, going on or stopped (NOT_REACHED if none)
+    going_on: np.ndarray  # int32: cheapest arrival from which the move may continue
+    ends: np.ndarray  # bool: reached and the move may end there; seed states included
+    _pred: list = field(repr=False)  # per going-on state: going-on predecessor, -1 at a seed
+    _stop_pred: list = field(repr=False)  # per stopped state: its going-on predecessor
+
+    @property
+    def n_modes(self) -> int:
+        return self.cost.shape[0]
+
+    def reached(self) -> np.ndarray:
+        """bool[mode, cell]: states the figure can be in during the move."""
+        return self.cost != NOT_REACHED
+
+    def destinations(self) -> np.ndarray:
+        """Ascending cells where the move may end in at least one mode."""
+        return np.flatnonzero(self.ends.any(axis=0))
+
+    def path_to(self, cell: int, mode: int) -> list[tuple[int, int]]:
+        """(cell, mode) states from a seed to (``cell``, ``mode``) along a cheapest way; a
+        switch appears as two states on one cell. Its step costs (plus the seed's spent cost)
+        sum to ``cost[mode, cell]``."""
+        n_modes, n = self.cost.shape
+        if not (0 <= mode < n_modes):
+            raise ValueError(f"mode {mode} out of range 0..{n_modes - 1}")
+        if not (0 <= cell < n) or self.cost[mode, cell] == NOT_REACHED:
+            raise ValueError(f"state (cell {cell}, mode {mode}) was not reached")
+        state = int(mode) * n + int(cell)
+        # Prefer the going-on arrival on a tie: as cheap, and the one the search expanded.
+        stopped = self.going_on[mode, cell] != self.cost[mode, cell]
+        path = []
+        while state >= 0:
+            path.append((state % n, state // n))
+            state = self._stop_pred[state] if stopped else self._pred[state]
+            stopped = False
+        return path[::-1]
+
+
+# -------------------------------------------------------------------------------------------
+# Input checks and cached list forms
+# -------------------------------------------------------------------------------------------
+
+def _int_table(table, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    array = np.asarray(table)
+    if array.ndim != 2 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        raise ValueError(f"{name} must be a 2-D integer table, got {array.dtype} {array.shape}")
+    if shape is not None and array.shape != shape:
+        raise ValueError(f"{name} has shape {array.shape}, expected {shape} (cells x directions)")
+    return array
+
+
+def _mask(value, n: int, name: str, default: bool) -> np.ndarray:
+    if value is None:
+        return np.full(n, default, dtype=bool)
+    mask = np.asarray(value)
+    if mask.shape != (n,):
+        raise ValueError(f"{name} has shape {mask.shape}, expected ({n},)")
+    return mask.astype(bool, copy=False)
+
+
+# Per (neighbors, step_cost, state offset) of read-only tables: per cell, (cost, target states)
+# groups in ascending cost, so the loop checks the budget once per group and stops at the first
+# group too dear; targets are state indices (offset + cell) so the loop adds nothing.
+_STEPS_CACHE: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None, list]] = {}
+
+
+def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> list:
+    cacheable = not neighbors.flags.writeable and (step_cost is None
+                                                   or not step_cost.flags.writeable)
+    key = (id(neighbors), id(step_cost), offset)
+    hit = _STEPS_CACHE.get(key) if cacheable else None
+    if hit is not None and hit[0] is neighbors and hit[1] is step_cost:
+        return hit[2]
+    valid = neighbors >= 0
+    if step_cost is not None:
+        valid &= step_cost >= 0
+    costs = [1] if step_cost is None else np.unique(step_cost[valid]).tolist()
+    per_cost = []
+    for cost in costs:
+        here = valid if step_cost is None else valid & (step_cost == cost)
+        # sorted rows with the missing steps past the last state keep their targets first, so
+        # a slice of the row's count holds exactly them, lowest index first
+        past = offset + neighbors.shape[0]
+        targets = np.sort(np.where(here, neighbors.astype(np.int64) + offset, past), axis=1)
+        per_cost.append([(cost, tuple(row[:count])) for row, count
+                         in zip(targets.tolist(), here.sum(axis=1).tolist())])
+    if len(per_cost) == 1:
+        steps = [(group,) for group in per_cost[0]]
+    else:
+        steps = [tuple([group for group in groups if group[1]]) for groups in zip(*per_cost)]
+    if cacheable:
+        if len(_STEPS_CACHE) > 64:
+            _STEPS_CACHE.clear()
+        _STEPS_CACHE[key] = (neighbors, step_cost, steps)
+    return steps
+
+
+def _check_seeds(seeds: Sequence[Seed], n: int, n_modes: int, budget: int) -> tuple[Seed, ...]:
+    if len(seeds) == 0:
+        raise ValueError("at least one seed (cell, mode, cost) is needed")
+    checked = []
+    for seed in seeds:
+        if len(seed) != 3:
+            raise ValueError(f"seed {seed!r} is not (cell, mode, cost)")
+        cell, mode, spent = (int(x) for x in seed)
+        if not (0 <= cell < n):
+            raise ValueError(f"seed cell {cell} out of range 0..{n - 1}")
+        if not (0 <= mode < n_modes):
+            raise ValueError(f"seed mode {mode} out of range 0..{n_modes - 1}")
+        if not (0 <= spent <= budget):
+            raise ValueError(f"seed cost {spent} outside 0..budget {budget}")
+        checked.append((cell, mode, spent))
+    return tuple(checked)
+
+
+def _entry_codes(rules: ModeRules, n: int, index: int, switch_stops: bool
+                 ) -> tuple[list[int], list[int], list[bool], list[bool], np.ndarray]:
+    """(step entry code, switch entry code, hindering, may_switch, can_end) of one mode."""
+    name = f"modes[{index}]"
+    enter = _mask(rules.can_enter, n, f"{name}.can_enter", True)
+    end = enter if rules.can_end is None else _mask(rules.can_end, n, f"{name}.can_end", True)
+    stop = _mask(rules.stop_cells, n, f"{name}.stop_cells", False)
+    hind = _mask(rules.hindering, n, f"{name}.hindering", False)
+    switch = _mask(rules.may_switch, n, f"{name}.may_switch", True)
+    code = np.where(hind, np.where(end, _HINDERS, _HINDERS_NO_END), _FREE)
+    code = np.where(stop, np.where(end, _STOPS, _BLOCKED), code)
+    code = np.where(enter, code, _BLOCKED)
+    halts = stop if switch_stops else np.zeros(n, dtype=bool)
+    arrive = np.where(halts, np.where(end, _STOPS, _BLOCKED), _FREE)
+    arrive = np.where(enter, arrive, _BLOCKED)
+    return code.tolist(), arrive.tolist(), hind.tolist(), switch.tolist(), end
+
+
+# -------------------------------------------------------------------------------------------
+# The search
+# -------------------------------------------------------------------------------------------
+
+def reachable_modes(neighbors: np.ndarray, seeds: Sequence[Seed], budget: int,
+                    modes: Sequence[ModeRules], switch_cost: int = 1,
+                    switch_stops: bool = True) -> ModeReach:
+    """Every (cell, mode) state reachable from ``seeds`` within ``budget`` (HC-3.19 to HC-3.29).
+
+    ``neighbors``: int[n, k], the step table as it stands now (-1 = no step). ``seeds``:
+    (cell, mode, cost already spent) start states; several continue a move after a zero-cost
+    event (HC-6.6 pick-up). ``modes``: one :class:`ModeRules` per mode. ``switch_cost``: the
+    cost of a mode switch (HC-3.26); ``switch_stops``: whether switching into a square of the
+    new mode's ``stop_cells`` ends the move. See the module docstring for the rules.
+    """
+    table = _int_table(neighbors, "neighbors")
+    n = table.shape[0]
+    if table.size and (table.min() < -1 or table.max() >= n):
+        raise ValueError(f"neighbors holds cells outside -1..{n - 1}")
+    budget = int(budget)
+    if budget < 0:
+        raise ValueError(f"budget must be >= 0, got {budget}")
+    if int(switch_cost) < 0:
+        raise ValueError(f"switch_cost must be >= 0, got {switch_cost}")
+    switch_cost = int(switch_cost)
+    n_modes = len(modes)
+    if n_modes == 0:
+        raise ValueError("at least one mode is needed")
+    seeds = _check_seeds(seeds, n, n_modes, budget)
+    steps, codes, arrivals, hinders, switches, ends_by_mode = [], [], [], [], [], []
+    for index, rules in enumerate(modes):
+        if not isinstance(rules, ModeRules):
+            raise ValueError(f"modes[{index}] is {type(rules).__name__}, not ModeRules")
+        cost_table = None
+        if rules.step_cost is not None:
+            cost_table = _int_table(rules.step_cost, f"modes[{index}].step_cost", table.shape)
+        # the search reads one list per kind, indexed by state: the modes' lists end to end
+        steps.extend(_steps(table, cost_table, index * n))
+        code, arrive, hind, switch, end = _entry_codes(rules, n, index, switch_stops)
+        codes.extend(code)
+        arrivals.extend(arrive)
+        hinders.extend(hind)
+        switches.extend(switch)
+        ends_by_mode.append(end)
+    best, pred, best_stop, pred_stop = _search(n, seeds, budget, steps, codes, arrivals, hinders,
+                                               switches, switch_cost)
+    going_on = np.array(best, dtype=np.int32).reshape(n_modes, n)
+    cost = np.minimum(going_on, np.array(best_stop, dtype=np.int32).reshape(n_modes, n))
+    ends = (cost != NOT_REACHED) & np.stack(ends_by_mode)
+    for cell, mode, _ in seeds:
+        ends[mode, cell] = True
+    for array in (cost, going_on, ends):
+        array.setflags(write=False)
+    return ModeReach(seeds, cost, going_on, ends, pred, pred_stop)
+
+
+def _search(n: int, seeds: tuple[Seed, ...], budget: int, steps: list, codes: list,
+            arrivals: list, hinders: list, switches: list, switch_cost: int
+            ) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Bucket-queue Dijkstra over going-on states ``mode * n + cell``; stopped arrivals are
+    leaves (never expanded), so they are kept in their own lists, outside the queue. Every
+    list here is indexed by state (``steps`` already names target states).
+    Returns (best going-on cost, its predecessor, best stopped cost, its predecessor)."""
+    n_modes = len(switches) // n
+    size = n_modes * n
+    best = [NOT_REACHED] * size
+    pred = [-1] * size
+    done = [False] * size
+    best_stop = [NOT_REACHED] * size
+    pred_stop = [-1] * size
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    for cell, mode, spent in seeds:
+        state = mode * n + cell
+        if spent < best[state]:
+            best[state] = spent
+            buckets[spent].append(state)
+    # a switch from mode a to b moves the state index by (b - a) * n
+    shifts = [[(b - a) * n for b in range(n_modes) if b != a] for a in range(n_modes)]
+    can_switch = n_modes > 1 and switch_cost <= budget
+    for cost in range(budget + 1):
+        for state in buckets[cost]:  # zero-cost steps append to the bucket being walked
+            if done[state] or best[state] != cost:
+                continue
+            done[state] = True
+            from_hindering = hinders[state]
+            for step, targets in steps[state]:
+                total = cost + step
+                if total > budget:
+                    break  # groups ascend in cost
+                for target in targets:
+                    known = best[target]
+                    # a going-on arrival as cheap as this one dominates a stopped one too
+                    if known < total:
+                        continue
+                    code = codes[target]
+                    if code == _FREE or (code >= _HINDERS and from_hindering):
+                        if total < known:
+                            best[target] = total
+                            pred[target] = state
+                            buckets[total].append(target)
+                        elif state < pred[target] and not done[target]:
+                            pred[target] = state  # a tie goes to the lowest-index predecessor
+                    elif (code == _STOPS or code == _HINDERS) and total < known:
+                        if total < best_stop[target] or (total == best_stop[target]
+                                                         and state < pred_stop[target]):
+                            best_stop[target] = total
+                            pred_stop[target] = state
+            if not (can_switch and switches[state]) or cost + switch_cost > budget:
+                continue
+            total = cost + switch_cost
+            for shift in shifts[state // n]:
+                target = state + shift
+                known = best[target]
+                if known < total:
+                    continue
+                code = arrivals[target]
+                if code == _FREE:
+                    if total < known:
+                        best[target] = total
+                        pred[target] = state
+                        buckets[total].append(target)
+                    elif state < pred[target] and not done[target]:
+                        pred[target] = state
+                elif code == _STOPS and total < known:
+                    if total < best_stop[target] or (total == best_stop[target]
+                                                     and state < pred_stop[target]):
+                        best_stop[target] = total
+                        pred_stop[target] = state
+    return best, pred, best_stop, pred_stop
+
+
+# -------------------------------------------------------------------------------------------
+# Stop squares next to enemies (HC-3.13, HC-3.21, HC-3.23, HC-3.25, HC-3.29)
+# -------------------------------------------------------------------------------------------
+
+def _cell_list(cells: Iterable[int], n: int) -> list[int]:
+    out = [int(c) for c in cells]
+    bad = [c for c in out if not (0 <= c < n)]
+    if bad:
+        raise ValueError(f"cells {bad} out of range 0..{n - 1}")
+    return out
+
+
+def squares_next_to(adjacency: np.ndarray, cells: Iterable[int]) -> np.ndarray:
+    """bool[n]: squares adjacent, under ``adjacency`` (an int[n, k] table such as
+    :func:`~envs.core.adjacency.adjacency_table` or :func:`touching_table`, -1 = none), to
+    any of ``cells``; a listed cell is marked only if it is next to another listed one."""
+    table = _int_table(adjacency, "adjacency")
+    n = table.shape[0]
+    # Index n is a permanent False, which the -1 entries of the table pick (Python's [-1]).
+    marks = np.zeros(n + 1, dtype=bool)
+    marks[_cell_list(cells, n)] = True
+    return marks[table].any(axis=1)
+
+
+def touching_table(board_or_shape: Board | tuple[int, int]) -> np.ndarray:
+    """int32[n, 8]: the grid square in each square8 direction (-1 off the grid, or off the
+    board's spaces when a :class:`Board` is given), walls and levels ignored: adjacency
+    between soaring figures (HC-3.13 default, HC-3.29)."""
+    if isinstance(board_or_shape, Board):
+        height, width = board_or_shape.height, board_or_shape.width
+        exists = board_or_shape.exists
+    else:
+        height, width = (int(x) for x in board_or_shape)
+        exists = np.ones(height * width, dtype=bool)
+    if height < 0 or width < 0:
+        raise ValueError(f"bad board shape {(height, width)}")
+    rows, cols = np.divmod(np.arange(height * width), max(width, 1))
+    table = np.full((height * width, len(SQUARE8_DIRECTIONS)), -1, dtype=np.int32)
+    for direction, (dr, dc) in enumerate(SQUARE8_DIRECTIONS):
+        r2, c2 = rows + dr, cols + dc
+        ok = (r2 >= 0) & (r2 < height) & (c2 >= 0) & (c2 < width)
+        there = np.where(ok, r2 * width + c2, 0)
+        ok &= exists & exists[there]
+        table[:, direction] = np.where(ok, there, -1)
+    table.setflags(write=False)
+    return table
+
+
+def squares_touching(board_or_shape: Board | tuple[int, int], cells: Iterable[int]) -> np.ndarray:
+    """bool[n]: squares at grid distance 1 from any of ``cells``, walls and levels ignored
+    (stop squares next to soaring enemies for a soaring figure, HC-3.29)."""
+    return squares_next_to(touching_table(board_or_shape), cells)
+
+
+def enemy_stop_cells(adjacency: np.ndarray, enemies: Iterable[int],
+                     start: int | None = None) -> np.ndarray:
+    """bool[n]: one mode's ``stop_cells``: squares next to (under ``adjacency``) a *new* enemy
+    (HC-3.21; HC-3.25 default: any enemy not adjacent to ``start``, the square the move
+    began on, when it began). After a successful breakaway (HC-3.23) the enemies next to
+    ``start`` stop nothing; without one there were none next to it anyway.
+
+    Give only the enemies this mode can be adjacent to (HC-3.13: soaring with soaring) and
+    the table of that mode (:func:`~envs.core.adjacency.adjacency_table` or
+    :func:`touching_table`). ``start=None``: every enemy is new, as when the figure began the
+    move in another mode (a flyer that began soaring was adjacent to no ground enemy).
+    """
+    table = _int_table(adjacency, "adjacency")
+    n = table.shape[0]
+    foes = _cell_list(enemies, n)
+    if start is not None:
+        start = _cell_list([start], n)[0]
+        broke_away = set(table[start].tolist())
+        foes = [e for e in foes if e not in broke_away]
+    return squares_next_to(table, foes)
