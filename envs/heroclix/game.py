@@ -1,0 +1,364 @@
+"""The static HeroClix game: options, the map's tables, the forces' dials, the dynamic terrain
+masks and the small named state changes the phases call.
+
+Nothing here decides what happens next: the phases (:mod:`.phases`, :mod:`.attacks`) own
+the decisions; :mod:`.reach` answers where a figure may move and :mod:`.targets` whom it may
+attack; :mod:`.rules` assembles the engine. Terrain that breaks in play (walls, blocking
+squares, HC-5.16) lives in the state; the static tables (:class:`~envs.core.walls.WallGeometry`,
+:class:`~envs.core.firelines.FireLines`) take the state's masks, so nothing is rebuilt when a
+wall breaks.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from ..core.actions import ActionLayout, SlotFamily
+from ..core.adjacency import adjacency_table
+from ..core.board import PaddedBoard
+from ..core.dice import Dice
+from ..core.firelines import FireLines
+from ..core.game import GameInfo, GameView, OptionError, StandardGame
+from ..core.modemove import touching_table
+from ..core.knockback import Knockback, compass_direction, knockback
+from ..core.tokens import TokenLayer
+from ..core.walls import WallGeometry
+from .dice import roll_2d6
+from .maps import ClixMap, Terrain
+from .powers import PICKS_UP_OBJECTS, has_trait
+from .powers_catalog import POWERS
+from .scenarios import OBJECT_KINDS, Scenario, load_scenario
+from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
+
+DEFAULT_SCENARIO = "duel"
+DEFAULT_BOARD_SIZE = None  # the map's own size; (24, 24) fits every shipped map
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+COLUMNS = ("speed", "attack", "defense", "damage")
+SWITCH_SLOTS = SlotFamily.of("switch_off", list(COLUMNS))
+BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "wall_n", "wall_e",
+               "wall_s", "wall_w", "tk_object", "tk_move", "tk_hurl", "pick_up", "carry", "drop",
+               "support")
+SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move")
+REWARDS = ("win", "vp")
+WALL_PLANES = ("wall_n", "wall_e", "wall_s", "wall_w")
+WALL_STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour across each wall plane's side
+
+
+@lru_cache(maxsize=16)
+def _map_tables(clix_map: ClixMap, board_size: tuple[int, int]) -> tuple:
+    """Per-map tables shared by every game on the map in a process."""
+    padded = PaddedBoard.create(clix_map.board, *board_size)
+    board = padded.board
+    walls = WallGeometry(board)
+    fire = FireLines(board, walls)
+    rows, cols = np.divmod(np.arange(board.n_cells), board.width)
+    chebyshev = np.maximum(np.abs(rows[:, None] - rows[None, :]),
+                           np.abs(cols[:, None] - cols[None, :])).astype(np.int16)
+    chebyshev.setflags(write=False)
+    return padded, walls, fire, chebyshev
+
+
+def _pad_mask(padded: PaddedBoard, mask: np.ndarray) -> np.ndarray:
+    out = np.zeros(padded.board.n_cells, dtype=mask.dtype)
+    for cell in np.flatnonzero(mask):
+        out[padded.to_padded(int(cell))] = mask[cell]
+    out.setflags(write=False)
+    return out
+
+
+class ClixBase(StandardGame[State]):
+    """HeroClix for 2-4 players without its phases: see the module docstring."""
+
+    STATE = State
+    GAME_OVER_PHASE = Phase.GAME_OVER
+    VIEW: ClassVar[Callable[[Any], GameView[State]]]
+    name = "heroclix"
+
+    def __init__(self, scenario: str | Scenario = DEFAULT_SCENARIO,
+                 board_size: tuple[int, int] | None = DEFAULT_BOARD_SIZE,
+                 max_rounds: int | None = None,
+                 reward: str = "win",
+                 full_dial_visibility: bool = False,
+                 passenger_may_act_after_drop: bool = True):
+        self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        sc = self.scenario
+        self.map = sc.map
+        self.num_players = len(sc.players)
+        if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            raise OptionError("scenario", f"{self.num_players} players; HeroClix takes "
+                              f"{MIN_PLAYERS}-{MAX_PLAYERS}")
+        source = self.map.board
+        self.height, self.width = (source.height, source.width) if board_size is None \
+            else _board_size(board_size)
+        if source.height > self.height or source.width > self.width:
+            raise OptionError("board_size", f"map {self.map.id!r} is {source.height}x"
+                              f"{source.width}, larger than board_size {board_size}")
+        self.max_rounds = sc.max_rounds if max_rounds is None else max_rounds
+        if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int) \
+                or self.max_rounds < 1:
+            raise OptionError("max_rounds", f"must be a positive integer, got {self.max_rounds!r}")
+        if reward not in REWARDS:
+            raise OptionError("reward", f"must be one of {', '.join(REWARDS)}, got {reward!r}")
+        self.reward = reward
+        for option, value in (("full_dial_visibility", full_dial_visibility),
+                              ("passenger_may_act_after_drop", passenger_may_act_after_drop)):
+            if not isinstance(value, bool):
+                raise OptionError(option, f"must be true or false, got {value!r}")
+        self.full_dial_visibility = full_dial_visibility
+        self.passenger_may_act_after_drop = passenger_may_act_after_drop
+        self.padded, self.walls, self.fire, self.chebyshev = _map_tables(self.map, (self.height,
+                                                                                   self.width))
+        self.board = self.padded.board
+        self.n_cells = self.board.n_cells
+        terrain = self.board.terrain
+        self.static_hindering = terrain == Terrain.HINDERING  # for lines of fire (HC-5.13)
+        self.water = terrain == Terrain.WATER
+        self.static_blocking = (terrain == Terrain.BLOCKING) | ~self.board.exists
+        self.indoor = _pad_mask(self.padded, self.map.indoor)
+        self.stairs = _pad_mask(self.padded, self.map.stairs)
+        ladder = np.full(self.n_cells, -1, dtype=np.int32)
+        for cell in np.flatnonzero(self.map.ladder_to >= 0):
+            ladder[self.padded.to_padded(int(cell))] = self.padded.to_padded(
+                int(self.map.ladder_to[cell]))
+        self.ladder_to = ladder
+        self.elevated = self.board.level > 0
+        self.build_total = sc.build_total
+        self.actions_per_turn = sc.build_total // 100  # HC-3.2 default
+        self._build_forces()
+        self.objects = TokenLayer([OBJECT_KINDS[o.kind] for o in sc.objects],
+                                  [o.kind for o in sc.objects], self.n_cells)
+        self.object_heavy = self.objects.kinds == 1
+        self._adjacency_cache: dict[bytes, np.ndarray] = {}
+        self.touching = touching_table(self.board)  # soaring adjacency (HC-3.13)
+        self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
+        self.layout = ActionLayout.build(self.n_cells, BASE_PLANES,
+                                         [*SPECIALS, SWITCH_SLOTS])
+        self.view = self.VIEW(self)
+        self.observation_shape = self.view.shape
+
+    @property
+    def info(self) -> GameInfo:
+        # One action of a figure is at most: select, carry or pick up, break away, one move
+        # leg per object picked up plus one, each followed by a pick-up choice, a drop; or
+        # select and one decision per bolt plus fire; plus four switch-offs. A turn is the
+        # actions of the build total plus end_turn; the round cap ends the game.
+        legs = 2 * (len(self.objects) + 1)
+        per_action = 4 + legs + 4 + int(self.bolts.max())
+        per_turn = self.actions_per_turn * per_action + 1
+        return GameInfo(name=self.name, num_players=self.num_players, min_players=MIN_PLAYERS,
+                        max_players=MAX_PLAYERS,
+                        max_game_length=per_turn * self.num_players * self.max_rounds)
+
+    # -- setup ----------------------------------------------------------------------------
+    def _build_forces(self) -> None:
+        owner, figures, start_cells, start_modes = [], [], [], []
+        for seat, player in enumerate(self.scenario.players):
+            for entry in player.force:
+                owner.append(seat)
+                figures.append(entry.figure)
+                start_cells.append(self.padded.to_padded(entry.cell))
+                start_modes.append(SOAR if entry.mode == "soar" else GROUND)
+        self.figures = figures
+        self.n_figures = len(figures)
+        self.owner = np.asarray(owner, dtype=np.int8)
+        self.start_cells, self.start_modes = start_cells, start_modes
+        clicks = max(len(f.dial) for f in figures)
+        self.dial_length = np.asarray([len(f.dial) for f in figures], dtype=np.int8)
+        self.dial_values = np.zeros((self.n_figures, clicks + 1, 4), dtype=np.int8)
+        self.dial_powers: list[list[tuple[str | None, ...]]] = []
+        for i, figure in enumerate(figures):
+            for c, click in enumerate(figure.dial):
+                self.dial_values[i, c] = (click.speed, click.attack, click.defense, click.damage)
+            self.dial_powers.append([tuple(k if k and POWERS[k].implemented else None
+                                           for k in click.powers) for click in figure.dial])
+        self.dial_keys = [[tuple(k for k in click if k is not None) for click in powers]
+                          for powers in self.dial_powers]
+        self.range = np.asarray([f.range for f in figures], dtype=np.int8)
+        self.bolts = np.asarray([f.targets for f in figures], dtype=np.int8)
+        self.flyer = np.asarray([f.flyer for f in figures], dtype=bool)
+        self.points = np.asarray([f.points for f in figures], dtype=np.int16)
+        self.force_points = [int(self.points[self.owner == s].sum())
+                             for s in range(self.num_players)]
+        self.optional_column = [[[bool(k and POWERS[k].optional) for k in click]
+                                 for click in powers] for powers in self.dial_powers]
+        names = [f.name for f in figures]
+        self.figure_label = [n if names.count(n) == 1 else f"{n} {names[:i + 1].count(n)}"
+                             for i, n in enumerate(names)]
+
+    def new_state(self, seed: int | None = None) -> State:
+        n, f = self.n_cells, self.n_figures
+        state = State(
+            cell=np.asarray(self.start_cells, dtype=np.int16),
+            click=np.zeros(f, dtype=np.int8),
+            mode=np.asarray(self.start_modes, dtype=np.int8),
+            tokens=np.zeros(f, dtype=np.int8), acted=np.zeros(f, dtype=bool),
+            held=np.full(f, NO_OBJECT, dtype=np.int8),
+            last_damager=np.full(f, NO_SEAT, dtype=np.int8),
+            power_off=np.zeros((f, 4), dtype=bool),
+            occupant=np.full(n, NO_FIGURE, dtype=np.int16),
+            objects=self.objects.new_where([self.padded.to_padded(o.cell)
+                                            for o in self.scenario.objects]),
+            walls_intact=self.walls.all_intact(),
+            blocking=self.static_blocking.copy(), rubble=np.zeros(n, dtype=bool),
+            vp=[0.0] * self.num_players, dice=Dice(seed))
+        state.occupant[state.cell] = np.arange(f)
+        state.first_player = self.roll_first_player(state)
+        state.seat = state.first_player
+        state.actions_left = self.actions_per_turn
+        return state
+
+    def roll_first_player(self, state: State) -> int:
+        """HC-2.11 default: everyone rolls 2d6, ties among the highest reroll."""
+        contenders = list(range(self.num_players))
+        while len(contenders) > 1:
+            totals = [sum(roll_2d6(state)) for _ in contenders]
+            best = max(totals)
+            contenders = [s for s, t in zip(contenders, totals) if t == best]
+        return contenders[0]
+
+    # -- the dial -------------------------------------------------------------------------
+    def value(self, state: State, figure: int, column: int) -> int:
+        return int(self.dial_values[figure, state.click[figure], column])
+
+    def speed_value(self, state: State, figure: int) -> int:
+        return self.value(state, figure, 0)
+
+    def attack_value(self, state: State, figure: int) -> int:
+        return self.value(state, figure, 1)
+
+    def defense_value(self, state: State, figure: int) -> int:
+        return self.value(state, figure, 2)
+
+    def damage_value(self, state: State, figure: int) -> int:
+        return self.value(state, figure, 3)
+
+    def powers(self, state: State, figure: int) -> tuple[str, ...]:
+        """HC-3.7/3.8: the implemented powers its dial shows now, less those switched off."""
+        if state.cell[figure] == NO_CELL:
+            return ()
+        shown = self.dial_keys[figure][int(state.click[figure])]
+        off = state.power_off[figure]
+        if not off.any():
+            return shown
+        return tuple(k for col, k in enumerate(self.dial_powers[figure][int(state.click[figure])])
+                     if k is not None and not off[col])
+
+    def switchable(self, state: State, figure: int) -> list[int]:
+        """Columns whose optional power is showing and still on (HC-3.8)."""
+        click = int(state.click[figure])
+        return [c for c in range(4) if self.optional_column[figure][click][c]
+                and not state.power_off[figure, c]]
+
+    def archenemies(self, a: int, b: int) -> bool:
+        fa, fb = self.figures[a], self.figures[b]
+        return bool(fa.archenemy_color and fa.archenemy_color == fb.archenemy_color
+                    and fa.name != fb.name)
+
+    def after_dial_turn(self, state: State, figure: int, events: list) -> None:
+        """HC-6.10: a holder that loses the power to hold drops the object on its square."""
+        held = int(state.held[figure])
+        if held != NO_OBJECT and not has_trait(self.powers(state, figure), PICKS_UP_OBJECTS):
+            state.objects[held] = state.cell[figure]
+            state.held[figure] = NO_OBJECT
+
+    # -- who is where ---------------------------------------------------------------------
+    def label(self, figure: int) -> str:
+        return self.figure_label[figure]
+
+    def cell_label(self, cell: int) -> str:
+        row, col = divmod(int(cell), self.width)
+        return f"({row},{col})"
+
+    def alive(self, state: State, seat: int | None = None) -> list[int]:
+        on_map = state.cell != NO_CELL
+        if seat is not None:
+            on_map &= self.owner == seat
+        return [int(f) for f in np.flatnonzero(on_map)]
+
+    def enemies_of(self, state: State, figure: int) -> list[int]:
+        return [int(f) for f in np.flatnonzero((state.cell != NO_CELL)
+                                               & (self.owner != self.owner[figure]))]
+
+    def move_figure(self, state: State, figure: int, cell: int) -> None:
+        state.occupant[state.cell[figure]] = NO_FIGURE
+        state.cell[figure] = cell
+        state.occupant[cell] = figure
+
+    def can_act(self, state: State, figure: int) -> bool:
+        """HC-3.4, HC-3.17: on the map, not acted this turn, fewer than two tokens."""
+        return bool(state.cell[figure] != NO_CELL and not state.acted[figure]
+                    and state.tokens[figure] < 2)
+
+    # -- terrain as it stands now ---------------------------------------------------------
+    def neighbors(self, state: State) -> np.ndarray:
+        return self.walls.neighbors(state.walls_intact)
+
+    def adjacency(self, state: State) -> np.ndarray:
+        """HC-3.13 adjacency for non-soaring figures under the walls and blocking squares
+        standing now (cached per terrain state)."""
+        key = state.walls_intact.tobytes() + state.blocking.tobytes()
+        table = self._adjacency_cache.get(key)
+        if table is None:
+            if len(self._adjacency_cache) > 64:
+                self._adjacency_cache.clear()
+            table = adjacency_table(self.board, state.blocking, neighbors=self.neighbors(state))
+            self._adjacency_cache[key] = table
+        return table
+
+    def hindering(self, state: State, *, movement: bool) -> np.ndarray:
+        """Hindering squares now: terrain, rubble (HC-5.17) and unheld objects (HC-6.3);
+        shallow water hinders movement only (HC-5.13)."""
+        mask = self.static_hindering | state.rubble | self.objects.lying(state.objects)
+        return mask | self.water if movement else mask
+
+    def is_adjacent(self, state: State, a: int, b: int) -> bool:
+        """HC-3.13 between two figures, flight modes included."""
+        soar_a, soar_b = state.mode[a] == SOAR, state.mode[b] == SOAR
+        if soar_a != soar_b:
+            return False
+        ca, cb = int(state.cell[a]), int(state.cell[b])
+        row = self.touching[ca] if soar_a else self.adjacency(state)[ca]
+        return cb in row.tolist()
+
+    def adjacent_figures(self, state: State, figure: int) -> list[int]:
+        """Figures adjacent to ``figure`` (HC-3.13), ascending: on the squares of its
+        adjacency row, in the same flight class (soaring with soaring only)."""
+        cell = int(state.cell[figure])
+        soaring = state.mode[figure] == SOAR
+        row = self.touching[cell] if soaring else self.adjacency(state)[cell]
+        found = []
+        for there in row.tolist():
+            if there >= 0:
+                other = int(state.occupant[there])
+                if other >= 0 and (state.mode[other] == SOAR) == soaring:
+                    found.append(other)
+        return sorted(found)
+
+    def adjacent_enemies(self, state: State, figure: int) -> list[int]:
+        owner = self.owner[figure]
+        return [e for e in self.adjacent_figures(state, figure) if self.owner[e] != owner]
+
+    def knockback_path(self, state: State, target: int, source_cell: int,
+                       distance: int) -> Knockback:
+        """HC-4.9-4.13: straight away from ``source_cell`` under today's terrain."""
+        cell = int(state.cell[target])
+        direction = compass_direction(self.board, source_cell, cell)
+        soaring = state.mode[target] == SOAR
+        others = (state.cell != NO_CELL) & (np.arange(self.n_figures) != target)
+        if soaring:
+            others &= state.mode == SOAR
+        occupied = np.zeros(self.n_cells, dtype=bool)
+        occupied[state.cell[others]] = True
+        return knockback(self.board, cell, direction, distance, blocking=state.blocking,
+                         occupied=occupied, flyer=bool(self.flyer[target]), soaring=bool(soaring),
+                         neighbors=self.neighbors(state))
+
+
+def _board_size(value: Any) -> tuple[int, int]:
+    if (not isinstance(value, (tuple, list)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        raise OptionError("board_size", f"must be two positive integers (rows, cols), got {value!r}")
+    return int(value[0]), int(value[1])

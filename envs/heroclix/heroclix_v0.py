@@ -1,0 +1,167 @@
+"""HeroClix (``heroclix_v0``): the 2002 basic game of dial figures on a square map, 2-4 agents.
+
+Rules: ``rules/heroclix.md`` of the project's specification (HC-1.1 ... HC-8.3, R-1 ... R-22)
+with every ``Default:`` line, and the nine powers the basic rules use from the Powers and
+Abilities card (Toughness, Invulnerability, Support, Regeneration, Steal Energy, Super
+Strength, Telekinesis, Leap/Climb, Phasing). Rule IDs name the tests
+(``tests/heroclix/test_rules_*.py``). The engine: :mod:`envs.heroclix.rules` (its module
+docstring maps the package).
+
+Usage::
+
+    from envs import make
+    env = make("heroclix_v0", scenario="duel", render_mode="rgb_array")
+    env.reset(seed=3)
+
+The game in brief
+-----------------
+Each figure has a *combat dial*: per click, its speed, attack, defense and damage and the
+powers tied to them; each click of damage turns the dial one click on, and KO removes the
+figure (HC-1.3, HC-4.5). Range and bolts (targets) never change. A player has one action per
+turn per 100 points of the build total (HC-3.2); each action moves one figure, makes one
+close or ranged attack, or passes. A figure that acts gets an action token; acting in two of
+your turns in a row costs 1 click (*pushing*), and a figure may not act in three (HC-3.14-3.17).
+An attack rolls 2d6 + attack against the target's defense (a 2 misses and costs the attacker
+1 click, a 12 hits for 1 more); doubles knock the target back (HC-4.2-4.13). Flyers hover or
+soar (HC-3.26-3.33); walls and blocking terrain break under 3 damage (HC-5.16); objects are
+picked up, struck with and thrown by Super Strength, moved and hurled by Telekinesis (HC-6).
+The game ends when at most one player has figures, or after ``max_rounds`` rounds; the most
+victory points win (a KO'd figure's points to whoever KO'd it, double for an archenemy;
+survivors' points to their owner; ties to the smaller force, then a draw, HC-7).
+
+Agents
+------
+``player_0`` .. ``player_{n-1}``, one per force of the scenario (2-4). The first player is
+rolled with 2d6 at the start of every game (HC-2.11); play passes clockwise (seat order),
+skipping players without figures. ``env.metadata["game_info"]`` is the game's
+:class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
+bound on the decisions of a game from ``max_rounds`` and the longest possible action.
+
+Action space: ``Discrete(18 * H * W + 10)``
+------------------------------------------
+Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
+for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
+in the top-left corner of one grid, so one policy can play them all. ``env.game.layout.decode(a)`` gives ``(kind, index, param)``.
+
+================  ==================================================================
+plane / action    meaning (the phase that offers it)
+================  ==================================================================
+``select``        choose the figure on that square to act (ACTION, HC-3.5)
+``move``          move the chosen figure there, ending on the ground / hovering
+                  (FIGURE, MOVE; its own square: a move of 0 squares)
+``soar``          move a flyer there ending soaring (HC-3.26: a switch costs 1 square)
+``close``         close combat attack on the enemy there (HC-4.27)
+``ranged``        ranged attack on the enemy there; with several bolts, the first target
+                  (FIGURE) and further ones (TARGETS, HC-4.24)
+``throw``         throw the held object at the enemy there (Super Strength, HC-6.12)
+``smash``         attack the blocking square or object there (HC-5.16, HC-6.4)
+``wall_n/e/s/w``  attack the wall on that side of the square (own square: close; a
+                  square in range and line of fire: ranged; HC-5.16 default)
+``tk_object``     Telekinesis: use the object there (then TELEKINESIS)
+``tk_move``       move that object to the square (HC-6.14)
+``tk_hurl``       hurl it at the enemy there (HC-6.15-6.20)
+``pick_up``       pick up the object there during the move (Super Strength, HC-6.6)
+``carry``         a hovering flyer takes the friend there along (HC-3.30)
+``drop``          set the passenger down there (DROP)
+``support``       Support: heal the adjacent friend there (R-5)
+``pass``          use one action doing nothing (HC-3.5)
+``end_turn``      pass every action left (HC-3.5 default)
+``break_away``    roll to break away from adjacent enemies (HC-3.23)
+``regenerate``    Regeneration: heal instead of moving (R-6)
+``fire``          shoot the targets declared so far (TARGETS)
+``end_move``      end the move without picking up an object (PICKUP)
+``switch_off_*``  switch off the chosen figure's optional speed / attack / defense /
+                  damage power until your next turn (HC-3.8)
+================  ==================================================================
+
+The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, wall_e, wall_s,
+wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support`` (H x W each), then
+``pass, end_turn, break_away, regenerate, fire, end_move`` and the four ``switch_off`` slots.
+
+Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
+---------------------------------------------------------------------------
+From the observer's viewpoint (``seat+k`` = k seats after it); ``env.game.view.channel_names``
+lists the channels as ``view`` or ``view:channel`` (``envs.heroclix.view.plane_layout``):
+
+================  ===================================================================
+view              channels
+================  ===================================================================
+``space``         1 on the map's squares
+``level``         level / 2 (0 ground, 1 and 2 elevated)
+``indoor``        indoor squares (HC-5.2)
+``stairs``        stair squares; ``ladder``: ladder squares (HC-5.8)
+``terrain``       ``clear``, ``hindering``, ``blocking``, ``water`` as they stand now
+                  (broken walls and blocking squares are hindering, HC-5.17; unheld
+                  objects hindering, HC-6.3)
+``wall``          ``n``, ``e``, ``s``, ``w``: a wall standing on that side of the square
+``objects``       ``light``, ``heavy``: unheld objects; ``held``: 1 light / 2 heavy at
+                  the holder's square
+``figures``       ``seat+k``: the figures of each seat
+``stats``         at each figure's square, its current click: ``speed``, ``attack``,
+                  ``defense``, ``damage``, ``range`` (/20), ``targets`` (/5),
+                  ``clicks_left`` to KO (/10), ``tokens`` (/2), ``acted`` this turn,
+                  ``flyer``, ``soaring``, ``points`` (/100)
+``powers``        one per power of the card (44, by key), at the squares of figures
+                  whose power works now (shown, implemented, not switched off)
+``dial``          only with ``full_dial_visibility``: ``k/<column>`` the value k clicks
+                  on (k = 1..8, /20; 0 past KO) (HC-8.1)
+``decision``      ``selected`` figure, ``passenger``, ``tk_object``, declared ``targets``
+``phase``         constant planes from here on: the phase one-hot (8)
+``turn``          ``actions_left`` / actions per turn, ``round`` / max_rounds,
+                  ``move_left`` squares (/10)
+``vp``            ``seat+k``: victory points scored so far / build total
+================  ===================================================================
+
+Powers
+------
+A figure's powers are the keys its dial shows now. Those implemented are effects in the hook
+registry ``envs.heroclix.powers.HOOKS``: movement *traits* (Leap/Climb, Phasing, Super
+Strength, Telekinesis), ``damage_taken`` reductions (Toughness -1, Invulnerability -2, on
+attack and knockback damage only), ``after_attack`` (Steal Energy) and ``extra_actions``
+(Support, Regeneration, throwing, Telekinesis: each on its own action plane). The other 35
+powers of the card are on the shipped dials but do nothing yet (``envs.heroclix.figures``
+lists them per figure); they come with the next version.
+
+Rewards and termination
+-----------------------
+Terminal rewards only. ``reward="win"`` (default): zero-sum, winners share +1, losers -1
+(two players: +1 / -1, a draw 0). ``reward="vp"``: each player's final victory points minus
+the players' mean, divided by the build total (zero-sum, shaped by margin). The game ends
+when at most one player has figures (HC-7.1 default) or after ``max_rounds`` rounds;
+``max_turns`` truncates instead.
+
+Options
+-------
+=============================  ==========  ================================================
+option                         default     meaning
+=============================  ==========  ================================================
+scenario                       "duel"      scenario id (``envs.heroclix.scenarios
+                                           .scenario_ids()``) or a path to a scenario file
+board_size                     None        (H, W) of observations and action cells; None:
+                                           the map's size
+max_rounds                     scenario    rounds before the game ends on points (30)
+reward                         "win"       "win" or "vp" (see above)
+full_dial_visibility           False       observe the next clicks of every dial (HC-8.1)
+passenger_may_act_after_drop   True        HC-3.32 as written; False: the Nexus reading
+render_mode                    None        "rgb_array", "ansi" or "human" (needs pygame)
+max_turns                      None        truncate after this many player turns
+=============================  ==========  ================================================
+
+Scenarios: ``duel`` (100 points each on the 16 x 16 ``small`` map, the default), ``mall``
+and ``street`` (200 points on the 24 x 24 boxed maps), ``brawl`` (a 100-point 4-player
+free-for-all on ``street``).
+
+Version history
+---------------
+* v0: first release: the basic game, HC-1 ... HC-8 and the nine basic powers.
+"""
+
+from __future__ import annotations
+
+from ..pettingzoo_env import make_env_factory
+from .rules import HeroclixGame
+
+env = make_env_factory(HeroclixGame, "heroclix_v0")
+raw_env = env
+
+__all__ = ["env", "raw_env", "HeroclixGame"]

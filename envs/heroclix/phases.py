@@ -1,0 +1,267 @@
+"""HeroClix's turn as a table of phases (HC-3.1-3.6), one rule per decision::
+
+    ACTION --select--> FIGURE --move/soar--------------------------------> (action over)
+       |                 |--break_away (1d6: 4-6) / carry / pick_up--> MOVE <-> PICKUP
+       |                 |                                               \\-> DROP (passenger)
+       |                 |--ranged (more bolts)--> TARGETS --fire-->
+       |                 |--tk_object--> TELEKINESIS --tk_move / tk_hurl-->
+       |                 \\--close, throw, smash, wall_*, support, regenerate -->
+       |--pass, end_turn
+
+An action over goes through :func:`~envs.heroclix.turns.finish_action` (tokens, pushing,
+the next action or the end of the turn). ``switch_off`` (HC-3.8) turns off one optional
+power of the chosen figure and leaves the choice open.
+"""
+
+from __future__ import annotations
+
+from ..core.actions import DecodedAction
+from ..core.events import Event
+from ..core.flow import GameOverPhase, LegalMask, PhaseRule
+from .attacks import AttackHandlers, hurl_object
+from .dice import roll_d6
+from .game import ClixBase
+from .objects import pick_up, pickup_squares, tk_destinations, tk_targets
+from .powers import AUTO_BREAKAWAY, has_trait
+from .reach import landing_squares_mask, move_budget, reach
+from .state import GROUND, NO_FIGURE, SOAR, Phase, State
+from .turns import end_turn, finish_action
+
+Rule = PhaseRule[ClixBase, State]
+BREAKAWAY_SUCCESS = 4  # HC-3.23: 4-6 on one d6
+
+
+def needs_breakaway(game: ClixBase, state: State, figure: int) -> bool:
+    """HC-3.23: adjacent to an enemy (HC-3.13, flight included) and no automatic breakaway."""
+    return bool(game.adjacent_enemies(state, figure)) and not has_trait(
+        game.powers(state, figure), AUTO_BREAKAWAY)
+
+
+def start_move(game: ClixBase, state: State, figure: int) -> None:
+    state.move_spent = 0
+    state.move_budget = move_budget(game, state, figure)
+    state.move_stopped = False
+    state.broke_away = game.adjacent_enemies(state, figure)  # HC-3.25 default
+
+
+def mark_destinations(game: ClixBase, state: State, legal: LegalMask, figure: int) -> None:
+    found = reach(game, state, figure)
+    for mode, plane in ((GROUND, "move"), (SOAR, "soar")):
+        if mode < found.n_modes:
+            legal.cells(plane, [int(c) for c in found.ends[mode].nonzero()[0]])
+
+
+class Action(Rule):
+    """HC-3.5: choose a figure that may act (HC-3.4, HC-3.17), pass, or end the turn."""
+
+    handlers = {"select": "choose", "pass": "pass_action", "end_turn": "end"}
+
+    def mask(self, game, state, legal):
+        legal.cells("select", [int(state.cell[f]) for f in game.alive(state, state.seat)
+                               if game.can_act(state, f)])
+        legal.special("pass")
+        legal.special("end_turn")
+
+    def choose(self, game, state, action, events):
+        state.selected = int(state.occupant[action.cell])
+        start_move(game, state, state.selected)
+        state.phase = Phase.FIGURE
+
+    def pass_action(self, game, state, action, events):
+        events.append(Event("pass", "pass", state.seat))
+        finish_action(game, state, NO_FIGURE, events)
+
+    def end(self, game, state, action, events):
+        events.append(Event("end_turn", f"{game.player_names[state.seat]} ends the turn",
+                            state.seat))
+        end_turn(game, state, events)
+
+
+class Figure(AttackHandlers):
+    """The chosen figure's action (HC-3.5) or a power's variant of one."""
+
+    handlers = {"move": "move", "soar": "move", "break_away": "break_away", "carry": "carry",
+                "pick_up": "pick_up", "switch_off": "switch_off",
+                **AttackHandlers.attack_handlers}
+
+    def mask(self, game, state, legal):
+        figure = state.selected
+        if needs_breakaway(game, state, figure):
+            legal.special("break_away")
+        else:
+            mark_destinations(game, state, legal, figure)
+            legal.cells("pick_up", pickup_squares(game, state, figure))
+        legal.cells("carry", carry_squares(game, state, figure))
+        self.mark_attacks(game, state, legal, figure)
+        for column in game.switchable(state, figure):
+            legal.slot("switch_off", column)
+
+    def move(self, game, state, action, events):
+        arrive(game, state, state.selected, action, events)
+
+    def break_away(self, game, state, action, events):
+        figure = state.selected
+        roll = roll_d6(state)
+        ok = roll >= BREAKAWAY_SUCCESS
+        events.append(Event("breakaway", f"{game.label(figure)} breaks away: "
+                            f"{'succeeds' if ok else 'fails'}", state.seat, dice=(str(roll),)))
+        if not ok:  # HC-3.23 default: the action is used
+            finish_action(game, state, figure, events)
+            return
+        start_move(game, state, figure)
+        state.phase = Phase.MOVE
+
+    def carry(self, game, state, action, events):
+        figure = state.selected
+        state.passenger = int(state.occupant[action.cell])
+        events.append(Event("carry", f"{game.label(figure)} picks up "
+                            f"{game.label(state.passenger)}", state.seat))
+        if needs_breakaway(game, state, figure):
+            self.break_away(game, state, action, events)
+            if state.phase is not Phase.MOVE:
+                return
+        start_move(game, state, figure)
+        state.phase = Phase.MOVE
+
+    def pick_up(self, game, state, action, events):
+        figure = state.selected
+        start_move(game, state, figure)
+        take(game, state, figure, action.cell, events)
+        state.phase = Phase.MOVE
+
+    def switch_off(self, game, state, action, events):
+        figure = state.selected
+        state.power_off[figure, action.index] = True
+        start_move(game, state, figure)  # a speed power may change the move (HC-5.10)
+        events.append(Event("switch_off", f"{game.label(figure)} switches off its "
+                            f"{action.name.split('_')[-1]} power", state.seat))
+
+
+def carry_squares(game: ClixBase, state: State, figure: int) -> list[int]:
+    """HC-3.30/3.31: a hovering flyer may take one adjacent friend that holds nothing."""
+    if not game.flyer[figure] or state.mode[figure] == SOAR or state.held[figure] >= 0:
+        return []
+    friends = [f for f in game.alive(state, int(game.owner[figure])) if f != figure
+               and state.mode[f] != SOAR and state.held[f] < 0
+               and game.is_adjacent(state, figure, f)]
+    return sorted(int(state.cell[f]) for f in friends)
+
+
+def take(game: ClixBase, state: State, figure: int, cell: int, events: list[Event]) -> None:
+    obj = pick_up(game, state, figure, cell)
+    events.append(Event("pick_up", f"{game.label(figure)} picks up the {game.objects.names[obj]}",
+                        state.seat, cells=(cell,)))
+
+
+def arrive(game: ClixBase, state: State, figure: int, action: DecodedAction,
+           events: list[Event]) -> None:
+    """Carry out one leg of a move to ``action.cell`` in the plane's mode."""
+    mode = SOAR if action.kind == "soar" else GROUND
+    found = reach(game, state, figure)
+    cell = action.cell
+    start = int(state.cell[figure])
+    state.move_spent = int(found.cost[mode, cell])
+    state.move_stopped = bool(found.going_on[mode, cell] != found.cost[mode, cell])
+    if cell != start:
+        game.move_figure(state, figure, cell)
+    if state.mode[figure] != mode:
+        state.mode[figure] = mode
+    events.append(Event("move", f"{game.label(figure)} moves to {game.cell_label(cell)}"
+                        + (" soaring" if mode == SOAR else ""), state.seat, cells=(start, cell)))
+    if pickup_squares(game, state, figure):
+        state.phase = Phase.PICKUP
+    else:
+        end_move(game, state, figure, events)
+
+
+def end_move(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
+    if state.passenger != NO_FIGURE:
+        state.phase = Phase.DROP
+        return
+    finish_action(game, state, figure, events)
+
+
+class Move(Rule):
+    """A move's destination after a breakaway, a pick-up or taking a passenger; another leg
+    after a pick-up on the way (HC-6.6)."""
+
+    handlers = {"move": "move", "soar": "move", "pick_up": "pick_up"}
+
+    def mask(self, game, state, legal):
+        mark_destinations(game, state, legal, state.selected)
+        legal.cells("pick_up", pickup_squares(game, state, state.selected))
+
+    def move(self, game, state, action, events):
+        arrive(game, state, state.selected, action, events)
+
+    def pick_up(self, game, state, action, events):
+        take(game, state, state.selected, action.cell, events)
+
+
+class Pickup(Rule):
+    """HC-6.6: pick up an object beside the square reached (and go on if speed is left)."""
+
+    handlers = {"pick_up": "pick_up", "end_move": "stop"}
+
+    def mask(self, game, state, legal):
+        legal.cells("pick_up", pickup_squares(game, state, state.selected))
+        legal.special("end_move")
+
+    def pick_up(self, game, state, action, events):
+        figure = state.selected
+        take(game, state, figure, action.cell, events)
+        if state.move_stopped or state.move_spent >= state.move_budget:
+            end_move(game, state, figure, events)
+        else:
+            state.phase = Phase.MOVE
+
+    def stop(self, game, state, action, events):
+        end_move(game, state, state.selected, events)
+
+
+class Drop(Rule):
+    """HC-3.30: set the passenger down on an empty square adjacent to the carrier."""
+
+    def mask(self, game, state, legal):
+        legal.cells("drop", drop_squares(game, state))
+
+    def apply(self, game, state, action, events):
+        figure, passenger = state.selected, state.passenger
+        game.move_figure(state, passenger, action.cell)
+        state.mode[passenger] = GROUND
+        events.append(Event("drop", f"{game.label(figure)} sets {game.label(passenger)} down",
+                            state.seat, cells=(action.cell,)))
+        if not game.passenger_may_act_after_drop:  # HC-3.33 flag
+            state.acted[passenger] = True
+        finish_action(game, state, figure, events)
+
+
+def drop_squares(game: ClixBase, state: State) -> list[int]:
+    landing = landing_squares_mask(game, state)
+    table = game.adjacency(state)[int(state.cell[state.selected])]
+    return sorted(int(c) for c in table if c >= 0 and landing[c])
+
+
+class Telekinesis(Rule):
+    """HC-6.14 move the object (a move action) or HC-6.15 hurl it (a ranged action)."""
+
+    handlers = {"tk_move": "move_object", "tk_hurl": "hurl"}
+
+    def mask(self, game, state, legal):
+        legal.cells("tk_move", tk_destinations(game, state, state.tk_object))
+        legal.cells("tk_hurl", tk_targets(game, state, state.selected, state.tk_object))
+
+    def move_object(self, game, state, action, events):
+        obj, figure = state.tk_object, state.selected
+        start = int(state.objects[obj])
+        state.objects[obj] = action.cell
+        events.append(Event("tk_move", f"{game.label(figure)} moves the "
+                            f"{game.objects.names[obj]}", state.seat, cells=(start, action.cell)))
+        finish_action(game, state, figure, events)
+
+    def hurl(self, game, state, action, events):
+        hurl_object(game, state, state.selected, state.tk_object, action.cell, events)
+        finish_action(game, state, state.selected, events)
+
+
+GameOver = GameOverPhase

@@ -1,0 +1,140 @@
+"""Powers that are actions of their own: effects at ``extra_actions`` in :data:`HOOKS`, and
+Steal Energy at ``after_attack`` (R-5 ... R-9, heroclix_powers.md P-DMG-3, P-DEF-10,
+P-ATT-5, P-ATT-10, P-ATT-11).
+
+Each :class:`PowerAction` names the action plane (or special action) it is offered on, the
+squares it may be used on now (``targets``) and what it does (``perform``, True when the
+figure's action is over). The FIGURE phase offers every action effect of the figure's
+current powers and never names one.
+
+===================  =========  ==========================================================
+power                plane      action
+===================  =========  ==========================================================
+Support (R-5)        support    close: an adjacent damaged friend; 2d6 + attack >= 10 heals
+                                1d6 - 2 (a 12 heals 1 more; a 2 fails and costs 1 click)
+Regeneration (R-6)   regenerate move, without moving: heal 1d6 - 2 (minimum 0)
+Super Strength       throw      ranged: throw the held object (HC-6.12)
+Telekinesis          tk_object  choose an unheld object on or beside the figure's square,
+                                then move it or hurl it (the TELEKINESIS phase, HC-6.13-6.20)
+===================  =========  ==========================================================
+
+Healing a figure that has taken no damage does nothing, so Support and Regeneration are
+offered only for damaged figures.
+"""
+
+from __future__ import annotations
+
+from ..core.events import Event
+from ..core.hooks import AFTER_ATTACK, EXTRA_ACTIONS
+from ..core.tokens import GONE
+from .combat import AttackResult, deal_damage, heal, resolve_attack
+from .dice import roll_2d6, roll_d6
+from .game import ClixBase
+from .objects import telekinesis_objects
+from .powers import HOOKS
+from .state import NO_CELL, NO_OBJECT, Phase, State
+from .targets import throw_damage, throw_targets
+
+SUPPORT_DEFENSE = 10  # R-5 default
+
+
+class PowerAction:
+    plane = ""
+    special = False  # offered as a special action (no square) rather than on a plane
+
+    def targets(self, game: ClixBase, state: State, figure: int) -> list[int]:
+        raise NotImplementedError
+
+    def perform(self, game: ClixBase, state: State, figure: int, cell: int,
+                events: list[Event]) -> bool:
+        raise NotImplementedError
+
+
+def register(key: str):
+    def add(cls: type[PowerAction]) -> type[PowerAction]:
+        HOOKS.register(EXTRA_ACTIONS, key)(cls())
+        return cls
+    return add
+
+
+def power_actions(game: ClixBase, state: State, figure: int) -> list[PowerAction]:
+    return [HOOKS.get(EXTRA_ACTIONS, key) for key in game.powers(state, figure)
+            if HOOKS.has(EXTRA_ACTIONS, key)]
+
+
+@register("support")
+class Support(PowerAction):
+    plane = "support"
+
+    def targets(self, game, state, figure):
+        return sorted(int(state.cell[f]) for f in game.alive(state, int(game.owner[figure]))
+                      if f != figure and state.click[f] > 0 and game.is_adjacent(state, figure, f))
+
+    def perform(self, game, state, figure, cell, events):
+        friend = int(state.occupant[cell])
+        dice = roll_2d6(state)
+        total = sum(dice)
+        events.append(Event("support", f"{game.label(figure)} supports {game.label(friend)}: "
+                            f"rolls {dice[0]}+{dice[1]}", state.seat,
+                            cells=(int(state.cell[figure]), cell),
+                            dice=tuple(str(d) for d in dice)))
+        if total == 2:  # critical miss: no heal, 1 click to the supporter [impl]
+            deal_damage(game, state, figure, 1, "critical_miss", figure, events)
+        elif total == 12 or total + game.attack_value(state, figure) >= SUPPORT_DEFENSE:
+            heal(game, state, friend, max(0, roll_d6(state) - 2) + int(total == 12), events)
+        return True
+
+
+@register("regeneration")
+class Regeneration(PowerAction):
+    plane = "regenerate"
+    special = True
+
+    def targets(self, game, state, figure):
+        return [int(state.cell[figure])] if state.click[figure] > 0 else []
+
+    def perform(self, game, state, figure, cell, events):
+        amount = max(0, roll_d6(state) - 2)
+        events.append(Event("regenerate", f"{game.label(figure)} regenerates {amount}",
+                            state.seat, cells=(int(state.cell[figure]),), dice=(str(amount + 2),)))
+        heal(game, state, figure, amount, events)
+        return True
+
+
+@register("super_strength")
+class Throw(PowerAction):
+    plane = "throw"
+
+    def targets(self, game, state, figure):
+        return sorted(int(state.cell[t]) for t in throw_targets(game, state, figure))
+
+    def perform(self, game, state, figure, cell, events):
+        target = int(state.occupant[cell])
+        hindered = throw_targets(game, state, figure)
+        obj = int(state.held[figure])
+        state.held[figure] = NO_OBJECT
+        state.objects[obj] = GONE  # HC-6.9: used, destroyed whether it hits or not
+        resolve_attack(game, state, figure, [target], "ranged", events,
+                       damage=throw_damage(game, obj), hindered=hindered)
+        return True
+
+
+@register("telekinesis")
+class Telekinesis(PowerAction):
+    plane = "tk_object"
+
+    def targets(self, game, state, figure):
+        return telekinesis_objects(game, state, figure)
+
+    def perform(self, game, state, figure, cell, events):
+        state.tk_object = game.objects.at(state.objects, cell)[0]
+        state.phase = Phase.TELEKINESIS
+        return False
+
+
+@HOOKS.register(AFTER_ATTACK, "steal_energy")
+def steal_energy(game: ClixBase, state: State, result: AttackResult, events: list[Event]) -> None:
+    """R-7 / P-ATT-10: a close attack that damaged an enemy heals the attacker 1 click."""
+    if result.kind == "close" and state.cell[result.attacker] != NO_CELL and any(
+            taken > 0 for taken in result.damage_taken.values()):
+        heal(game, state, result.attacker, 1, events)

@@ -1,0 +1,232 @@
+"""Where a HeroClix figure may move: the masks of :func:`envs.core.modemove.reachable_modes`
+built from today's terrain, the figure's flight and its powers' traits.
+
+A non-flyer moves in one mode; a flyer in two, hovering (mode 0) and soaring (mode 1),
+switching at a cost of 1 (HC-3.26). Per mode:
+
+=================  ===================================  ==================================
+rule               walking / hovering (mode 0)          soaring (mode 1)
+=================  ===================================  ==================================
+steps              walls and blocking squares stop a    over everything (HC-3.29), never
+                   walker (HC-5.14); a hoverer crosses  onto an indoor square (HC-5.3)
+                   them outdoors (HC-5.1), not indoors
+                   (HC-5.4); levels change by stairs or
+                   ladder only (HC-5.8: a ladder costs
+                   2 up) unless flying or climbing
+enter              not an enemy's square (HC-3.20)      any square
+end                empty, not blocking (HC-3.22)        empty, not blocking, outdoors
+hindering          stops on entry, halves a start in    none
+                   it (HC-5.10); hoverers only indoors
+                   (HC-3.28)
+next to enemies    a new non-soaring enemy stops it     a new soaring enemy stops it
+                   (HC-3.21, HC-3.25)                   (HC-3.29)
+=================  ===================================  ==================================
+
+Traits of powers (:mod:`.powers`) change the walking mode: ``climbs`` changes level
+anywhere, ``ignores_hindering`` drops the hindering rules, ``crosses_blocking_outdoors`` /
+``_indoors`` cross walls and blocking squares (ending on one stays illegal), and
+``passes_figures`` enters occupied squares (R-10, R-11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
+from .game import ClixBase
+from .powers import (CLIMBS, CROSSES_BLOCKING_INDOORS, CROSSES_BLOCKING_OUTDOORS,
+                     IGNORES_HINDERING, PASSES_FIGURES, has_trait)
+from .state import NO_CELL, NO_FIGURE, SOAR, State
+
+REACH_CACHE_SIZE = 8
+
+
+@dataclass(frozen=True)
+class MoveTables:
+    """Per-map step tables (static): the open neighbour table and which of its steps cross
+    a wall slot, change level, climb a ladder or touch an indoor square."""
+
+    open_neighbors: np.ndarray
+    level_change: np.ndarray  # bool[n, 8]
+    by_stairs: np.ndarray  # bool[n, 8]: a level change along stairs (free, HC-5.8)
+    ladder_up: np.ndarray  # bool[n, 8]: up a ladder (costs 2)
+    ladder_down: np.ndarray  # bool[n, 8]
+    indoor_step: np.ndarray  # bool[n, 8]: either square indoors
+    blocking_end: np.ndarray  # bool[n, 8]: the square stepped into is not a space
+    soar_cost: np.ndarray  # int[n, 8]: 1 per step over anything, -1 off the map
+
+
+def move_tables(game: ClixBase) -> MoveTables:
+    cached = game.__dict__.get("_move_tables")
+    if cached is not None:
+        return cached
+    nb = game.walls.open_neighbors
+    valid = nb >= 0
+    there = np.where(valid, nb, 0)
+    here = np.arange(game.n_cells)[:, None]
+    level = game.board.level
+    change = valid & (level[there] != level[here])
+    stairs = game.stairs
+    orthogonal = np.zeros(nb.shape, dtype=bool)
+    orthogonal[:, 0::2] = True  # N, E, S, W: a flight is climbed between squares sharing a side
+    by_stairs = change & stairs[there] & stairs[here] & orthogonal
+    ladder = game.ladder_to
+    up = valid & (ladder[here] == there) & (level[there] > level[here])
+    down = valid & (ladder[there] == here) & (level[there] < level[here])
+    indoor = valid & (game.indoor[there] | game.indoor[here])
+    soar_cost = np.where(valid, 1, -1).astype(np.int16)
+    for array in (change, by_stairs, up, down, indoor, soar_cost):
+        array.setflags(write=False)
+    tables = MoveTables(nb, change, by_stairs, up, down, indoor, ~valid, soar_cost)
+    game.__dict__["_move_tables"] = tables
+    return tables
+
+
+def figure_traits(game: ClixBase, state: State, figure: int) -> frozenset[str]:
+    powers = game.powers(state, figure)
+    return frozenset(t for t in (CLIMBS, IGNORES_HINDERING, CROSSES_BLOCKING_OUTDOORS,
+                                 CROSSES_BLOCKING_INDOORS, PASSES_FIGURES)
+                     if has_trait(powers, t))
+
+
+def _step_costs(game: ClixBase, state: State, tables: MoveTables, *, flying: bool,
+                traits: frozenset[str]) -> np.ndarray:
+    """int[n, 8] over the open table for walking or hovering: -1 forbidden. Read-only and
+    cached per walls standing, flight and traits, so the search reuses its step lists."""
+    key = (state.walls_intact.tobytes(), flying, traits)
+    cache = game.__dict__.setdefault("_step_cost_cache", {})
+    cost = cache.get(key)
+    if cost is not None:
+        return cost
+    walled = game.neighbors(state) < 0
+    if CROSSES_BLOCKING_INDOORS in traits:
+        crosses_walls = np.ones_like(walled)  # R-11: Phasing crosses walls everywhere
+    elif flying or CROSSES_BLOCKING_OUTDOORS in traits:
+        crosses_walls = ~tables.indoor_step  # HC-5.1 / R-10 outdoors; HC-5.4 not indoors
+    else:
+        crosses_walls = np.zeros_like(walled)
+    cost = np.ones(tables.open_neighbors.shape, dtype=np.int16)
+    cost[walled & ~crosses_walls] = -1
+    if not (flying or CLIMBS in traits):  # HC-5.8: stairs and ladders only
+        cost[tables.level_change & ~tables.by_stairs & ~tables.ladder_up & ~tables.ladder_down] = -1
+        cost[tables.ladder_up] = 2
+    cost[tables.blocking_end] = -1
+    cost.setflags(write=False)
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = cost
+    return cost
+
+
+def _occupied(game: ClixBase, state: State, figure: int) -> tuple[np.ndarray, np.ndarray,
+                                                                   np.ndarray]:
+    """(any other figure, enemy squares, soaring enemy squares) as bool[n]."""
+    n = game.n_cells
+    others = (state.cell != NO_CELL) & (np.arange(game.n_figures) != figure)
+    if state.passenger != NO_FIGURE:
+        others[state.passenger] = False  # carried along: its square is empty now
+    occupied = np.zeros(n, dtype=bool)
+    occupied[state.cell[others]] = True
+    enemy = others & (game.owner != game.owner[figure])
+    enemies = np.zeros(n, dtype=bool)
+    enemies[state.cell[enemy]] = True
+    return occupied, enemies, enemy
+
+
+def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
+    """One :class:`ModeRules` per mode of ``figure`` for the move in progress."""
+    tables = move_tables(game)
+    traits = figure_traits(game, state, figure)
+    occupied, enemy_squares, enemy = _occupied(game, state, figure)
+    blocking = state.blocking
+    exists = game.board.exists
+    broke = np.zeros(game.n_figures, dtype=bool)
+    broke[state.broke_away] = True
+    new_enemy = enemy & ~broke
+    ground_foes = new_enemy & (state.mode != SOAR)
+    soaring_foes = new_enemy & (state.mode == SOAR)
+    flying = bool(game.flyer[figure])
+    hindering = game.hindering(state, movement=True)
+    if IGNORES_HINDERING in traits:
+        walk_hinder = None
+    elif flying:
+        walk_hinder = hindering & game.indoor  # HC-3.28 default
+    else:
+        walk_hinder = hindering
+    crosses = (CROSSES_BLOCKING_INDOORS in traits
+               or (flying or CROSSES_BLOCKING_OUTDOORS in traits))
+    enter = exists.copy()
+    if not crosses:
+        enter &= ~blocking
+    elif CROSSES_BLOCKING_INDOORS not in traits:
+        enter &= ~(blocking & game.indoor)
+    if PASSES_FIGURES not in traits:
+        enter &= ~enemy_squares
+    end = exists & ~blocking & ~occupied
+    walk = ModeRules(
+        can_enter=enter, can_end=end & enter,
+        step_cost=_step_costs(game, state, tables, flying=flying, traits=traits),
+        hindering=walk_hinder,
+        stop_cells=squares_next_to(game.adjacency(state), state.cell[ground_foes].tolist()))
+    if not flying:
+        return [walk]
+    soar_end = end & ~game.indoor
+    if state.passenger != NO_FIGURE:
+        soar_end = np.zeros_like(soar_end)  # HC-3.30: it must end hovering
+        walk = _with_landing(game, state, walk)
+    soar = ModeRules(
+        can_enter=exists & ~game.indoor, can_end=soar_end,
+        step_cost=tables.soar_cost,
+        stop_cells=squares_next_to(game.touching, state.cell[soaring_foes].tolist()))
+    return [walk, soar]
+
+
+def _with_landing(game: ClixBase, state: State, walk: ModeRules) -> ModeRules:
+    """HC-3.30: a carrier may end only where the passenger can be set down beside it."""
+    landing = landing_squares_mask(game, state)
+    table = game.adjacency(state)
+    has_landing = ((table >= 0) & landing[np.where(table >= 0, table, 0)]).any(axis=1)
+    return ModeRules(walk.can_enter, walk.can_end & has_landing, walk.step_cost,
+                     walk.hindering, walk.stop_cells, walk.may_switch)
+
+
+def landing_squares_mask(game: ClixBase, state: State) -> np.ndarray:
+    """Squares the passenger could stand on (HC-3.30 default): empty, not blocking."""
+    occupied, _, _ = _occupied(game, state, state.selected)
+    return game.board.exists & ~state.blocking & ~occupied
+
+
+def move_budget(game: ClixBase, state: State, figure: int) -> int:
+    """HC-1.7 speed, halved (rounded up) when starting in hindering terrain (HC-5.10)."""
+    speed = game.speed_value(state, figure)
+    cell = int(state.cell[figure])
+    if state.mode[figure] == SOAR or IGNORES_HINDERING in figure_traits(game, state, figure):
+        return speed
+    hindered = game.hindering(state, movement=True)[cell]
+    if game.flyer[figure] and not game.indoor[cell]:
+        hindered = False  # HC-3.28: hovering outdoors ignores hindering
+    return (speed + 1) // 2 if hindered else speed
+
+
+def reach(game: ClixBase, state: State, figure: int) -> ModeReach:
+    """The move in progress: from the figure's square and mode, after ``state.move_spent``.
+
+    The legal mask and the move it allows ask the same question of the same position, so
+    the last few answers are kept, keyed by everything the search reads."""
+    key = (figure, state.cell.tobytes(), state.mode.tobytes(), state.click.tobytes(),
+           state.power_off.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
+           state.rubble.tobytes(), state.objects.tobytes(), state.move_spent, state.move_budget,
+           state.passenger, tuple(state.broke_away))
+    cache = game.__dict__.setdefault("_reach_cache", {})
+    found = cache.get(key)
+    if found is None:
+        seed = (int(state.cell[figure]), int(state.mode[figure]), int(state.move_spent))
+        budget = max(state.move_budget, state.move_spent)
+        found = reachable_modes(game.walls.open_neighbors, [seed], budget,
+                                mode_rules(game, state, figure))
+        if len(cache) >= REACH_CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[key] = found
+    return found

@@ -1,0 +1,181 @@
+"""Whom (and what) a HeroClix figure may attack now: close (HC-4.27), ranged (HC-4.15-4.24),
+thrown objects (HC-6.12), walls and blocking squares (HC-5.16) and objects (HC-6.4).
+
+Lines of fire come from :class:`~envs.core.firelines.FireLines` under one
+:func:`fire_snapshot` of the state (walls standing, blocking, hindering without water
+(HC-5.13), ground and soaring figures, indoor squares); range is the square count of
+HC-4.18 (``max(|dr|, |dc|)``), halved rounding up against a soaring target (HC-4.22).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.firelines import FireSnapshot
+from .game import ClixBase
+from .powers import CLOSE_ANY_LEVEL, PICKS_UP_OBJECTS, has_trait
+from .state import NO_CELL, NO_OBJECT, SOAR, State
+
+LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage)
+BREAK_DAMAGE = 3  # HC-5.16
+OBJECT_STRIKE_BONUS = (1, 2)  # HC-6.11: light, heavy
+
+
+def fire_snapshot(game: ClixBase, state: State) -> FireSnapshot:
+    alive = state.cell != NO_CELL
+    ground = np.zeros(game.n_cells, dtype=bool)
+    soaring = np.zeros(game.n_cells, dtype=bool)
+    ground[state.cell[alive & (state.mode != SOAR)]] = True
+    soaring[state.cell[alive & (state.mode == SOAR)]] = True
+    return game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
+                              hindering=game.hindering(state, movement=False),
+                              ground_figures=ground, soaring_figures=soaring, indoor=game.indoor)
+
+
+class LazySnapshot:
+    """A :func:`fire_snapshot` built on the first line asked for: most masks ask none."""
+
+    def __init__(self, game: ClixBase, state: State) -> None:
+        self.game, self.state = game, state
+        self._snapshot: FireSnapshot | None = None
+
+    def targets_from(self, *args, **kwargs):
+        if self._snapshot is None:
+            self._snapshot = fire_snapshot(self.game, self.state)
+        return self._snapshot.targets_from(*args, **kwargs)
+
+
+def close_targets(game: ClixBase, state: State, figure: int) -> list[int]:
+    """HC-4.27: adjacent enemies (HC-3.13: one level; soaring only with soaring); with
+    Leap/Climb also an enemy on a touching square at another level that does not soar."""
+    found = game.adjacent_enemies(state, figure)
+    if has_trait(game.powers(state, figure), CLOSE_ANY_LEVEL) and state.mode[figure] != SOAR:
+        cell = int(state.cell[figure])
+        open_steps = game.neighbors(state)[cell]
+        for enemy in game.enemies_of(state, figure):
+            there = int(state.cell[enemy])
+            if (enemy not in found and state.mode[enemy] != SOAR
+                    and game.board.level[there] != game.board.level[cell]
+                    and there in open_steps and not state.blocking[there]):
+                found.append(enemy)
+    return sorted(found)
+
+
+def in_range(game: ClixBase, state: State, cell: int, target: int, reach: int) -> bool:
+    if state.mode[target] == SOAR:
+        reach = (reach + 1) // 2  # HC-4.22
+    return int(game.chebyshev[cell, state.cell[target]]) <= reach
+
+
+def shots(game: ClixBase, state: State, figure: int, reach: int,
+          snapshot: FireSnapshot | None = None) -> dict[int, bool]:
+    """Enemies ``figure`` may shoot at ``reach`` squares: enemy -> hindered (+1, HC-5.11).
+    Empty when an enemy is adjacent (HC-4.16) or ``reach`` is 0 (HC-4.15)."""
+    if reach <= 0 or game.adjacent_enemies(state, figure):
+        return {}
+    cell = int(state.cell[figure])
+    enemies = [e for e in game.enemies_of(state, figure) if in_range(game, state, cell, e, reach)]
+    if not enemies:
+        return {}
+    snapshot = snapshot or fire_snapshot(game, state)
+    found = snapshot.targets_from(
+        cell, np.asarray([state.cell[e] for e in enemies]),
+        attacker_soaring=bool(state.mode[figure] == SOAR), attacker_flying=bool(game.flyer[figure]),
+        target_soaring=np.asarray([state.mode[e] == SOAR for e in enemies]),
+        target_flying=np.asarray([game.flyer[e] for e in enemies]))
+    return {e: bool(h) for e, c, h in zip(enemies, found.clear, found.hindered) if c}
+
+
+def ranged_targets(game: ClixBase, state: State, figure: int,
+                   snapshot: FireSnapshot | None = None) -> dict[int, bool]:
+    """HC-4.15-4.24 with the figure's own range."""
+    return shots(game, state, figure, int(game.range[figure]), snapshot)
+
+
+def throw_targets(game: ClixBase, state: State, figure: int,
+                  snapshot: FireSnapshot | None = None) -> dict[int, bool]:
+    """HC-6.12: a held object thrown at range 6 (light) or 4 (heavy), one target."""
+    held = int(state.held[figure])
+    if held == NO_OBJECT or not has_trait(game.powers(state, figure), PICKS_UP_OBJECTS):
+        return {}
+    reach, _ = HEAVY_THROW if game.object_heavy[held] else LIGHT_THROW
+    return shots(game, state, figure, reach, snapshot)
+
+
+def throw_damage(game: ClixBase, obj: int) -> int:
+    return (HEAVY_THROW if game.object_heavy[obj] else LIGHT_THROW)[1]
+
+
+def strike_bonus(game: ClixBase, state: State, figure: int) -> int:
+    """HC-6.11: a held object adds 1 (light) or 2 (heavy) to a close attack's damage."""
+    held = int(state.held[figure])
+    return 0 if held == NO_OBJECT else OBJECT_STRIKE_BONUS[int(game.object_heavy[held])]
+
+
+def terrain_targets(game: ClixBase, state: State, figure: int,
+                    snapshot: FireSnapshot | None = None) -> tuple[list[int], bool]:
+    """HC-5.16 / HC-6.4: blocking squares and unheld objects the figure can break now, and
+    whether that is a close attack (a touching square with no wall between) or ranged.
+    Close wins when both are possible (its damage is never lower)."""
+    cell = int(state.cell[figure])
+    objects = game.objects.lying(state.objects)
+    breakable = (state.blocking & game.board.exists) | objects
+    if state.mode[figure] == SOAR:
+        return [], True
+    if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
+        steps = game.neighbors(state)[cell]
+        level = game.board.level
+        close = sorted({int(c) for c in steps if c >= 0 and breakable[c]
+                        and (level[c] == level[cell] or state.blocking[c])})
+        if objects[cell]:
+            close.append(cell)
+        if close:
+            return sorted(close), True
+    reach = int(game.range[figure])
+    if (reach <= 0 or game.damage_value(state, figure) < BREAK_DAMAGE
+            or game.adjacent_enemies(state, figure)):
+        return [], False
+    near = np.flatnonzero(breakable & (game.chebyshev[cell] <= reach))
+    near = near[near != cell]
+    if not near.size:
+        return [], False
+    snapshot = snapshot or fire_snapshot(game, state)
+    found = snapshot.targets_from(cell, near, attacker_flying=bool(game.flyer[figure]))
+    return [int(c) for c in near[found.clear]], False
+
+
+def wall_targets(game: ClixBase, state: State, figure: int,
+                 snapshot: FireSnapshot | None = None) -> list[tuple[int, int]]:
+    """HC-5.16 default: (square, side 0..3 = N, E, S, W) of each wall the figure can break:
+    close, a wall on its own square's side; ranged, a wall on the far side of a square in
+    range and line of fire (the square in front of the wall)."""
+    if state.mode[figure] == SOAR:
+        return []
+    cell = int(state.cell[figure])
+    around = game.walls.around
+    intact = state.walls_intact
+    found: list[tuple[int, int]] = []
+    if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
+        found += [(cell, s) for s in range(4) if around[cell, s] >= 0 and intact[around[cell, s]]]
+    reach = int(game.range[figure])
+    if (reach <= 0 or game.damage_value(state, figure) < BREAK_DAMAGE
+            or game.adjacent_enemies(state, figure)):
+        return found
+    has_wall = ((around >= 0) & np.append(intact, False)[np.where(around >= 0, around, -1)])
+    near = np.flatnonzero(has_wall.any(axis=1) & (game.chebyshev[cell] <= reach)
+                          & game.board.exists)
+    near = near[near != cell]
+    if not near.size:
+        return found
+    snapshot = snapshot or fire_snapshot(game, state)
+    clear = snapshot.targets_from(cell, near, attacker_flying=bool(game.flyer[figure])).clear
+    width = game.width
+    for square in near[clear]:
+        row, col = divmod(int(square), width)
+        for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+            if not has_wall[square, side]:
+                continue
+            across = (row + dr) * width + col + dc
+            if game.chebyshev[cell, across] >= game.chebyshev[cell, square]:
+                found.append((int(square), side))
+    return found

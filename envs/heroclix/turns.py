@@ -1,0 +1,109 @@
+"""The end of an action, of a turn and of the game (HC-3.2-3.6, HC-3.14-3.17, HC-7).
+
+* :func:`finish_action`: a non-pass action earns an action token; a figure that already had
+  one from its previous turn is *pushed*: 1 click of damage after the action, not reduced
+  (HC-3.16 default), and a second token (HC-3.17: it may not act next turn). Then one of the
+  player's actions is used; the turn ends when none is left or no figure can act.
+* :func:`end_turn`: tokens leave the figures that did nothing this turn (HC-3.15, HC-3.17);
+  play passes clockwise, skipping players without figures (HC-2.11 default); optional powers
+  switched off come back at the start of their controller's turn (HC-3.8 default).
+* :func:`check_end`: the game ends when at most one player has figures (HC-7.1 default) or
+  after ``max_rounds`` rounds; victory points decide (:func:`final_scores`).
+"""
+
+from __future__ import annotations
+
+from ..core.events import Event
+from .combat import deal_damage
+from .game import ClixBase
+from .state import NO_CELL, NO_FIGURE, NO_OBJECT, Phase, State
+
+
+def clear_decision(state: State) -> None:
+    state.selected = NO_FIGURE
+    state.passenger = NO_FIGURE
+    state.tk_object = NO_OBJECT
+    state.targets = []
+    state.move_spent = state.move_budget = 0
+    state.move_stopped = False
+    state.broke_away = []
+
+
+def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
+    """After ``figure``'s non-pass action (HC-3.14, HC-3.16); ``NO_FIGURE`` for a pass."""
+    clear_decision(state)
+    if figure != NO_FIGURE:
+        pushed = state.tokens[figure] >= 1
+        state.tokens[figure] = min(2, int(state.tokens[figure]) + 1)
+        state.acted[figure] = True
+        if pushed and state.cell[figure] != NO_CELL:
+            events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
+            deal_damage(game, state, figure, 1, "pushing", figure, events)
+    state.actions_left -= 1
+    if check_end(game, state, events):
+        return
+    if state.actions_left <= 0 or not any(game.can_act(state, f)
+                                          for f in game.alive(state, state.seat)):
+        end_turn(game, state, events)
+    else:
+        state.phase = Phase.ACTION
+
+
+def end_turn(game: ClixBase, state: State, events: list[Event]) -> None:
+    seat = state.seat
+    clear_decision(state)
+    mine = game.owner == seat
+    state.tokens[mine & ~state.acted] = 0  # HC-3.15, HC-3.17
+    state.acted[mine] = False
+    nxt = game.next_turn(state, seat, state.first_player,
+                         may_play=lambda s: bool(game.alive(state, s)))
+    if state.round >= game.max_rounds:
+        events.append(Event("time", f"round {game.max_rounds} is over", seat))
+        finish_game(game, state, events)
+        return
+    start_turn(game, state, nxt.seat)
+
+
+def start_turn(game: ClixBase, state: State, seat: int) -> None:
+    state.seat = seat
+    state.power_off[game.owner == seat] = False  # HC-3.8 default
+    state.actions_left = game.actions_per_turn
+    state.phase = Phase.ACTION
+
+
+def check_end(game: ClixBase, state: State, events: list[Event]) -> bool:
+    """HC-7.1 (a): at most one player still has figures."""
+    standing = [s for s in range(game.num_players) if game.alive(state, s)]
+    if len(standing) > 1:
+        return False
+    finish_game(game, state, events)
+    return True
+
+
+def final_scores(game: ClixBase, state: State) -> list[float]:
+    """HC-7.5-7.8: points scored by KOs plus each survivor's points to its owner (HC-7.7)."""
+    scores = list(state.vp)
+    for figure in range(game.n_figures):
+        if state.cell[figure] != NO_CELL:
+            scores[int(game.owner[figure])] += float(game.points[figure])
+    return scores
+
+
+def winners_by_score(game: ClixBase, scores: list[float]) -> list[int]:
+    """HC-7.4, HC-7.9 default: most points; ties to the smaller force spent; else a draw."""
+    best = max(scores)
+    top = [s for s, v in enumerate(scores) if abs(v - best) < 1e-9]
+    if len(top) > 1:
+        fewest = min(game.force_points[s] for s in top)
+        top = [s for s in top if game.force_points[s] == fewest]
+    return top if len(top) == 1 else []
+
+
+def finish_game(game: ClixBase, state: State, events: list[Event]) -> None:
+    scores = final_scores(game, state)
+    winners = winners_by_score(game, scores)
+    shown = ", ".join(f"{game.player_names[s]} {v:g}" for s, v in enumerate(scores))
+    text = (f"{game.player_names[winners[0]]} wins" if winners else "draw") + f" ({shown} VP)"
+    clear_decision(state)
+    game.finish(state, winners)
+    events.append(Event("game_over", text, -1))

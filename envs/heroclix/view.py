@@ -1,0 +1,278 @@
+"""HeroClix as seen by players: observation planes, action names, text and scenes.
+
+The observation is declared once, as the named views of :func:`plane_layout`; channel
+indices are asked of that layout. Seats are relative to the observer (``seat+k`` = k seats
+after it, clockwise). Figure columns (``stats``, ``powers``, ``dial``) are written on the
+figure's square; whose figure it is shows in ``figures``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.events import Event, last_action
+from ..core.planes import PlaneLayout, View
+from ..core.render import Piece, Scene
+from ..core.textboard import text_grid
+from .game import COLUMNS, ClixBase
+from .maps import Terrain
+from .powers_catalog import POWERS
+from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
+
+STAT_SCALE = 20.0
+CLICK_SCALE = 10.0
+DIAL_AHEAD = 8  # clicks after the current one shown with full_dial_visibility (HC-8.1)
+TERRAINS = ("clear", "hindering", "blocking", "water")
+STATS = ("speed", "attack", "defense", "damage", "range", "targets", "clicks_left", "tokens",
+         "acted", "flyer", "soaring", "points")
+DECISION = ("selected", "passenger", "tk_object", "targets")
+TERRAIN_COLORS = {int(Terrain.CLEAR): (200, 200, 190), int(Terrain.HINDERING): (120, 160, 90),
+                  int(Terrain.BLOCKING): (70, 70, 80), int(Terrain.WATER): (90, 140, 210)}
+TERRAIN_NAMES = {int(t): t.name.lower() for t in Terrain}
+TERRAIN_GLYPHS = {int(Terrain.CLEAR): ".", int(Terrain.HINDERING): "%",
+                  int(Terrain.BLOCKING): "#", int(Terrain.WATER): "~"}
+SIDE_NAMES = ("north", "east", "south", "west")
+
+
+def seat_label(k: int) -> str:
+    return f"seat+{k}"
+
+
+def plane_layout(num_players: int, full_dial: bool) -> PlaneLayout:
+    seats = [seat_label(k) for k in range(num_players)]
+    views = [
+        View("space"), View("level"), View("indoor"), View("stairs"), View("ladder"),
+        View("terrain", TERRAINS),  # as it stands now: broken walls are hindering (HC-5.17)
+        View("wall", ["n", "e", "s", "w"]),  # a wall standing on that side of the square
+        View("objects", ["light", "heavy", "held"]),
+        View("figures", seats),
+        View("stats", STATS),
+        View("powers", list(POWERS)),  # powers working now (HC-3.7, HC-3.8)
+    ]
+    if full_dial:  # HC-8.1 flag: the next clicks' values
+        views.append(View("dial", [f"{k}/{c}" for k in range(1, DIAL_AHEAD + 1) for c in COLUMNS]))
+    views += [
+        View("decision", DECISION),
+        View("phase", [p.name for p in Phase], constant=True),
+        View("turn", ["actions_left", "round", "move_left"], constant=True),
+        View("vp", seats, constant=True),  # victory points so far / build total
+    ]
+    return PlaneLayout(views)
+
+
+class ClixView:
+    def __init__(self, game: ClixBase):
+        self.game = game
+        self.planes = planes = plane_layout(game.num_players, game.full_dial_visibility)
+        self.channel_names = planes.channel_names
+        self.shape = (len(planes), game.height, game.width)
+        board = game.board
+        static = np.zeros((len(planes), board.n_cells), dtype=np.float32)
+        static[planes.start("space")] = board.exists
+        static[planes.start("level")] = board.level / 2.0
+        static[planes.start("indoor")] = game.indoor
+        static[planes.start("stairs")] = game.stairs
+        static[planes.start("ladder")] = game.ladder_to >= 0
+        static[planes.channel("terrain", "water")] = game.water
+        self.static = static
+        self.terrain = planes["terrain"]
+        self.power_channel = {k: planes.channel("powers", k) for k in POWERS}
+        self.stat_channels = np.asarray([planes.channel("stats", s) for s in STATS])
+        self.dial_start = planes.start("dial") if game.full_dial_visibility else -1
+        self.constant_start = planes.board_channels
+        n_const = len(planes) - self.constant_start
+        self._no_constants = np.zeros(n_const, dtype=np.float32)
+        self.phase_at = [planes.channel("phase", p.name) - self.constant_start for p in Phase]
+        self.turn_at = [planes.channel("turn", t) - self.constant_start
+                        for t in ("actions_left", "round", "move_left")]
+        self.vp_at = [planes.channel("vp", seat_label(k)) - self.constant_start
+                      for k in range(game.num_players)]
+        self.held_channel = planes.channel("objects", "held")
+        self.decision_start = planes.start("decision")
+        self._board_key: tuple | None = None
+        self._board_obs = static
+        self._figure_tables()
+
+    def _figure_tables(self) -> None:
+        """Per figure and click, the row of values it writes on its square: ``stats`` then
+        ``powers`` (one scatter per observation); the turn's columns are patched in."""
+        game, planes = self.game, self.planes
+        n = game.num_players
+        self.figure_channel = np.asarray(
+            [[planes.channel("figures", seat_label((int(game.owner[f]) - p) % n))
+              for f in range(game.n_figures)] for p in range(n)], dtype=np.intp)
+        keys = list(POWERS)
+        self.row_channels = np.concatenate([self.stat_channels,
+                                            [self.power_channel[k] for k in keys]])
+        clicks = game.dial_values.shape[1]
+        rows = np.zeros((game.n_figures, clicks, len(self.row_channels)), dtype=np.float32)
+        self.power_column = np.full((game.n_figures, clicks, len(keys)), -1, dtype=np.int8)
+        for f in range(game.n_figures):
+            for c in range(clicks):
+                rows[f, c, :4] = game.dial_values[f, c] / STAT_SCALE
+                rows[f, c, 6] = (game.dial_length[f] - c) / CLICK_SCALE
+                if c < len(game.dial_powers[f]):
+                    for col, key in enumerate(game.dial_powers[f][c]):
+                        if key is not None:
+                            rows[f, c, len(STATS) + keys.index(key)] = 1.0
+                            self.power_column[f, c, keys.index(key)] = col
+        rows[:, :, STATS.index("range")] = (game.range / STAT_SCALE)[:, None]
+        rows[:, :, STATS.index("targets")] = (game.bolts / 5.0)[:, None]
+        rows[:, :, STATS.index("flyer")] = game.flyer[:, None]
+        rows[:, :, STATS.index("points")] = (game.points / 100.0)[:, None]
+        self.rows = rows
+        self.turn_columns = [STATS.index(s) for s in ("tokens", "acted", "soaring")]
+
+    def _board_planes(self, state: State) -> np.ndarray:
+        """The static planes plus terrain, walls and objects as they stand (cached per
+        terrain state: they change only when something breaks or an object moves)."""
+        key = (state.blocking.tobytes(), state.rubble.tobytes(), state.walls_intact.tobytes(),
+               state.objects.tobytes())
+        if key == self._board_key:
+            return self._board_obs
+        game, planes = self.game, self.planes
+        obs = self.static.copy()
+        hindering = game.hindering(state, movement=False) & ~game.water
+        blocking = state.blocking & game.board.exists
+        terrain = obs[self.terrain]
+        terrain[1] = hindering & ~blocking
+        terrain[2] = blocking
+        terrain[0] = game.board.exists & ~hindering & ~blocking & ~game.water
+        around = game.walls.around
+        standing = np.append(state.walls_intact, False)[np.where(around >= 0, around, -1)]
+        obs[planes["wall"]] = standing.T
+        lying = state.objects >= 0
+        kinds = game.objects.kinds
+        for kind in (0, 1):
+            obs[planes.channel("objects", "heavy" if kind else "light"),
+                state.objects[lying & (kinds == kind)]] = 1.0
+        obs.setflags(write=False)
+        self._board_key, self._board_obs = key, obs
+        return obs
+
+    def observe(self, state: State, player: int) -> np.ndarray:
+        game, planes = self.game, self.planes
+        n_players, n = game.num_players, game.n_cells
+        obs = self._board_planes(state).copy()
+        flat = obs.reshape(-1)
+        alive = np.flatnonzero(state.cell != NO_CELL)
+        cells = state.cell[alive].astype(np.intp)
+        clicks = state.click[alive].astype(np.intp)
+        flat[self.figure_channel[player, alive] * n + cells] = 1.0
+        rows = self.rows[alive, clicks]
+        rows[:, self.turn_columns] = np.stack(
+            [state.tokens[alive] / 2.0, state.acted[alive], state.mode[alive] == SOAR], axis=1)
+        if state.power_off.any():  # HC-3.8: switched-off powers do not show
+            column = self.power_column[alive, clicks]
+            off = np.take_along_axis(state.power_off[alive], np.maximum(column, 0), axis=1)
+            rows[:, len(STATS):][off & (column >= 0)] = 0.0
+        flat[self.row_channels[None, :] * n + cells[:, None]] = rows
+        holders = alive[state.held[alive] != NO_OBJECT]
+        if holders.size:
+            flat[self.held_channel * n + state.cell[holders]] = \
+                1.0 + game.object_heavy[state.held[holders]]
+        if self.dial_start >= 0:
+            for figure, cell, click in zip(alive.tolist(), cells.tolist(), clicks.tolist()):
+                ahead = game.dial_values[figure, click + 1: click + 1 + DIAL_AHEAD].reshape(-1)
+                obs[self.dial_start: self.dial_start + ahead.size, cell] = ahead / STAT_SCALE
+        decision = self.decision_start
+        if state.selected != NO_FIGURE and state.cell[state.selected] != NO_CELL:
+            obs[decision, state.cell[state.selected]] = 1.0
+        if state.passenger != NO_FIGURE:
+            obs[decision + 1, state.cell[state.passenger]] = 1.0
+        if state.tk_object != NO_OBJECT and state.objects[state.tk_object] >= 0:
+            obs[decision + 2, state.objects[state.tk_object]] = 1.0
+        for target in state.targets:
+            if state.cell[target] != NO_CELL:
+                obs[decision + 3, state.cell[target]] = 1.0
+        constants = self._no_constants.copy()
+        constants[self.phase_at[state.phase]] = 1.0
+        constants[self.turn_at[0]] = state.actions_left / max(1, game.actions_per_turn)
+        constants[self.turn_at[1]] = state.round / game.max_rounds
+        constants[self.turn_at[2]] = max(0, state.move_budget - state.move_spent) / CLICK_SCALE
+        for seat in range(n_players):
+            constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
+        obs[self.constant_start:] = constants[:, None]
+        return obs.reshape(self.shape)
+
+    # -- names ----------------------------------------------------------------------------
+    def who(self, state: State, cell: int) -> str:
+        figure = int(state.occupant[cell])
+        return self.game.label(figure) if figure != NO_FIGURE else "nobody"
+
+    def action_to_string(self, state: State, action: int) -> str:
+        game = self.game
+        decoded = game.layout.decode(action)
+        if not decoded.on_cell:
+            if decoded.kind == "switch_off":
+                return f"switch off {COLUMNS[decoded.param]} power"
+            return decoded.name.replace("_", " ")
+        cell = decoded.cell
+        where = game.cell_label(cell)
+        kind = decoded.kind
+        mover = game.label(state.selected) if state.selected != NO_FIGURE else "figure"
+        if kind == "select":
+            return f"select {self.who(state, cell)} {where}"
+        if kind in ("move", "soar"):
+            return f"{'move' if kind == 'move' else 'soar'} {mover} to {where}"
+        if kind.startswith("wall_"):
+            return f"break the {SIDE_NAMES['nesw'.index(kind[-1])]} wall of {where}"
+        if kind in ("smash", "tk_object", "pick_up", "tk_move", "drop"):
+            return f"{kind.replace('_', ' ')} {where}"
+        return f"{kind.replace('_', ' ')} {self.who(state, cell)} {where}"
+
+    # -- text and frames ------------------------------------------------------------------
+    def caption(self, state: State) -> str:
+        game = self.game
+        if state.phase is Phase.GAME_OVER:
+            return ("game over: " + ", ".join(game.player_names[w] for w in state.winners)
+                    + " won" if state.winners else "game over: draw")
+        return (f"round {state.round + 1} | {game.player_names[state.seat]} | "
+                f"{state.actions_left} action(s) left | {state.phase.name.lower()}")
+
+    def status_lines(self, state: State) -> list[str]:
+        game = self.game
+        lines = []
+        for seat in range(game.num_players):
+            figures = [f"{game.label(f)} {int(state.click[f])}/{int(game.dial_length[f])}"
+                       + ("*" * int(state.tokens[f])) for f in game.alive(state, seat)]
+            lines.append(f"{game.player_names[seat]} ({state.vp[seat]:g} VP): "
+                         + (", ".join(figures) or "no figures"))
+        return lines
+
+    def render_text(self, state: State) -> str:
+        """Per square: the owner letter and figure number, or the terrain glyph (with
+        ``o`` for an object, ``'`` for elevated squares)."""
+        game = self.game
+        source = game.map.board
+        lying = game.objects.lying(state.objects)
+
+        def token(cell: int) -> str:
+            figure = int(state.occupant[cell])
+            if figure != NO_FIGURE:
+                return f"{chr(ord('A') + int(game.owner[figure]))}{figure:<2d}"
+            mark = "o" if lying[cell] else TERRAIN_GLYPHS[int(game.board.terrain[cell])]
+            if state.rubble[cell]:
+                mark = "%"
+            if not state.blocking[cell] and game.board.terrain[cell] == Terrain.BLOCKING:
+                mark = "%"
+            return f"{mark}{chr(39) if game.board.level[cell] else ' '} "
+
+        rows = [line.rstrip() for line in text_grid(game.board, source.height, source.width,
+                                                    token)]
+        return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
+
+    def scene(self, state: State, events: list[Event] | None = None) -> Scene:
+        game = self.game
+        local = game.padded.to_source
+        pieces = [Piece(local(int(state.cell[f])), game.figures[f].name[:3],
+                        owner=int(game.owner[f]),
+                        value=f"{game.speed_value(state, f)}/{game.defense_value(state, f)}")
+                  for f in np.flatnonzero(state.cell != NO_CELL)]
+        pieces += [Piece(local(int(c)), game.objects.names[o][:2], kind="token")
+                   for o, c in enumerate(state.objects) if c >= 0]
+        last = last_action(events, local)
+        caption = self.caption(state) + (" | " + last.text if events else "")
+        return Scene(board=game.map.board, terrain_colors=TERRAIN_COLORS,
+                     terrain_names=TERRAIN_NAMES, pieces=pieces, arrow=last.arrow,
+                     dice=last.dice, caption=caption, status_lines=self.status_lines(state))
