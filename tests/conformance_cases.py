@@ -80,6 +80,66 @@ def heroscape_cases() -> list[Case]:
             for s in list_scenarios()]
 
 
+# -- heroclix_v0 ----------------------------------------------------------------------------
+def heroclix_cases() -> list[Case]:
+    from envs.heroclix.scenarios import scenario_ids
+
+    # Random games under a low round cap: random play seldom KOs anything, and every step of
+    # every game is checked; the duel (the default scenario) keeps its full 30 rounds.
+    cases = [Case("heroclix_v0", {"scenario": s}, random_games=80 if s == "duel" else 30,
+                  play_options={} if s == "duel" else {"max_rounds": 6})
+             for s in scenario_ids()]
+    cases += [
+        Case("heroclix_v0", {"scenario": "duel", "board_size": (24, 24),
+                             "full_dial_visibility": True}, random_games=20,
+             play_options={"max_rounds": 8}),
+        Case("heroclix_v0", {"scenario": "street", "reward": "vp"}, random_games=20,
+             play_options={"max_rounds": 6}),
+    ]
+    return cases
+
+
+_HEROCLIX_GONE: dict[int, set[int]] = {}
+
+
+def check_heroclix_state(env) -> None:
+    """HeroClix invariants at every decision (rules/heroclix.md), through ``to_dict``."""
+    game, state = env.game, env.game_state
+    d = game.to_dict(state)
+    cell, click = np.asarray(d["cell"]), np.asarray(d["click"])
+    mode, tokens, held = np.asarray(d["mode"]), np.asarray(d["tokens"]), np.asarray(d["held"])
+    occupant, objects = np.asarray(d["occupant"]), np.asarray(d["objects"])
+    alive = cell >= 0
+    length = np.asarray(game.dial_length)
+    assert (click >= 0).all() and (click[alive] < length[alive]).all(), \
+        f"a click off the dial: {click.tolist()} of {length.tolist()} (HC-1.3, HC-4.5)"
+    assert len(set(cell[alive].tolist())) == int(alive.sum()), "two figures share a square (HC-3.22)"
+    for f in np.flatnonzero(alive):
+        assert occupant[cell[f]] == f, f"occupant table out of step at figure {f}"
+    assert int((occupant >= 0).sum()) == int(alive.sum())
+    soaring = alive & (mode == 1)
+    assert not np.asarray(game.indoor)[cell[soaring]].any(), "a soaring figure indoors (HC-5.3)"
+    assert not (soaring & ~np.asarray(game.flyer)).any(), "a non-flyer soaring (HC-1.12)"
+    assert ((tokens >= 0) & (tokens <= 2)).all(), f"tokens {tokens.tolist()} (HC-3.17)"
+    holders = held[held >= 0].tolist()
+    assert len(holders) == len(set(holders)), "one object held by two figures (HC-6.5)"
+    for obj in range(objects.size):
+        if objects[obj] == -1:  # HELD
+            assert holders.count(obj) == 1, f"object {obj} held by nobody"
+        else:
+            assert obj not in holders, f"object {obj} both held and at {objects[obj]}"
+    assert not (held[~alive] >= 0).any(), "a KO'd figure still holds an object (HC-6.10)"
+    gone = set(np.flatnonzero(objects == -2).tolist())
+    before = _HEROCLIX_GONE.get(id(state), set()) if d["turns"] else set()
+    assert before <= gone, f"destroyed objects came back: {sorted(before - gone)} (HC-6.9)"
+    _HEROCLIX_GONE.clear()
+    _HEROCLIX_GONE[id(state)] = gone
+    if d["phase"] != "GAME_OVER":
+        assert 0 <= d["seat"] < game.num_players and 0 < d["actions_left"] <= game.actions_per_turn
+        assert 0 <= d["round"] < game.max_rounds
+    json.dumps(d)
+
+
 def check_heroica_state(env) -> None:
     """Heroica invariants that must hold at every decision point (rules/heroica.md).
 
@@ -207,10 +267,12 @@ def uniform_policy(env, rng: np.random.Generator, legal: np.ndarray) -> int:
 ENV_CASES: dict[str, Callable[[], list[Case]]] = {
     "heroica_v0": heroica_cases,
     "heroscape_v0": heroscape_cases,
+    "heroclix_v0": heroclix_cases,
 }
 
 STATE_INVARIANTS: dict[str, Callable[[Any], None]] = {
     "heroica_v0": check_heroica_state,
+    "heroclix_v0": check_heroclix_state,
 }
 
 # Random games alternate: even seeds play uniformly, odd seeds with the env's policy here

@@ -1,6 +1,6 @@
-"""HeroClix (WizKids 2002) on the shared rules core: data files and rules, in progress.
+"""HeroClix: ``heroclix_v0`` (see its module docstring) and its bots."""
 
-The env ``heroclix_v0`` is registered here once the engine passes the conformance suite;
-until then this package only holds loaders for its data (figure dials, maps) that the engine
-will use.
-"""
+from ..registry import register_env
+
+register_env("heroclix_v0", module="envs.heroclix.heroclix_v0",
+             game="envs.heroclix.rules:HeroclixGame")

@@ -127,11 +127,12 @@ def test_plane_layout_names_channels_from_one_declaration():
 
 def test_envs_are_modules_of_the_envs_package_and_load_lazily():
     code = ("import sys, envs; assert 'envs.heroica.rules' not in sys.modules; "
+            "assert 'envs.heroclix.rules' not in sys.modules; "
             "from envs import heroica_v0, heroscape_v0; "
             "assert hasattr(heroica_v0, 'env') and hasattr(heroscape_v0, 'env'); "
             "assert 'envs.heroscape.rules' in sys.modules; print(sorted(envs.env_names()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['heroica_v0', 'heroscape_v0']"
+    assert out.stdout.strip() == "['heroclix_v0', 'heroica_v0', 'heroscape_v0']"
 
 
 def test_unknown_env_attribute_and_name():

@@ -234,8 +234,8 @@ def test_warm_start_and_time_limit_are_off_by_default(tmp_path):
 
 
 def test_unregistered_env_name(tmp_path):
-    path = write(tmp_path, BASE.replace("heroica_v0", "heroclix_v0"))
-    with pytest.raises(ScenarioError, match="registered: heroica_v0, heroscape_v0") as info:
+    path = write(tmp_path, BASE.replace("heroica_v0", "heroquest_v0"))
+    with pytest.raises(ScenarioError, match="registered: heroclix_v0, heroica_v0, heroscape_v0") as info:
         load_config(path)
     assert (info.value.line, info.value.field) == (2, "env.name")
 
