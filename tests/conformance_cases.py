@@ -111,6 +111,10 @@ def check_heroclix_state(env) -> None:
     occupant, objects = np.asarray(d["occupant"]), np.asarray(d["objects"])
     alive = cell >= 0
     length = np.asarray(game.dial_length)
+    if d["passenger"] >= 0:  # carried (HC-3.30): off its square until it is set down
+        assert d["phase"] in ("MOVE", "PICKUP", "DROP"), f"a passenger in phase {d['phase']}"
+        assert occupant[cell[d["passenger"]]] != d["passenger"]
+        alive[d["passenger"]] = False
     assert (click >= 0).all() and (click[alive] < length[alive]).all(), \
         f"a click off the dial: {click.tolist()} of {length.tolist()} (HC-1.3, HC-4.5)"
     assert len(set(cell[alive].tolist())) == int(alive.sum()), "two figures share a square (HC-3.22)"

@@ -120,6 +120,9 @@ class Figure(AttackHandlers):
             self.break_away(game, state, action, events)
             if state.phase is not Phase.MOVE:
                 return
+        # Carried along, the passenger leaves its square (the carrier may even end there);
+        # its ``cell`` keeps the square it was taken from until it is set down.
+        state.occupant[state.cell[state.passenger]] = NO_FIGURE
         start_move(game, state, figure)
         state.phase = Phase.MOVE
 
@@ -227,7 +230,8 @@ class Drop(Rule):
 
     def apply(self, game, state, action, events):
         figure, passenger = state.selected, state.passenger
-        game.move_figure(state, passenger, action.cell)
+        state.cell[passenger] = action.cell
+        state.occupant[action.cell] = passenger
         state.mode[passenger] = GROUND
         events.append(Event("drop", f"{game.label(figure)} sets {game.label(passenger)} down",
                             state.seat, cells=(action.cell,)))

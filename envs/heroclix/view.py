@@ -155,7 +155,10 @@ class ClixView:
         n_players, n = game.num_players, game.n_cells
         obs = self._board_planes(state).copy()
         flat = obs.reshape(-1)
-        alive = np.flatnonzero(state.cell != NO_CELL)
+        on_map = state.cell != NO_CELL
+        if state.passenger != NO_FIGURE:
+            on_map[state.passenger] = False  # carried: shown by decision:passenger
+        alive = np.flatnonzero(on_map)
         cells = state.cell[alive].astype(np.intp)
         clicks = state.click[alive].astype(np.intp)
         flat[self.figure_channel[player, alive] * n + cells] = 1.0
@@ -179,7 +182,7 @@ class ClixView:
         if state.selected != NO_FIGURE and state.cell[state.selected] != NO_CELL:
             obs[decision, state.cell[state.selected]] = 1.0
         if state.passenger != NO_FIGURE:
-            obs[decision + 1, state.cell[state.passenger]] = 1.0
+            obs[decision + 1, state.cell[state.selected]] = 1.0  # it rides with the carrier
         if state.tk_object != NO_OBJECT and state.objects[state.tk_object] >= 0:
             obs[decision + 2, state.objects[state.tk_object]] = 1.0
         for target in state.targets:
@@ -268,7 +271,7 @@ class ClixView:
         pieces = [Piece(local(int(state.cell[f])), game.figures[f].name[:3],
                         owner=int(game.owner[f]),
                         value=f"{game.speed_value(state, f)}/{game.defense_value(state, f)}")
-                  for f in np.flatnonzero(state.cell != NO_CELL)]
+                  for f in np.flatnonzero(state.cell != NO_CELL) if f != state.passenger]
         pieces += [Piece(local(int(c)), game.objects.names[o][:2], kind="token")
                    for o, c in enumerate(state.objects) if c >= 0]
         last = last_action(events, local)
