@@ -195,6 +195,7 @@ class ClixBase(StandardGame[State]):
             click=np.zeros(f, dtype=np.int8),
             mode=np.asarray(self.start_modes, dtype=np.int8),
             tokens=np.zeros(f, dtype=np.int8), acted=np.zeros(f, dtype=bool),
+            carried=np.zeros(f, dtype=bool),
             held=np.full(f, NO_OBJECT, dtype=np.int8),
             last_damager=np.full(f, NO_SEAT, dtype=np.int8),
             power_off=np.zeros((f, 4), dtype=bool),
@@ -288,9 +289,11 @@ class ClixBase(StandardGame[State]):
         state.occupant[cell] = figure
 
     def can_act(self, state: State, figure: int) -> bool:
-        """HC-3.4, HC-3.17: on the map, not acted this turn, fewer than two tokens."""
+        """HC-3.4, HC-3.17: on the map, not acted this turn, fewer than two tokens; not
+        carried this turn when ``passenger_may_act_after_drop`` is off (HC-3.33)."""
         return bool(state.cell[figure] != NO_CELL and not state.acted[figure]
-                    and state.tokens[figure] < 2)
+                    and state.tokens[figure] < 2
+                    and (self.passenger_may_act_after_drop or not state.carried[figure]))
 
     # -- terrain as it stands now ---------------------------------------------------------
     def neighbors(self, state: State) -> np.ndarray:

@@ -235,8 +235,7 @@ class Drop(Rule):
         state.mode[passenger] = GROUND
         events.append(Event("drop", f"{game.label(figure)} sets {game.label(passenger)} down",
                             state.seat, cells=(action.cell,)))
-        if not game.passenger_may_act_after_drop:  # HC-3.33 flag
-            state.acted[passenger] = True
+        state.carried[passenger] = True  # HC-3.32: no token; HC-3.33 flag may bar acting
         finish_action(game, state, figure, events)
 
 

@@ -41,7 +41,7 @@ class Phase(enum.IntEnum):
 @dataclass
 class State(FlatState):
     ARRAY_DTYPES = {"cell": np.int16, "click": np.int8, "mode": np.int8, "tokens": np.int8,
-                    "acted": bool, "held": np.int8, "last_damager": np.int8,
+                    "acted": bool, "carried": bool, "held": np.int8, "last_damager": np.int8,
                     "power_off": bool, "occupant": np.int16, "objects": np.int16,
                     "walls_intact": bool, "blocking": bool, "rubble": bool}
     PHASE = Phase
@@ -51,6 +51,7 @@ class State(FlatState):
     mode: np.ndarray  # int8[F]: GROUND (hovering for flyers) or SOAR (HC-1.12)
     tokens: np.ndarray  # int8[F]: action tokens, 0..2 (HC-3.14-3.17)
     acted: np.ndarray  # bool[F]: took a non-pass action this turn (HC-3.15)
+    carried: np.ndarray  # bool[F]: carried by a flyer this turn (HC-3.32, HC-3.33)
     held: np.ndarray  # int8[F]: the object the figure holds, NO_OBJECT if none (HC-6.5)
     last_damager: np.ndarray  # int8[F]: seat that last damaged it, NO_SEAT if none (HC-7.8)
     power_off: np.ndarray  # bool[F, 4]: optional power switched off, by column (HC-3.8)

@@ -55,6 +55,7 @@ def end_turn(game: ClixBase, state: State, events: list[Event]) -> None:
     mine = game.owner == seat
     state.tokens[mine & ~state.acted] = 0  # HC-3.15, HC-3.17
     state.acted[mine] = False
+    state.carried[mine] = False
     nxt = game.next_turn(state, seat, state.first_player,
                          may_play=lambda s: bool(game.alive(state, s)))
     if state.round >= game.max_rounds:
