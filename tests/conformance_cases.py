@@ -95,6 +95,10 @@ def heroclix_cases() -> list[Case]:
              play_options={"max_rounds": 8}),
         Case("heroclix_v0", {"scenario": "street", "reward": "vp"}, random_games=20,
              play_options={"max_rounds": 6}),
+        Case("heroclix_v0", {"scenario": "duel", "setup": "play"}, random_games=20,
+             play_options={"max_rounds": 8}),
+        Case("heroclix_v0", {"scenario": "brawl", "setup": "play"}, random_games=10,
+             play_options={"max_rounds": 4}),
     ]
     return cases
 
@@ -133,13 +137,18 @@ def check_heroclix_state(env) -> None:
         else:
             assert obj not in holders, f"object {obj} both held and at {objects[obj]}"
     assert not (held[~alive] >= 0).any(), "a KO'd figure still holds an object (HC-6.10)"
+    setup = d["phase"] in ("DRAFT", "EDGE", "PLACE_OBJECT", "PLACE_FIGURE")
+    if setup:  # setup="play": slots not drafted are off the map; objects not placed "gone"
+        assert not (alive & ~np.asarray(d["drafted"])).any(), "an undrafted figure on the map"
+        assert (objects[np.asarray(d["object_order"][d["objects_placed"]:], dtype=int)] == -2).all()
     gone = set(np.flatnonzero(objects == -2).tolist())
-    before = _HEROCLIX_GONE.get(id(state), set()) if d["turns"] else set()
+    before = _HEROCLIX_GONE.get(id(state), set()) if d["turns"] and not setup else set()
     assert before <= gone, f"destroyed objects came back: {sorted(before - gone)} (HC-6.9)"
     _HEROCLIX_GONE.clear()
     _HEROCLIX_GONE[id(state)] = gone
     if d["phase"] != "GAME_OVER":
-        assert 0 <= d["seat"] < game.num_players and 0 < d["actions_left"] <= game.actions_per_turn
+        assert 0 <= d["seat"] < game.num_players
+        assert setup or 0 < d["actions_left"] <= game.actions_per_turn
         assert 0 <= d["round"] < game.max_rounds
     json.dumps(d)
 

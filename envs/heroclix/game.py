@@ -24,7 +24,7 @@ from ..core.firelines import FireLines
 from ..core.game import GameInfo, GameView, OptionError, StandardGame
 from ..core.modemove import touching_table
 from ..core.knockback import Knockback, compass_direction, knockback
-from ..core.tokens import TokenLayer
+from ..core.tokens import GONE, TokenLayer
 from ..core.walls import WallGeometry
 from .dice import roll_2d6
 from .maps import ClixMap, Terrain
@@ -43,6 +43,10 @@ BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "w
                "support")
 SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move")
 REWARDS = ("win", "vp")
+SETUPS = ("fixed", "play")
+SETUP_PLANES = ("place", "place_soar", "place_object")
+EDGES = ("N", "E", "S", "W")
+MAX_COPIES = 4  # copies of one non-unique figure a drafted force may hold (setup="play")
 WALL_PLANES = ("wall_n", "wall_e", "wall_s", "wall_w")
 WALL_STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour across each wall plane's side
 
@@ -82,7 +86,8 @@ class ClixBase(StandardGame[State]):
                  max_rounds: int | None = None,
                  reward: str = "win",
                  full_dial_visibility: bool = False,
-                 passenger_may_act_after_drop: bool = True):
+                 passenger_may_act_after_drop: bool = True,
+                 setup: str = "fixed"):
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         sc = self.scenario
         self.map = sc.map
@@ -103,6 +108,12 @@ class ClixBase(StandardGame[State]):
         if reward not in REWARDS:
             raise OptionError("reward", f"must be one of {', '.join(REWARDS)}, got {reward!r}")
         self.reward = reward
+        if setup not in SETUPS:
+            raise OptionError("setup", f"must be one of {', '.join(SETUPS)}, got {setup!r}")
+        if setup == "fixed" and not sc.fixed:
+            raise OptionError("setup", f"scenario {sc.id!r} leaves forces or object squares to "
+                              "be played: use setup='play'")
+        self.setup = setup
         for option, value in (("full_dial_visibility", full_dial_visibility),
                               ("passenger_may_act_after_drop", passenger_may_act_after_drop)):
             if not isinstance(value, bool):
@@ -125,6 +136,9 @@ class ClixBase(StandardGame[State]):
                 int(self.map.ladder_to[cell]))
         self.ladder_to = ladder
         self.elevated = self.board.level > 0
+        self.start_areas = {edge: _pad_mask(self.padded, area)
+                            for edge, area in self.map.start_areas.items()}
+        self.start_area_any = np.any(list(self.start_areas.values()), axis=0)
         self.build_total = sc.build_total
         self.actions_per_turn = sc.build_total // 100  # HC-3.2 default
         self._build_forces()
@@ -134,8 +148,12 @@ class ClixBase(StandardGame[State]):
         self._adjacency_cache: dict[bytes, np.ndarray] = {}
         self.touching = touching_table(self.board)  # soaring adjacency (HC-3.13)
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
-        self.layout = ActionLayout.build(self.n_cells, BASE_PLANES,
-                                         [*SPECIALS, SWITCH_SLOTS])
+        planes, slots = list(BASE_PLANES), [*SPECIALS, SWITCH_SLOTS]
+        if setup == "play":  # HC-2 as decisions, after the play actions (same indices)
+            planes += SETUP_PLANES
+            slots += ["done", SlotFamily.of("draft", [f.id for f in sc.pool]),
+                      SlotFamily.of("edge", list(EDGES))]
+        self.layout = ActionLayout.build(self.n_cells, planes, slots)
         self.view = self.VIEW(self)
         self.observation_shape = self.view.shape
 
@@ -148,20 +166,40 @@ class ClixBase(StandardGame[State]):
         legs = 2 * (len(self.objects) + 1)
         per_action = 4 + legs + 4 + int(self.bolts.max())
         per_turn = self.actions_per_turn * per_action + 1
+        # setup="play": a draft per slot and a done per seat, an edge per seat, each object,
+        # and a placement per slot.
+        setup = (2 * self.n_figures + 2 * self.num_players + len(self.objects)
+                 if self.setup == "play" else 0)
         return GameInfo(name=self.name, num_players=self.num_players, min_players=MIN_PLAYERS,
                         max_players=MAX_PLAYERS,
-                        max_game_length=per_turn * self.num_players * self.max_rounds)
+                        max_game_length=setup + per_turn * self.num_players * self.max_rounds)
 
     # -- setup ----------------------------------------------------------------------------
     def _build_forces(self) -> None:
+        """One figure slot per figure that can be in the game: the scenario's forces, or
+        (setup="play") per seat every copy of each pool figure that a force may draft."""
         owner, figures, start_cells, start_modes = [], [], [], []
+        pool = self.scenario.pool
         for seat, player in enumerate(self.scenario.players):
+            if self.setup == "play":
+                for figure in pool:
+                    copies = 1 if figure.unique else min(MAX_COPIES,
+                                                         self.build_total // figure.points)
+                    for _ in range(copies):
+                        owner.append(seat)
+                        figures.append(figure)
+                        start_cells.append(NO_CELL)
+                        start_modes.append(GROUND)
+                continue
             for entry in player.force:
                 owner.append(seat)
                 figures.append(entry.figure)
                 start_cells.append(self.padded.to_padded(entry.cell))
                 start_modes.append(SOAR if entry.mode == "soar" else GROUND)
         self.figures = figures
+        ids = [f.id for f in pool]
+        self.kind = np.asarray([ids.index(f.id) if f.id in ids else -1 for f in figures],
+                               dtype=np.int16)
         self.n_figures = len(figures)
         self.owner = np.asarray(owner, dtype=np.int8)
         self.start_cells, self.start_modes = start_cells, start_modes
@@ -180,13 +218,17 @@ class ClixBase(StandardGame[State]):
         self.bolts = np.asarray([f.targets for f in figures], dtype=np.int8)
         self.flyer = np.asarray([f.flyer for f in figures], dtype=bool)
         self.points = np.asarray([f.points for f in figures], dtype=np.int16)
-        self.force_points = [int(self.points[self.owner == s].sum())
-                             for s in range(self.num_players)]
         self.optional_column = [[[bool(k and POWERS[k].optional) for k in click]
                                  for click in powers] for powers in self.dial_powers]
         names = [f.name for f in figures]
-        self.figure_label = [n if names.count(n) == 1 else f"{n} {names[:i + 1].count(n)}"
-                             for i, n in enumerate(names)]
+        if self.setup == "play":  # any seat may draft any figure: labels name the seat
+            keys = list(zip(owner, names))
+            self.figure_label = [
+                n + (f" {keys[:i + 1].count((o, n))}" if keys.count((o, n)) > 1 else "")
+                + f" (p{o})" for i, (o, n) in enumerate(keys)]
+        else:
+            self.figure_label = [n if names.count(n) == 1 else f"{n} {names[:i + 1].count(n)}"
+                                 for i, n in enumerate(names)]
 
     def new_state(self, seed: int | None = None) -> State:
         n, f = self.n_cells, self.n_figures
@@ -195,21 +237,37 @@ class ClixBase(StandardGame[State]):
             click=np.zeros(f, dtype=np.int8),
             mode=np.asarray(self.start_modes, dtype=np.int8),
             tokens=np.zeros(f, dtype=np.int8), acted=np.zeros(f, dtype=bool),
-            carried=np.zeros(f, dtype=bool),
+            carried=np.zeros(f, dtype=bool), drafted=np.full(f, self.setup == "fixed"),
             held=np.full(f, NO_OBJECT, dtype=np.int8),
             last_damager=np.full(f, NO_SEAT, dtype=np.int8),
             power_off=np.zeros((f, 4), dtype=bool),
             occupant=np.full(n, NO_FIGURE, dtype=np.int16),
-            objects=self.objects.new_where([self.padded.to_padded(o.cell)
+            objects=self.objects.new_where([self.padded.to_padded(o.cell) if o.cell >= 0
+                                            and self.setup == "fixed" else GONE
                                             for o in self.scenario.objects]),
             walls_intact=self.walls.all_intact(),
             blocking=self.static_blocking.copy(), rubble=np.zeros(n, dtype=bool),
             vp=[0.0] * self.num_players, dice=Dice(seed))
-        state.occupant[state.cell] = np.arange(f)
+        on_map = state.cell != NO_CELL
+        state.occupant[state.cell[on_map]] = np.flatnonzero(on_map)
+        if self.setup == "play":
+            state.phase = Phase.DRAFT
+            state.seat = 0
+            state.object_order = [int(k) for k in state.dice.rng.permutation(len(self.objects))]
+            return state
+        self.begin_play(state)
+        return state
+
+    def begin_play(self, state: State) -> None:
+        """After setup: the first-player roll (HC-2.11) and the first turn."""
         state.first_player = self.roll_first_player(state)
         state.seat = state.first_player
         state.actions_left = self.actions_per_turn
-        return state
+        state.phase = Phase.ACTION
+
+    def force_points(self, state: State, seat: int) -> int:
+        """Points of the force ``seat`` built (HC-7.9 default: the actual total)."""
+        return int(self.points[(self.owner == seat) & state.drafted].sum())
 
     def roll_first_player(self, state: State) -> int:
         """HC-2.11 default: everyone rolls 2d6, ties among the highest reroll."""
@@ -282,6 +340,10 @@ class ClixBase(StandardGame[State]):
     def enemies_of(self, state: State, figure: int) -> list[int]:
         return [int(f) for f in np.flatnonzero((state.cell != NO_CELL)
                                                & (self.owner != self.owner[figure]))]
+
+    def move_figure_onto_map(self, state: State, figure: int, cell: int) -> None:
+        state.cell[figure] = cell
+        state.occupant[cell] = figure
 
     def move_figure(self, state: State, figure: int, cell: int) -> None:
         state.occupant[state.cell[figure]] = NO_FIGURE

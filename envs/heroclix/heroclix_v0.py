@@ -143,9 +143,27 @@ max_rounds                     scenario    rounds before the game ends on points
 reward                         "win"       "win" or "vp" (see above)
 full_dial_visibility           False       observe the next clicks of every dial (HC-8.1)
 passenger_may_act_after_drop   True        HC-3.32 as written; False: the Nexus reading
+setup                          "fixed"     "fixed": the scenario's forces and placements;
+                                           "play": setup as decisions (see below)
 render_mode                    None        "rgb_array", "ansi" or "human" (needs pygame)
 max_turns                      None        truncate after this many player turns
 =============================  ==========  ================================================
+
+Setup played (``setup="play"``, HC-2)
+-----------------------------------
+Each player in seat order drafts a force from the scenario's pool (``draft_<id>`` slots,
+``done``) within the build total, no unique figure twice, no archenemies together; the edge
+roll orders the players, who choose unclaimed edges (``edge_N/E/S/W``; two players: the
+second takes the opposite edge); from the roll's winner, clockwise, players place the
+objects face down (``place_object``); in roll order each places its figures in its starting
+area (``place``, or ``place_soar`` for a flyer outdoors); then the first-player roll. Its
+actions come after the play actions (``place, place_soar, place_object`` planes, then
+``done``, the ``draft`` and ``edge`` slots), so the play actions keep their indices. The
+observation adds ``objects:face_down`` and constant views ``drafted`` (``seat+k/<id>``:
+copies drafted / 4), ``budget`` (points drafted / build total), ``edge`` (``seat+k/<edge>``)
+and ``placing`` (the figure to place next). Figure labels then name the seat
+(``Razorback (p0)``), as any seat may draft any figure; each seat has up to 4 copies of a
+figure that is not unique.
 
 Scenarios: ``duel`` (100 points each on the 16 x 16 ``small`` map, the default), ``mall``
 and ``street`` (200 points on the 24 x 24 boxed maps), ``brawl`` (a 100-point 4-player

@@ -33,6 +33,7 @@ from .scenarios import Scenario
 from .game import DEFAULT_BOARD_SIZE, DEFAULT_SCENARIO, ClixBase
 from .position import set_position
 from .phases import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
+from .setup import Draft, Edge, PlaceFigure, PlaceObject
 from .state import Phase, State
 from .turns import final_scores
 from .view import ClixView
@@ -51,6 +52,10 @@ class HeroclixGame(ClixBase):
         Phase.DROP: Drop(),
         Phase.TARGETS: Targets(),
         Phase.TELEKINESIS: Telekinesis(),
+        Phase.DRAFT: Draft(),
+        Phase.EDGE: Edge(),
+        Phase.PLACE_OBJECT: PlaceObject(),
+        Phase.PLACE_FIGURE: PlaceFigure(),
         Phase.GAME_OVER: GameOver(),
     })
     VIEW = ClixView

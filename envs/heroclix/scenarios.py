@@ -28,6 +28,12 @@ Format
       - {object: dumpster, at: [7, 3]}
     figures: []               # optional: the scenario's own figures, each written as in a
                               # figure file (envs.heroclix.figures); forces name them by id
+    pool: [quarry, mender]    # optional: what setup="play" drafts from (default: every
+                              # shipped and inline figure)
+
+With the env option ``setup="play"`` (HC-2 played as decisions) the forces, edges and object
+squares are not used, so a scenario meant only for it may leave out ``force`` and ``edge``
+and the objects' ``at`` (then ``setup="fixed"``, the default, refuses it).
 
 Checks: every force within the build total, no unique figure twice, no archenemies on one
 force (HC-2.2-2.4, HC-3.11); each figure on its player's starting area, one per square,
@@ -72,14 +78,14 @@ class _Entry(pydantic.BaseModel):
 
 class _Player(pydantic.BaseModel):
     model_config = STRICT_MODEL
-    edge: Literal["N", "E", "S", "W"]
-    force: list[_Entry] = pydantic.Field(min_length=1)
+    edge: Literal["N", "E", "S", "W"] | None = None
+    force: list[_Entry] = []
 
 
 class _Object(pydantic.BaseModel):
     model_config = STRICT_MODEL
     object: Literal[LIGHT_OBJECTS + HEAVY_OBJECTS]  # type: ignore[valid-type]
-    at: Square
+    at: Square | None = None
 
 
 class _ScenarioFile(pydantic.BaseModel):
@@ -93,6 +99,7 @@ class _ScenarioFile(pydantic.BaseModel):
     players: list[_Player] = pydantic.Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     objects: list[_Object] = []
     figures: list[Any] = []
+    pool: list[pydantic.StrictStr] = []
 
 
 @dataclass(frozen=True)
@@ -111,7 +118,7 @@ class PlayerSetup:
 @dataclass(frozen=True)
 class PlacedObject:
     kind: str
-    cell: int
+    cell: int  # -1: placed in play (setup="play", HC-2.7)
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,7 +131,13 @@ class Scenario:
     max_rounds: int
     players: tuple[PlayerSetup, ...]
     objects: tuple[PlacedObject, ...]
+    pool: tuple[Figure, ...]  # what setup="play" drafts from (HC-2.3)
     source: str = STRING_SOURCE
+
+    @property
+    def fixed(self) -> bool:
+        """Whether forces, placements and objects are all given (setup="fixed")."""
+        return all(p.force for p in self.players) and all(o.cell >= 0 for o in self.objects)
 
 
 def scenario_ids() -> list[str]:
@@ -158,6 +171,11 @@ def scenario_from_text(text: str, source: str = STRING_SOURCE, *, base: Path | N
     taken: dict[int, tuple] = {}
     for seat, player in enumerate(spec.players):
         at = ("players", seat)
+        if not player.force:  # setup="play" drafts it
+            players.append(PlayerSetup(player.edge or "", ()))
+            continue
+        if player.edge is None:
+            raise lines.error(at, "a player with a force needs its edge (HC-2.10)")
         if player.edge in edges:
             raise lines.error(at + ("edge",), f"edge {player.edge} is already player "
                               f"{edges[player.edge]}'s (HC-2.6: one edge per player)")
@@ -192,8 +210,22 @@ def scenario_from_text(text: str, source: str = STRING_SOURCE, *, base: Path | N
                     figure_paths=[at + ("force", k, "figure") for k in range(len(entries))])
         players.append(PlayerSetup(player.edge, tuple(entries)))
     objects = _objects(spec, clix_map, taken, lines)
+    pool = _pool(spec, inline, base, lines)
     return Scenario(spec.id, spec.name, spec.description, clix_map, spec.build_total,
-                    spec.max_rounds, tuple(players), objects, source)
+                    spec.max_rounds, tuple(players), objects, pool, source)
+
+
+def _pool(spec: _ScenarioFile, inline: dict[str, Figure], base: Path | None,
+          lines: LineMap) -> tuple[Figure, ...]:
+    """The figures setup="play" drafts from: ``pool:`` ids, or every shipped and inline one."""
+    if not spec.pool:
+        return tuple([load_figure(i) for i in figure_ids()] + list(inline.values()))
+    found = []
+    for k, name in enumerate(spec.pool):
+        if name in (f.id for f in found):
+            raise lines.error(("pool", k), f"figure '{name}' is in the pool twice")
+        found.append(inline.get(name) or _load_part(load_figure, name, base, lines, ("pool", k)))
+    return tuple(found)
 
 
 def _inline_figures(data: Any, spec: _ScenarioFile, lines: LineMap) -> dict[str, Figure]:
@@ -240,6 +272,9 @@ def _objects(spec: _ScenarioFile, clix_map: ClixMap, taken: dict, lines: LineMap
             raise lines.error(where + ("object",), f"the {obj.object} is already objects."
                               f"{seen[obj.object]} (the box has one of each, HC-6.2)")
         seen[obj.object] = k
+        if obj.at is None:  # placed in play (setup="play")
+            placed.append(PlacedObject(obj.object, -1))
+            continue
         cell = _square(clix_map, obj.at, lines, where + ("at",))
         terrain = Terrain(int(clix_map.board.terrain[cell]))
         problem = None

@@ -35,13 +35,17 @@ class Phase(enum.IntEnum):
     DROP = 4  # HC-3.30: set the passenger down beside the flyer
     TARGETS = 5  # HC-4.24: more targets for a multi-bolt ranged attack, or fire
     TELEKINESIS = 6  # HC-6.14/6.15: where the chosen object goes, or whom it hits
-    GAME_OVER = 7
+    DRAFT = 7  # HC-2.3 (setup="play"): add a figure to the force, or done
+    EDGE = 8  # HC-2.6: choose a starting edge, in roll order
+    PLACE_OBJECT = 9  # HC-2.7: place the next face-down object
+    PLACE_FIGURE = 10  # HC-2.9/2.10: place the next figure of the force (hovering or soaring)
+    GAME_OVER = 11
 
 
 @dataclass
 class State(FlatState):
     ARRAY_DTYPES = {"cell": np.int16, "click": np.int8, "mode": np.int8, "tokens": np.int8,
-                    "acted": bool, "carried": bool, "held": np.int8, "last_damager": np.int8,
+                    "acted": bool, "carried": bool, "drafted": bool, "held": np.int8, "last_damager": np.int8,
                     "power_off": bool, "occupant": np.int16, "objects": np.int16,
                     "walls_intact": bool, "blocking": bool, "rubble": bool}
     PHASE = Phase
@@ -52,6 +56,7 @@ class State(FlatState):
     tokens: np.ndarray  # int8[F]: action tokens, 0..2 (HC-3.14-3.17)
     acted: np.ndarray  # bool[F]: took a non-pass action this turn (HC-3.15)
     carried: np.ndarray  # bool[F]: carried by a flyer this turn (HC-3.32, HC-3.33)
+    drafted: np.ndarray  # bool[F]: the slot is in a force (setup="play" drafts them, HC-2.3)
     held: np.ndarray  # int8[F]: the object the figure holds, NO_OBJECT if none (HC-6.5)
     last_damager: np.ndarray  # int8[F]: seat that last damaged it, NO_SEAT if none (HC-7.8)
     power_off: np.ndarray  # bool[F, 4]: optional power switched off, by column (HC-3.8)
@@ -72,6 +77,10 @@ class State(FlatState):
     move_budget: int = 0  # the move's speed after halving (HC-5.10)
     move_stopped: bool = False  # the last leg ended on a square whose entry stops a move
     broke_away: list[int] = field(default_factory=list)  # HC-3.25: enemies broken away from
+    edges: list[str] = field(default_factory=list)  # setup="play": each seat's edge ("" none)
+    setup_order: list[int] = field(default_factory=list)  # HC-2.6 roll order
+    object_order: list[int] = field(default_factory=list)  # HC-2.7: hidden order of objects
+    objects_placed: int = 0
     first_player: int = 0
     round: int = 0
     turns: int = 0

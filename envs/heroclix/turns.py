@@ -90,19 +90,20 @@ def final_scores(game: ClixBase, state: State) -> list[float]:
     return scores
 
 
-def winners_by_score(game: ClixBase, scores: list[float]) -> list[int]:
+def winners_by_score(game: ClixBase, state: State, scores: list[float]) -> list[int]:
     """HC-7.4, HC-7.9 default: most points; ties to the smaller force spent; else a draw."""
     best = max(scores)
     top = [s for s, v in enumerate(scores) if abs(v - best) < 1e-9]
     if len(top) > 1:
-        fewest = min(game.force_points[s] for s in top)
-        top = [s for s in top if game.force_points[s] == fewest]
+        spent = {s: game.force_points(state, s) for s in top}
+        fewest = min(spent.values())
+        top = [s for s in top if spent[s] == fewest]
     return top if len(top) == 1 else []
 
 
 def finish_game(game: ClixBase, state: State, events: list[Event]) -> None:
     scores = final_scores(game, state)
-    winners = winners_by_score(game, scores)
+    winners = winners_by_score(game, state, scores)
     shown = ", ".join(f"{game.player_names[s]} {v:g}" for s, v in enumerate(scores))
     text = (f"{game.player_names[winners[0]]} wins" if winners else "draw") + f" ({shown} VP)"
     clear_decision(state)

@@ -14,7 +14,7 @@ from ..core.events import Event, last_action
 from ..core.planes import PlaneLayout, View
 from ..core.render import Piece, Scene
 from ..core.textboard import text_grid
-from .game import COLUMNS, ClixBase
+from .game import COLUMNS, EDGES, MAX_COPIES, ClixBase
 from .maps import Terrain
 from .powers_catalog import POWERS
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
@@ -38,13 +38,16 @@ def seat_label(k: int) -> str:
     return f"seat+{k}"
 
 
-def plane_layout(num_players: int, full_dial: bool) -> PlaneLayout:
+def plane_layout(num_players: int, full_dial: bool, pool: list[str] | None = None
+                 ) -> PlaneLayout:
+    """The channels in order; ``pool`` (the draft pool's ids) adds the views of
+    setup="play"."""
     seats = [seat_label(k) for k in range(num_players)]
     views = [
         View("space"), View("level"), View("indoor"), View("stairs"), View("ladder"),
         View("terrain", TERRAINS),  # as it stands now: broken walls are hindering (HC-5.17)
         View("wall", ["n", "e", "s", "w"]),  # a wall standing on that side of the square
-        View("objects", ["light", "heavy", "held"]),
+        View("objects", ["light", "heavy", "held"] + (["face_down"] if pool else [])),
         View("figures", seats),
         View("stats", STATS),
         View("powers", list(POWERS)),  # powers working now (HC-3.7, HC-3.8)
@@ -57,13 +60,22 @@ def plane_layout(num_players: int, full_dial: bool) -> PlaneLayout:
         View("turn", ["actions_left", "round", "move_left"], constant=True),
         View("vp", seats, constant=True),  # victory points so far / build total
     ]
+    if pool:  # setup="play" (HC-2): the drafts, edges and the figure to place next
+        views += [
+            View("drafted", [f"{s}/{k}" for s in seats for k in pool], constant=True),
+            View("budget", seats, constant=True),  # points drafted / build total
+            View("edge", [f"{s}/{e}" for s in seats for e in "NESW"], constant=True),
+            View("placing", pool, constant=True),
+        ]
     return PlaneLayout(views)
 
 
 class ClixView:
     def __init__(self, game: ClixBase):
         self.game = game
-        self.planes = planes = plane_layout(game.num_players, game.full_dial_visibility)
+        self.pool = [f.id for f in game.scenario.pool] if game.setup == "play" else None
+        self.planes = planes = plane_layout(game.num_players, game.full_dial_visibility,
+                                            self.pool)
         self.channel_names = planes.channel_names
         self.shape = (len(planes), game.height, game.width)
         board = game.board
@@ -127,7 +139,7 @@ class ClixView:
         """The static planes plus terrain, walls and objects as they stand (cached per
         terrain state: they change only when something breaks or an object moves)."""
         key = (state.blocking.tobytes(), state.rubble.tobytes(), state.walls_intact.tobytes(),
-               state.objects.tobytes())
+               state.objects.tobytes(), state.objects_placed)
         if key == self._board_key:
             return self._board_obs
         game, planes = self.game, self.planes
@@ -143,9 +155,12 @@ class ClixView:
         obs[planes["wall"]] = standing.T
         lying = state.objects >= 0
         kinds = game.objects.kinds
-        for kind in (0, 1):
-            obs[planes.channel("objects", "heavy" if kind else "light"),
-                state.objects[lying & (kinds == kind)]] = 1.0
+        if self.pool and state.objects_placed < len(game.objects):  # HC-2.7: face down
+            obs[planes.channel("objects", "face_down"), state.objects[lying]] = 1.0
+        else:
+            for kind in (0, 1):
+                obs[planes.channel("objects", "heavy" if kind else "light"),
+                    state.objects[lying & (kinds == kind)]] = 1.0
         obs.setflags(write=False)
         self._board_key, self._board_obs = key, obs
         return obs
@@ -195,8 +210,27 @@ class ClixView:
         constants[self.turn_at[2]] = max(0, state.move_budget - state.move_spent) / CLICK_SCALE
         for seat in range(n_players):
             constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
+        if self.pool:
+            self._setup_constants(state, player, constants)
         obs[self.constant_start:] = constants[:, None]
         return obs.reshape(self.shape)
+
+    def _setup_constants(self, state: State, player: int, constants: np.ndarray) -> None:
+        game, planes, start = self.game, self.planes, self.constant_start
+        n = game.num_players
+        drafted = planes.start("drafted") - start
+        budget = planes.start("budget") - start
+        edge = planes.start("edge") - start
+        kinds = len(self.pool)
+        for figure in np.flatnonzero(state.drafted):
+            k = (int(game.owner[figure]) - player) % n
+            constants[drafted + k * kinds + int(game.kind[figure])] += 1.0 / MAX_COPIES
+            constants[budget + k] += game.points[figure] / game.build_total
+        for seat, claimed in enumerate(state.edges):
+            if claimed:
+                constants[edge + ((seat - player) % n) * 4 + "NESW".index(claimed)] = 1.0
+        if state.phase is Phase.PLACE_FIGURE and state.selected != NO_FIGURE:
+            constants[planes.start("placing") - start + int(game.kind[state.selected])] = 1.0
 
     # -- names ----------------------------------------------------------------------------
     def who(self, state: State, cell: int) -> str:
@@ -209,6 +243,10 @@ class ClixView:
         if not decoded.on_cell:
             if decoded.kind == "switch_off":
                 return f"switch off {COLUMNS[decoded.param]} power"
+            if decoded.kind == "draft":
+                return f"draft {game.scenario.pool[decoded.index].name}"
+            if decoded.kind == "edge":
+                return f"take the {EDGES[decoded.index]} edge"
             return decoded.name.replace("_", " ")
         cell = decoded.cell
         where = game.cell_label(cell)
@@ -220,7 +258,9 @@ class ClixView:
             return f"{'move' if kind == 'move' else 'soar'} {mover} to {where}"
         if kind.startswith("wall_"):
             return f"break the {SIDE_NAMES['nesw'.index(kind[-1])]} wall of {where}"
-        if kind in ("smash", "tk_object", "pick_up", "tk_move", "drop"):
+        if kind in ("place", "place_soar"):
+            return f"{kind.replace('_', ' ')} {mover} at {where}"
+        if kind in ("smash", "tk_object", "pick_up", "tk_move", "drop", "place_object"):
             return f"{kind.replace('_', ' ')} {where}"
         return f"{kind.replace('_', ' ')} {self.who(state, cell)} {where}"
 
