@@ -85,6 +85,7 @@ def _angle_between(a: float, b: float) -> float:
 def knockback(board: Board, start: int, direction: int, distance: int, *,
               blocking: np.ndarray | None = None, occupied: np.ndarray | None = None,
               flyer: bool = False, soaring: bool = False,
+              may_not_end: np.ndarray | None = None,
               neighbors: np.ndarray | None = None) -> Knockback:
     """Push the figure on ``start`` ``distance`` squares in ``direction`` (see the module doc).
 
@@ -92,6 +93,9 @@ def knockback(board: Board, start: int, direction: int, distance: int, *,
     ``occupied``: bool[n], squares holding another figure (for a soaring figure: another
     soaring figure). ``start`` itself is never looked at. ``neighbors``: int32[n, 8], the
     neighbour table with the walls standing now; default ``board.neighbors`` (all intact).
+    ``may_not_end``: bool[n], squares the push may cross but not end on (a soaring figure
+    over a ground figure or a blocking square, HC-3.22, HC-3.27, HC-3.29): it stops on the
+    last square before them, as before a figure (reason ``figure``, no extra damage).
     """
     _require_square8(board)
     if not 0 <= direction < len(SQUARE8_DIRECTIONS):
@@ -141,6 +145,14 @@ def knockback(board: Board, start: int, direction: int, distance: int, *,
             break
         path.append(nxt)
         cell = nxt
+    if may_not_end is not None:
+        no_end = np.asarray(may_not_end, dtype=bool)
+        if no_end.shape != (n,):
+            raise ValueError(f"may_not_end has shape {no_end.shape}, expected ({n},)")
+        if path and no_end[path[-1]]:
+            while path and no_end[path[-1]]:
+                path.pop()
+            reason = KnockbackStop.FIGURE
     damage = EXTRA_DAMAGE[reason]
     if reason is KnockbackStop.FALL and flyer:
         damage = 0  # HC-4.11 default: flyers take no falling damage

@@ -317,7 +317,8 @@ class ClixBase(StandardGame[State]):
                     and fa.name != fb.name)
 
     def after_dial_turn(self, state: State, figure: int, events: list) -> None:
-        """HC-6.10: a holder that loses the power to hold drops the object on its square."""
+        """HC-6.10: a holder that loses the power to hold (its dial turned, or switched off)
+        drops the object on its square."""
         held = int(state.held[figure])
         if held != NO_OBJECT and not has_trait(self.powers(state, figure), PICKS_UP_OBJECTS):
             state.objects[held] = state.cell[figure]
@@ -417,9 +418,14 @@ class ClixBase(StandardGame[State]):
             others &= state.mode == SOAR
         occupied = np.zeros(self.n_cells, dtype=bool)
         occupied[state.cell[others]] = True
+        no_end = None
+        if soaring:  # over ground figures and blocking terrain, never onto them (HC-3.29)
+            no_end = state.blocking.copy()
+            everyone = (state.cell != NO_CELL) & (np.arange(self.n_figures) != target)
+            no_end[state.cell[everyone]] = True
         return knockback(self.board, cell, direction, distance, blocking=state.blocking,
                          occupied=occupied, flyer=bool(self.flyer[target]), soaring=bool(soaring),
-                         neighbors=self.neighbors(state))
+                         may_not_end=no_end, neighbors=self.neighbors(state))
 
 
 def _board_size(value: Any) -> tuple[int, int]:

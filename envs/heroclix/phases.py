@@ -135,6 +135,7 @@ class Figure(AttackHandlers):
     def switch_off(self, game, state, action, events):
         figure = state.selected
         state.power_off[figure, action.index] = True
+        game.after_dial_turn(state, figure, events)  # HC-6.10: no Super Strength, no object
         start_move(game, state, figure)  # a speed power may change the move (HC-5.10)
         events.append(Event("switch_off", f"{game.label(figure)} switches off its "
                             f"{action.name.split('_')[-1]} power", state.seat))

@@ -94,9 +94,10 @@ class Regeneration(PowerAction):
         return [int(state.cell[figure])] if state.click[figure] > 0 else []
 
     def perform(self, game, state, figure, cell, events):
-        amount = max(0, roll_d6(state) - 2)
+        roll = roll_d6(state)
+        amount = max(0, roll - 2)
         events.append(Event("regenerate", f"{game.label(figure)} regenerates {amount}",
-                            state.seat, cells=(int(state.cell[figure]),), dice=(str(amount + 2),)))
+                            state.seat, cells=(int(state.cell[figure]),), dice=(str(roll),)))
         heal(game, state, figure, amount, events)
         return True
 

@@ -85,10 +85,15 @@ def move_tables(game: ClixBase) -> MoveTables:
 
 
 def figure_traits(game: ClixBase, state: State, figure: int) -> frozenset[str]:
+    """The movement traits of ``figure``'s powers now. A carrier moves without Phasing's
+    (P-SPD-3 default: a passenger is not carried through blocking terrain or figures)."""
     powers = game.powers(state, figure)
-    return frozenset(t for t in (CLIMBS, IGNORES_HINDERING, CROSSES_BLOCKING_OUTDOORS,
-                                 CROSSES_BLOCKING_INDOORS, PASSES_FIGURES)
-                     if has_trait(powers, t))
+    traits = frozenset(t for t in (CLIMBS, IGNORES_HINDERING, CROSSES_BLOCKING_OUTDOORS,
+                                   CROSSES_BLOCKING_INDOORS, PASSES_FIGURES)
+                       if has_trait(powers, t))
+    if state.passenger != NO_FIGURE and figure == state.selected:
+        traits -= {CROSSES_BLOCKING_INDOORS, PASSES_FIGURES}
+    return traits
 
 
 def _step_costs(game: ClixBase, state: State, tables: MoveTables, *, flying: bool,

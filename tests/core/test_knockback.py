@@ -131,3 +131,13 @@ def test_zero_damage_means_no_push_and_bad_input_is_named():
         knockback(Board.create("square4", np.ones((2, 2), dtype=bool)), 0, E, 1)
     with pytest.raises(ValueError, match="to itself"):
         compass_direction(board, 1, 1)
+
+
+def test_HC_3_22_a_push_stops_before_squares_it_may_not_end_on():
+    board = Board.create("square8", np.ones((1, 6), dtype=bool))
+    no_end = np.zeros(6, dtype=bool)
+    no_end[[3, 4]] = True
+    push = knockback(board, 0, 2, 4, soaring=True, may_not_end=no_end)
+    assert push.path == (1, 2) and push.reason is KnockbackStop.FIGURE and push.extra_damage == 0
+    clear = knockback(board, 0, 2, 2, soaring=True, may_not_end=no_end)
+    assert clear.path == (1, 2) and clear.reason is KnockbackStop.DONE
