@@ -18,8 +18,8 @@ from .game import WALL_PLANES, ClixBase
 from .power_actions import power_actions
 from .powers import HOOKS
 from .state import NO_OBJECT, SOAR, Phase, State
-from .targets import (BREAK_DAMAGE, LazySnapshot, close_targets, ranged_targets, strike_bonus,
-                      terrain_targets, wall_targets)
+from .targets import (BREAK_DAMAGE, LazySnapshot, break_shot, close_targets, ranged_targets,
+                      strike_bonus, terrain_targets, wall_targets)
 from .turns import finish_action
 
 Rule = PhaseRule[ClixBase, State]
@@ -65,13 +65,9 @@ class AttackHandlers(Rule):
 
     def smash(self, game, state, action, events):
         figure = state.selected
-        cell = action.cell
         _, is_close = terrain_targets(game, state, figure)
-        damage = game.damage_value(state, figure)
-        if is_close:
-            damage += strike_bonus(game, state, figure)
-            use_held_object(game, state, figure, events)
-        break_square(game, state, figure, cell, damage, events)
+        damage = breaking_damage(game, state, figure, action.cell, is_close, events)
+        break_square(game, state, figure, action.cell, damage, events)
         finish_action(game, state, figure, events)
 
     def wall(self, game, state, action, events):
@@ -79,10 +75,7 @@ class AttackHandlers(Rule):
         side = WALL_PLANES.index(action.kind)
         wall = int(game.walls.around[action.cell, side])
         close = action.cell == state.cell[figure]
-        damage = game.damage_value(state, figure)
-        if close:
-            damage += strike_bonus(game, state, figure)
-            use_held_object(game, state, figure, events)
+        damage = breaking_damage(game, state, figure, action.cell, close, events)
         state.walls_intact[wall] = damage < BREAK_DAMAGE
         a, b = (int(c) for c in game.walls.edges[wall])
         if damage >= BREAK_DAMAGE:  # HC-5.17: both squares become hindering
@@ -101,6 +94,23 @@ class AttackHandlers(Rule):
                     finish_action(game, state, figure, events)
                 return
         raise AssertionError(f"no power of {game.label(figure)} acts on {action.kind}")
+
+
+def breaking_damage(game: ClixBase, state: State, figure: int, square: int, close: bool,
+                    events: list[Event]) -> int:
+    """HC-5.16 default: the damage of an attack on terrain. Close: the damage value and a
+    held object's strike bonus (the object is used up, HC-6.9); ranged: the figure's own
+    shot, or its held object thrown when only that reaches or breaks (HC-6.12)."""
+    if close:
+        damage = game.damage_value(state, figure) + strike_bonus(game, state, figure)
+        use_held_object(game, state, figure, events)
+        return damage
+    shot = break_shot(game, state, figure, square)
+    if shot is None:
+        raise AssertionError(f"{game.label(figure)} has no shot that breaks {square}")
+    if shot[2]:
+        use_held_object(game, state, figure, events)
+    return shot[1]
 
 
 def use_held_object(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:

@@ -143,7 +143,7 @@ class Figure(AttackHandlers):
 
 def carry_squares(game: ClixBase, state: State, figure: int) -> list[int]:
     """HC-3.30/3.31: a hovering flyer may take one adjacent friend that holds nothing."""
-    if not game.flyer[figure] or state.mode[figure] == SOAR or state.held[figure] >= 0:
+    if not game.flyer[figure] or state.mode[figure] == SOAR:  # HC-3.31 limits the passenger
         return []
     friends = [f for f in game.alive(state, int(game.owner[figure])) if f != figure
                and state.mode[f] != SOAR and state.held[f] < 0

@@ -112,6 +112,30 @@ def strike_bonus(game: ClixBase, state: State, figure: int) -> int:
     return 0 if held == NO_OBJECT else OBJECT_STRIKE_BONUS[int(game.object_heavy[held])]
 
 
+def break_shots(game: ClixBase, state: State, figure: int) -> list[tuple[int, int, bool]]:
+    """HC-5.16 default: the ranged attacks that could break terrain, as (range, damage,
+    thrown): the figure's own shot, then a held object thrown (HC-6.12: 6 or 4 squares for
+    2 or 3). Only those dealing 3 count; none while an enemy is adjacent (HC-4.16)."""
+    if state.mode[figure] == SOAR or game.adjacent_enemies(state, figure):
+        return []
+    shots = []
+    if game.range[figure] > 0 and game.damage_value(state, figure) >= BREAK_DAMAGE:
+        shots.append((int(game.range[figure]), game.damage_value(state, figure), False))
+    held = int(state.held[figure])
+    if held != NO_OBJECT and has_trait(game.powers(state, figure), PICKS_UP_OBJECTS):
+        reach, damage = HEAVY_THROW if game.object_heavy[held] else LIGHT_THROW
+        if damage >= BREAK_DAMAGE:
+            shots.append((reach, damage, True))
+    return shots
+
+
+def break_shot(game: ClixBase, state: State, figure: int, square: int
+               ) -> tuple[int, int, bool] | None:
+    """The first of :func:`break_shots` that reaches ``square`` (the one the attack uses)."""
+    distance = int(game.chebyshev[state.cell[figure], square])
+    return next((s for s in break_shots(game, state, figure) if distance <= s[0]), None)
+
+
 def terrain_targets(game: ClixBase, state: State, figure: int,
                     snapshot: FireSnapshot | None = None) -> tuple[list[int], bool]:
     """HC-5.16 / HC-6.4: blocking squares and unheld objects the figure can break now, and
@@ -131,10 +155,10 @@ def terrain_targets(game: ClixBase, state: State, figure: int,
             close.append(cell)
         if close:
             return sorted(close), True
-    reach = int(game.range[figure])
-    if (reach <= 0 or game.damage_value(state, figure) < BREAK_DAMAGE
-            or game.adjacent_enemies(state, figure)):
+    shots = break_shots(game, state, figure)
+    if not shots:
         return [], False
+    reach = max(s[0] for s in shots)
     near = np.flatnonzero(breakable & (game.chebyshev[cell] <= reach))
     near = near[near != cell]
     if not near.size:
@@ -157,10 +181,10 @@ def wall_targets(game: ClixBase, state: State, figure: int,
     found: list[tuple[int, int]] = []
     if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
         found += [(cell, s) for s in range(4) if around[cell, s] >= 0 and intact[around[cell, s]]]
-    reach = int(game.range[figure])
-    if (reach <= 0 or game.damage_value(state, figure) < BREAK_DAMAGE
-            or game.adjacent_enemies(state, figure)):
+    shots = break_shots(game, state, figure)
+    if not shots:
         return found
+    reach = max(s[0] for s in shots)
     has_wall = ((around >= 0) & np.append(intact, False)[np.where(around >= 0, around, -1)])
     near = np.flatnonzero(has_wall.any(axis=1) & (game.chebyshev[cell] <= reach)
                           & game.board.exists)
