@@ -57,6 +57,7 @@ class Golden:
 GOLDENS: list[Golden] = [
     Golden("heroica_v0", 7, {"mission": "arena", "num_players": 2, "max_rounds": 40}),
     Golden("heroscape_v0", 3, {"scenario": "skirmish", "round_cap": 12}),
+    Golden("heroclix_v0", 5, {"scenario": "duel", "max_rounds": 12}),
 ]
 
 
