@@ -133,6 +133,8 @@ class ClixView:
         rows[:, :, STATS.index("flyer")] = game.flyer[:, None]
         rows[:, :, STATS.index("points")] = (game.points / 100.0)[:, None]
         self.rows = rows
+        self.row_offsets = (self.row_channels * game.n_cells)[None, :]
+        self.figure_offset = self.figure_channel * game.n_cells
         self.turn_columns = [STATS.index(s) for s in ("tokens", "acted", "soaring")]
 
     def _board_planes(self, state: State) -> np.ndarray:
@@ -176,15 +178,17 @@ class ClixView:
         alive = np.flatnonzero(on_map)
         cells = state.cell[alive].astype(np.intp)
         clicks = state.click[alive].astype(np.intp)
-        flat[self.figure_channel[player, alive] * n + cells] = 1.0
+        flat[self.figure_offset[player, alive] + cells] = 1.0
         rows = self.rows[alive, clicks]
-        rows[:, self.turn_columns] = np.stack(
-            [state.tokens[alive] / 2.0, state.acted[alive], state.mode[alive] == SOAR], axis=1)
+        tokens, acted, soaring = self.turn_columns
+        rows[:, tokens] = state.tokens[alive] * 0.5
+        rows[:, acted] = state.acted[alive]
+        rows[:, soaring] = state.mode[alive] == SOAR
         if state.power_off.any():  # HC-3.8: switched-off powers do not show
             column = self.power_column[alive, clicks]
             off = np.take_along_axis(state.power_off[alive], np.maximum(column, 0), axis=1)
             rows[:, len(STATS):][off & (column >= 0)] = 0.0
-        flat[self.row_channels[None, :] * n + cells[:, None]] = rows
+        flat[self.row_offsets + cells[:, None]] = rows
         holders = alive[state.held[alive] != NO_OBJECT]
         if holders.size:
             flat[self.held_channel * n + state.cell[holders]] = \
