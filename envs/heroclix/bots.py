@@ -9,29 +9,31 @@ an archenemy's KO is worth half its points more, HC-7.6). The attack roll's dist
 exact: ``P(2d6 + attack >= defense)`` for rolls 3..11, a 12 always hits for 1 more and a 2
 always misses and costs the attacker a click (HC-4.2-4.7); damage is less the target's
 Toughness / Invulnerability (the engine's ``damage_taken`` hooks), capped at 1 per target for
-a multi-bolt attack (HC-4.25), and +1 per line of fire through hindering terrain (HC-5.11).
+a multi-bolt attack (HC-4.25); a line of fire through hindering terrain adds 1 to defense.
 
 * ``ev``       expected value of one attack: ``P(hit) * (V(k) - V(k - damage))`` plus the
   critical hit, minus the critical miss. Close, ranged (one target, or several at 1 damage
   each), thrown objects (HC-6.12) and Telekinesis (HC-6.18) use it; Support and
   Regeneration score the expected clicks healed the same way (R-5, R-6).
-* ``position`` of a square a figure could end its move on (vectorised over every square of
-  its reach, ground and soaring): ``next_turn * max over enemies`` of the attack it could
-  make from there next turn (a lost turn is discounted), or, out of reach, that attack times
-  ``gamma ** turns`` still needed to walk into range (walking distances through today's walls
-  and stairs), so close-combat figures close in on weak or damaged enemies and ranged ones
-  walk into range; minus ``danger``, the attacks the enemies could make on it from where they
-  stand (a figure moves *or* attacks, so only they matter), each weighted by the chance that
-  the enemy is the one its owner acts with. Lines of fire come from the engine's tables in
-  one pass per enemy (hindering squares on the line raise the defense: cover); a figure with
-  Super Strength counts the object it would pick up on the way (HC-6.6).
+* ``position`` of each square (and flight mode) a figure could end its move on, vectorised
+  over its reach: ``next_turn`` times the best attack it could make from there next turn, or,
+  out of reach, that attack times ``gamma ** turns`` of walking still needed (through today's
+  walls and stairs), so close-combat figures close in on weak or damaged enemies and ranged
+  ones walk into range; minus ``danger``: the attacks enemies could make on it from where they
+  stand (a figure moves *or* attacks), each weighted by the chance that its owner acts with
+  it, plus at ``closing`` (over the rival players left) the close attacks of those that can
+  walk up next turn. Lines of fire come from the engine's tables, one pass per enemy
+  (hindering terrain on the line is cover); Super Strength counts the object it picks up on
+  the way (HC-6.6). Danger weighs ``1 + cautious`` times more while the bot leads on points:
+  a lead is kept by not trading figures.
 * ``push``     acting with a token from last turn costs a click and the next turn (HC-3.16,
   HC-3.17); never when that click would KO the figure.
 
 Each phase has one small function (``_PHASES``): ACTION selects the figure with the best
 option (attack now, heal, move to its best square, or break away at half the gain) over
 ``min_gain`` after pushing, else ends the turn; FIGURE carries out that plan; MOVE, PICKUP,
-DROP, TARGETS and TELEKINESIS finish it. Nothing is simulated through the engine, so the bot
+DROP, TARGETS and TELEKINESIS finish it; with ``setup="play"`` DRAFT fills the build total and
+PLACE_OBJECT / PLACE_FIGURE pick squares. Nothing is simulated through the engine, so the bot
 never sees a die before it is rolled; it reads the state and never changes it.
 """
 
@@ -45,20 +47,21 @@ import numpy as np
 from ..bots import LegalActions, best_scored
 from ..core.hooks import DAMAGE_TAKEN
 from ..core.modemove import reachable_modes
+from .attacks import TK_DAMAGE
 from .combat import attack_total, defense_total
 from .game import ClixBase
 from .objects import telekinesis_objects, tk_targets
 from .phases import needs_breakaway
+from .power_actions import SUPPORT_DEFENSE
 from .powers import CLIMBS, HOOKS, PICKS_UP_OBJECTS, has_trait
 from .reach import mode_rules, move_budget, move_tables
 from .state import GROUND, NO_CELL, NO_OBJECT, SOAR, Phase, State
+from .turns import final_scores
 from .targets import (HEAVY_THROW, LIGHT_THROW, OBJECT_STRIKE_BONUS, close_targets,
                       ranged_targets, throw_damage, throw_targets)
 
 _COUNTS = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64) / 36.0  # 2d6
 CRIT = FUMBLE = 1.0 / 36.0
-TK_DAMAGE = (2, 3)  # HC-6.18: light, heavy
-SUPPORT_DEFENSE = 10  # R-5 default
 HEAL = np.array([0, 0, 1, 2, 3, 4], dtype=np.float64)  # 1d6 - 2, minimum 0 (R-5, R-6)
 FAR = 99
 # variant of a Super Strength figure: 0 no object, 1 light, 2 heavy -> close bonus, throw
@@ -75,12 +78,15 @@ def normal_hit(need: int) -> float:
 class Weights:
     """The prices of the scores (victory points, see the module docstring)."""
 
-    residual: float = 1.0  # value of a figure's remaining clicks, as a share of its points
+    residual: float = 0.5  # value of a figure's remaining clicks, as a share of its points
     arch: float = 0.5  # extra share of the points for KO-ing an archenemy
     next_turn: float = 0.5  # an attack that can be made next turn, against one made now
     gamma: float = 0.6  # per turn of walking still needed to attack
     danger: float = 0.6  # one expected enemy attack on the square
     lock: float = 0.1  # share of a figure's points lost by its second token (HC-3.17)
+    locked: float = 0.5  # the threat of an enemy with two tokens, against one free to act
+    closing: float = 0.5  # a close attack the enemy can walk up to make the turn after
+    cautious: float = 3.0  # more weight on danger while ahead on victory points (HC-7.4)
     push_margin: float = 2.0  # what a push must gain beyond its click
     min_gain: float = 0.3  # an action must gain this much, else end the turn
 
@@ -100,47 +106,34 @@ class HeuristicBot:
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             return int(legal[0])
-        action = int(_PHASES.get(state.phase, _first_legal)(_Turn(self, game, state, mask)))
-        return action if mask[action] else int(legal[0])
+        action = _PHASES.get(state.phase, _Turn.first_legal)(_Turn(self, game, state, mask))
+        return int(action) if action is not None and mask[action] else int(legal[0])
 
     def distances(self, game: ClixBase, state: State, source: int) -> np.ndarray:
-        """Walking squares from ``source`` (walls standing, blocking squares, stairs and
-        ladders; figures ignored); FAR where no walk leads."""
-        key = (id(game), state.walls_intact.tobytes(), state.blocking.tobytes(), source)
-        dist = self._dist.get(key)
+        """Walking squares from ``source`` (walls standing, no blocking square, levels by
+        stairs or ladder only, HC-5.8; figures ignored); FAR where no walk leads."""
+        terrain = (id(game), state.walls_intact.tobytes(), state.blocking.tobytes())
+        dist = self._dist.get((terrain, source))
         if dist is None:
             if len(self._dist) > 4096:
                 self._dist.clear()
-            table = _walk_table(game, state)
+            table = self._dist.get(terrain)
+            if table is None:
+                t, nb = move_tables(game), game.neighbors(state)
+                ok = (nb >= 0) & ~state.blocking[np.where(nb >= 0, nb, 0)] & (
+                    ~t.level_change | t.by_stairs | t.ladder_up | t.ladder_down)
+                table = self._dist[terrain] = np.where(ok, nb, -1)
             dist = np.full(game.n_cells, FAR, dtype=np.int16)
             dist[source] = 0
             frontier, step = np.array([source]), 0
             while frontier.size:
                 step += 1
-                nxt = table[frontier].ravel()
-                nxt = np.unique(nxt[nxt >= 0])
-                nxt = nxt[dist[nxt] == FAR]
-                dist[nxt] = step
-                frontier = nxt
-            self._dist[key] = dist
+                nxt = np.unique(table[frontier].ravel())
+                nxt = nxt[nxt >= 0]
+                frontier = nxt[dist[nxt] == FAR]
+                dist[frontier] = step
+            self._dist[(terrain, source)] = dist
         return dist
-
-
-def _walk_table(game: ClixBase, state: State) -> np.ndarray:
-    """The open steps of a walker now: no wall, no blocking square, levels by stairs or
-    ladder only (HC-5.8)."""
-    key = ("_bot_walk", state.walls_intact.tobytes(), state.blocking.tobytes())
-    cached = game.__dict__.get("_bot_walk")
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    tables = move_tables(game)
-    nb = game.neighbors(state)
-    there = np.where(nb >= 0, nb, 0)
-    ok = (nb >= 0) & ~state.blocking[there] & (~tables.level_change | tables.by_stairs
-                                               | tables.ladder_up | tables.ladder_down)
-    table = np.where(ok, nb, -1)
-    game.__dict__["_bot_walk"] = (key, table)
-    return table
 
 
 class _Turn(LegalActions):
@@ -159,26 +152,27 @@ class _Turn(LegalActions):
         self.points = game.points.astype(np.float64)
         self.values = game.dial_values[f, state.click].astype(np.int64)  # speed, atk, def, dmg
         self._ev: dict[tuple, float] = {}
-        self.reduction = [self._reduction(int(i)) if alive[i] else 0 for i in f]
-        # the chance that an enemy is the one its owner acts with next turn
+        scores = final_scores(game, state)  # HC-7.5-7.7 if the game ended now
+        lead = scores[self.seat] - max(v for s, v in enumerate(scores) if s != self.seat)
+        self.risk = self.w.danger * (1.0 + self.w.cautious * (lead > 0))
+        rivals = len({int(game.owner[e]) for e in self.enemies})
+        self.closing = self.w.closing / max(1, rivals)  # with more rivals, one walks at me
+        self.reduction = [int(10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, int(i), "attack",
+                                               keys=game.powers(state, int(i))))
+                          if alive[i] else 0 for i in f]  # Toughness, Invulnerability
+        # the chance that an enemy is the one its owner acts with next turn; with two tokens
+        # it may not act next turn, but may before a move's follow-up lands (HC-3.17)
         self.p_act = {}
         for e in self.enemies:
-            owner = int(game.owner[e])
-            able = sum(1 for g in self.enemies if game.owner[g] == owner and state.tokens[g] < 2)
-            self.p_act[e] = 0.0 if state.tokens[e] >= 2 else min(1.0, game.actions_per_turn
-                                                                  / max(able, 1))
+            able = sum(1 for g in self.enemies if game.owner[g] == game.owner[e]
+                       and state.tokens[g] < 2)
+            self.p_act[e] = (min(1.0, game.actions_per_turn / max(able, 1))
+                             * (self.w.locked if state.tokens[e] >= 2 else 1.0))
 
-    def _reduction(self, figure: int) -> int:
-        game, state = self.game, self.state
-        keys = game.powers(state, figure)
-        return int(10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, figure, "attack", keys=keys))
-
-    # -- values -----------------------------------------------------------------------------
     def value(self, figure: int, left: int) -> float:
-        if left <= 0:
-            return 0.0
-        return self.points[figure] * (1.0 + self.w.residual * min(left, self.length[figure])
-                                      / self.length[figure])
+        length = self.length[figure]
+        return 0.0 if left <= 0 else self.points[figure] * (
+            1.0 + self.w.residual * min(left, length) / length)
 
     def loss(self, figure: int, clicks: int, bonus: float = 0.0) -> float:
         """Value taken by ``clicks`` of damage (``bonus`` added on a KO)."""
@@ -237,12 +231,9 @@ class _Turn(LegalActions):
     def attacks(self, figure: int) -> list[tuple[float, str, int]]:
         """(value, plane, cell) of every attack and healing action ``figure`` may make now."""
         game, state = self.game, self.state
-        dmg = int(self.values[figure, 3])
-        bonus = STRIKE[self.variant(figure)]
-        fumble = self.fumble(figure)
-        cell_of = state.cell
-        found = [(self.ev(figure, t, dmg + bonus) - fumble, "close", int(cell_of[t]))
-                 for t in close_targets(game, state, figure)]
+        dmg, fumble, cell_of = int(self.values[figure, 3]), self.fumble(figure), state.cell
+        found = [(self.ev(figure, t, dmg + STRIKE[self.variant(figure)]) - fumble, "close",
+                  int(cell_of[t])) for t in close_targets(game, state, figure)]
         shots = ranged_targets(game, state, figure)
         if shots:
             found.append(self.volley(figure, [], shots))
@@ -257,8 +248,10 @@ class _Turn(LegalActions):
                     for c in tk_targets(game, state, figure, obj)]
             if hurl:
                 found.append((max(hurl) - fumble, "tk_object", cell))
-        found += [(self.support_ev(figure, int(state.occupant[c])), "support", c)
-                  for c in _support_cells(game, state, figure)]
+        if "support" in game.powers(state, figure):  # R-5: an adjacent damaged friend
+            found += [(self.support_ev(figure, f), "support", int(state.cell[f]))
+                      for f in self.mine if f != figure and state.click[f] > 0
+                      and game.is_adjacent(state, figure, f)]
         if "regeneration" in game.powers(state, figure) and state.click[figure] > 0:
             found.append((self.heal_value(figure), "regenerate", -1))
         return found
@@ -267,27 +260,20 @@ class _Turn(LegalActions):
                ) -> tuple[float, str, int]:
         """The best ranged attack adding to ``declared``: (value, "ranged", first new cell),
         or ``"fire"`` when adding no target is best (HC-4.24, HC-4.25)."""
-        dmg = int(self.values[figure, 3])
-        fumble = self.fumble(figure)
-        bolts = int(self.game.bolts[figure])
-        new = [t for t in shots if t not in declared]
-        options = []
-        if declared:
-            multi = len(declared) > 1
-            options.append((sum(self.ev(figure, t, dmg, shots.get(t, False), multi)
-                                for t in declared) - fumble, "fire", -1))
-        for t in new:
-            group = declared + [t]
-            options.append((sum(self.ev(figure, g, dmg, shots.get(g, False), len(group) > 1)
-                                for g in group) - fumble, "ranged", int(self.state.cell[t])))
-        if bolts - len(declared) >= 2 and len(new) >= 2:  # look one target further
-            multi_ev = sorted(((self.ev(figure, t, dmg, shots[t], True), t) for t in new),
-                              reverse=True)[:bolts - len(declared)]
-            total = sum(self.ev(figure, g, dmg, shots.get(g, False), True) for g in declared)
-            options.append((total + sum(v for v, _ in multi_ev) - fumble, "ranged",
-                            int(self.state.cell[multi_ev[0][1]])))
-        best = max(options, key=lambda o: o[0])
-        return best
+        dmg, fumble, cell_of = int(self.values[figure, 3]), self.fumble(figure), self.state.cell
+
+        def total(group: list[int]) -> float:
+            return sum(self.ev(figure, g, dmg, shots.get(g, False), len(group) > 1)
+                       for g in group) - fumble
+
+        new = sorted((t for t in shots if t not in declared),
+                     key=lambda t: -self.ev(figure, t, dmg, shots[t], True))
+        options = [(total(declared), "fire", -1)] if declared else []
+        options += [(total(declared + [t]), "ranged", int(cell_of[t])) for t in new]
+        room = int(self.game.bolts[figure]) - len(declared)
+        if room >= 2 and len(new) >= 2:  # as many targets as the bolts allow
+            options.append((total(declared + new[:room]), "ranged", int(cell_of[new[0]])))
+        return max(options, key=lambda o: o[0])
 
     def plan(self, figure: int) -> tuple[float, str, int, int]:
         """(gain, plane, cell, mode) of ``figure``'s best action in this position, before
@@ -314,14 +300,12 @@ class _Turn(LegalActions):
             stay, score = score[-1], score[:-1]
             best = int(np.argmax(score))
             gain = float(score[best] - stay)
-            plane = "soar" if modes[best] == SOAR else "move"
-            if needs_breakaway(game, state, figure):
-                options.append((0.5 * gain, "break_away", int(cells[best]), int(modes[best])))
+            if needs_breakaway(game, state, figure):  # HC-3.23: 4-6 on a d6
+                options.append((0.5 * gain, "break_away", -1, -1))
             else:
-                options.append((gain, plane, int(cells[best]), int(modes[best])))
-        if not options:
-            return (-1.0, "none", -1, -1)
-        return max(options, key=lambda o: o[0])
+                options.append((gain, "soar" if modes[best] == SOAR else "move",
+                                int(cells[best]), int(modes[best])))
+        return max(options, key=lambda o: o[0]) if options else (-1.0, "pass", -1, -1)
 
     def reach(self, figure: int) -> tuple[np.ndarray, np.ndarray]:
         """(cells, modes) where ``figure`` could end a move started now (after breaking
@@ -344,7 +328,6 @@ class _Turn(LegalActions):
         modes, cells = np.nonzero(found.ends)
         return cells.astype(np.int64), modes.astype(np.int64)
 
-    # -- squares ------------------------------------------------------------------------------
     def position(self, figure: int, cells: np.ndarray, modes: np.ndarray,
                  pickup: np.ndarray | bool = True) -> np.ndarray:
         """The score of ``figure`` standing on each (cell, mode) (module docstring); where
@@ -402,15 +385,17 @@ class _Turn(LegalActions):
                         continue
                     limit = (rng_ + 1) // 2 if e_soar else rng_
                     ok = ~adjacent_any & clear & (cheb <= limit)
-                    hit = np.where(hind_out, self.ev(figure, e, dmg_, True), self.ev(figure, e, dmg_))
+                    clean = self.ev(figure, e, dmg_)
+                    hit = np.where(hind_out, self.ev(figure, e, dmg_, True), clean)
                     value = np.maximum(value, np.where(ok, hit, 0.0))
-                    best_v, reach_v = max(best_v, self.ev(figure, e, dmg_)), max(reach_v, limit)
+                    best_v, reach_v = max(best_v, clean), max(reach_v, limit)
                 offense = np.where(at_v, value, offense)
                 turns = 0.5 + np.maximum(walk - reach_v, 0) / speed
                 approach = np.where(at_v, best_v * w.gamma ** turns, approach)
             best = np.maximum(best, np.maximum(offense, approach))
-            danger += self.p_act[e] * self.threat(e, figure, adjacent, clear, hind_in, cheb, soar)
-        score = w.next_turn * best - w.danger * danger
+            danger += self.p_act[e] * self.threat(e, figure, cells, adjacent, clear, hind_in,
+                                                  cheb, soar)
+        score = w.next_turn * best - self.risk * danger
         if "support" in game.powers(state, figure):
             for friend in self.mine:
                 if friend != figure and state.click[friend] > 0 and state.mode[friend] != SOAR:
@@ -419,13 +404,21 @@ class _Turn(LegalActions):
                     score += w.next_turn * np.where(beside, self.support_ev(figure, friend), 0.0)
         return score
 
-    def threat(self, enemy: int, figure: int, adjacent, clear, hindered, cheb, soar) -> np.ndarray:
-        """Expected value of ``enemy``'s attack on ``figure`` at each square next turn."""
+    def threat(self, enemy: int, figure: int, cells, adjacent, clear, hindered, cheb, soar
+               ) -> np.ndarray:
+        """Expected value of ``enemy``'s attack on ``figure`` at each square next turn, from
+        where it stands; at ``closing``, its close attack once it has walked up."""
         game, state = self.game, self.state
         dmg, held = int(self.values[enemy, 3]), self.variant(enemy)
-        out = np.where(adjacent, self.ev(enemy, figure, dmg + STRIKE[held]), 0.0)
+        strike = self.ev(enemy, figure, dmg + STRIKE[held])
+        walk = (cheb if game.flyer[enemy] or has_trait(game.powers(state, enemy), CLIMBS)
+                else self.bot.distances(game, state, int(state.cell[enemy]))[cells])
+        near = (~adjacent & (soar == (state.mode[enemy] == SOAR))
+                & (walk <= self.values[enemy, 0] + 1))
+        closing = np.where(near, self.closing * strike, 0.0)
+        out = np.where(adjacent, strike, 0.0)
         if any(m != figure for m in game.adjacent_enemies(state, enemy)):
-            return out  # HC-4.16: it may not shoot while adjacent to another figure of mine
+            return out + closing  # HC-4.16: it may not shoot while adjacent to a figure of mine
         for reach, damage in ((int(game.range[enemy]), dmg), THROW[held]):
             if reach > 0:
                 limit = np.where(soar, (reach + 1) // 2, reach)
@@ -433,7 +426,7 @@ class _Turn(LegalActions):
                 hit = np.where(hindered, self.ev(enemy, figure, damage, True),
                                self.ev(enemy, figure, damage))
                 out = np.maximum(out, np.where(ok, hit, 0.0))
-        return out
+        return out + closing
 
     def _snapshot(self, figure: int):
         """Lines of fire with ``figure`` lifted off its square (it is the one moving)."""
@@ -456,11 +449,15 @@ class _Turn(LegalActions):
         adjacency = game.adjacency(state)
         for obj in game.objects.on_map(state.objects):
             cell = int(state.objects[obj])
-            kind = 1 + int(game.object_heavy[obj])
             row = adjacency[cell]
             squares = np.append(row[row >= 0], cell)
-            near[squares] = np.maximum(near[squares], kind)
+            near[squares] = np.maximum(near[squares], 1 + int(game.object_heavy[obj]))
         return near
+
+    def legal(self, plane: str, cell: int) -> int | None:
+        """The action of ``plane`` (on ``cell``; a special action when it is -1) if legal."""
+        action = self.special(plane) if cell < 0 else self.cell_action(plane, cell)
+        return action if self.mask[action] else None
 
     def best_destination(self, figure: int) -> int:
         cells, modes = self.reach(figure)
@@ -469,17 +466,6 @@ class _Turn(LegalActions):
         score = self.position(figure, cells, modes)
         best = int(np.argmax(score))
         return self.cell_action("soar" if modes[best] == SOAR else "move", int(cells[best]))
-
-
-def _support_cells(game: ClixBase, state: State, figure: int) -> list[int]:
-    if "support" not in game.powers(state, figure):
-        return []
-    return sorted(int(state.cell[f]) for f in game.alive(state, int(game.owner[figure]))
-                  if f != figure and state.click[f] > 0 and game.is_adjacent(state, figure, f))
-
-
-def _first_legal(turn: _Turn) -> int:
-    return turn.first_legal()
 
 
 # ==========================================================================================
@@ -497,25 +483,18 @@ def _action(turn: _Turn) -> int:
 
 def _figure(turn: _Turn) -> int:
     """Carry out the selected figure's plan; pick up an object first when it moves."""
-    state = turn.state
-    figure = state.selected
+    figure = turn.state.selected
     _, plane, cell, _ = turn.plan(figure)
     if plane in ("move", "soar", "break_away") and turn.cells("pick_up"):
         return _pick_up(turn)
-    if plane == "break_away" and turn.can("break_away"):
-        return turn.special("break_away")
-    if plane in ("regenerate",) and turn.can(plane):
-        return turn.special(plane)
-    if cell >= 0 and plane not in ("none", "break_away") and turn.mask[turn.cell_action(plane, cell)]:
-        return turn.cell_action(plane, cell)
-    attacks = [(v, turn.cell_action(p, c) if c >= 0 else turn.special(p))
-               for v, p, c in turn.attacks(figure)]
-    attacks = [(v, a) for v, a in attacks if turn.mask[a]]
+    action = turn.legal(plane, cell)
+    if action is not None:
+        return action
+    options = [(v, turn.legal(p, c)) for v, p, c in turn.attacks(figure)]
+    options = [(v, a) for v, a in options if a is not None]
     if turn.can("break_away"):
-        attacks.append((-0.5, turn.special("break_away")))
-    if attacks:
-        return best_scored(attacks)
-    return turn.best_destination(figure)
+        options.append((-0.5, turn.special("break_away")))
+    return best_scored(options) if options else turn.best_destination(figure)
 
 
 def _move(turn: _Turn) -> int:
@@ -538,20 +517,17 @@ def _pick_up(turn: _Turn) -> int:
 
 def _drop(turn: _Turn) -> int:
     """HC-3.30: set the passenger down where it scores best."""
-    state = turn.state
-    cells = turn.cells("drop")
-    passenger = state.passenger
-    score = turn.position(passenger, np.array(cells), np.zeros(len(cells), dtype=np.int64))
-    return turn.cell_action("drop", cells[int(np.argmax(score))])
+    cells = np.array(turn.cells("drop"))
+    score = turn.position(turn.state.passenger, cells, np.zeros(cells.size, dtype=np.int64))
+    return turn.cell_action("drop", int(cells[np.argmax(score)]))
 
 
 def _targets(turn: _Turn) -> int:
     """HC-4.24: add the target that raises the volley's value, or fire."""
-    game, state = turn.game, turn.state
-    figure = state.selected
-    shots = ranged_targets(game, state, figure)
-    _, plane, cell = turn.volley(figure, list(state.targets), shots)
-    return turn.special("fire") if plane == "fire" else turn.cell_action("ranged", cell)
+    state = turn.state
+    shots = ranged_targets(turn.game, state, state.selected)
+    _, plane, cell = turn.volley(state.selected, list(state.targets), shots)
+    return turn.legal(plane, cell)
 
 
 def _telekinesis(turn: _Turn) -> int:
@@ -564,6 +540,48 @@ def _telekinesis(turn: _Turn) -> int:
     return best_scored(hurls) if hurls else turn.first_legal()
 
 
+# -- setup="play" (HC-2) -----------------------------------------------------------------
+def _draft(turn: _Turn) -> int:
+    """HC-2.3: the dearest figure that still leaves room for the cheapest, so the force
+    fills the build total with two figures or more (HC-3.18); ``done`` when none fits."""
+    game = turn.game
+    pool = game.scenario.pool
+    kinds = [k for k in range(len(pool)) if turn.mask[turn.layout.slot("draft", k)]]
+    if not kinds:
+        return turn.special("done")
+    room = game.build_total - game.force_points(turn.state, turn.seat)
+    cheapest = min(f.points for f in pool)
+    return best_scored([(pool[k].points + 1000 * (room - pool[k].points >= cheapest),
+                         turn.layout.slot("draft", k)) for k in kinds])
+
+
+def _place_object(turn: _Turn) -> int:
+    """HC-2.7: objects near the own starting area for a force that uses them (Super
+    Strength, Telekinesis), far from it otherwise."""
+    game, state = turn.game, turn.state
+    cells = np.array(turn.cells("place_object"))
+    area = np.flatnonzero(game.start_areas.get(state.edges[turn.seat], game.start_area_any))
+    gap = game.chebyshev[np.ix_(cells, area)].min(axis=1) if area.size else np.zeros(cells.size)
+    force = np.flatnonzero((game.owner == turn.seat) & state.drafted)
+    uses = any(k in ("super_strength", "telekinesis") for f in force
+               for k in game.figures[int(f)].power_keys)
+    return turn.cell_action("place_object", int(cells[np.argmin(gap if uses else -gap)]))
+
+
+def _place_figure(turn: _Turn) -> int:
+    """HC-2.9/2.10: the starting square (soaring for a flyer where it may) that scores best,
+    the nearer the middle of the map the better."""
+    game = turn.game
+    ground, soar = turn.cells("place"), turn.cells("place_soar")
+    cells = np.array(ground + soar, dtype=np.int64)
+    modes = np.array([GROUND] * len(ground) + [SOAR] * len(soar), dtype=np.int64)
+    middle = int(np.median(np.flatnonzero(game.board.exists)))
+    score = (turn.position(turn.state.selected, cells, modes, False) + 0.1 * (modes == SOAR)
+             - 0.01 * game.chebyshev[cells, middle])
+    best = int(np.argmax(score))
+    return turn.cell_action("place_soar" if modes[best] == SOAR else "place", int(cells[best]))
+
+
 _PHASES: dict[Phase, Callable[[_Turn], int]] = {
     Phase.ACTION: _action,
     Phase.FIGURE: _figure,
@@ -572,6 +590,10 @@ _PHASES: dict[Phase, Callable[[_Turn], int]] = {
     Phase.DROP: _drop,
     Phase.TARGETS: _targets,
     Phase.TELEKINESIS: _telekinesis,
+    Phase.DRAFT: _draft,
+    Phase.EDGE: _Turn.first_legal,
+    Phase.PLACE_OBJECT: _place_object,
+    Phase.PLACE_FIGURE: _place_figure,
 }
 
 __all__ = ["HeuristicBot", "Weights", "normal_hit"]
