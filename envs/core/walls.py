@@ -83,6 +83,16 @@ class WallGeometry:
             raise ValueError(f"no wall between {self.board.label(a)} and {self.board.label(b)}")
         return found
 
+    def standing_sides(self, intact: np.ndarray) -> np.ndarray:
+        """bool[n, 4]: whether a wall stands on each square's N, E, S, W side now."""
+        mask = np.append(self.check_intact(intact), False)  # index n_edges: no wall there
+        return mask[np.where(self.around >= 0, self.around, self.n_edges)]
+
+    def other_side(self, wall: int, cell: int) -> int:
+        """The square across ``wall`` from ``cell`` (one of its two squares)."""
+        a, b = (int(c) for c in self.edges[wall])
+        return b if cell == a else a
+
     def edges_around(self, cell: int) -> tuple[int, ...]:
         """Ids of the walls on the four sides of ``cell`` (N, E, S, W order, only those present)."""
         return tuple(int(i) for i in self.around[cell] if i >= 0)

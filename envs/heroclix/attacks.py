@@ -12,18 +12,17 @@ from __future__ import annotations
 from ..core.events import Event
 from ..core.flow import LegalMask, PhaseRule
 from ..core.hooks import EXTRA_ACTIONS
-from ..core.tokens import GONE, HELD
+from ..core.tokens import GONE
 from .combat import resolve_attack
 from .game import WALL_PLANES, ClixBase
 from .power_actions import power_actions
 from .powers import HOOKS
-from .state import NO_OBJECT, SOAR, Phase, State
+from .state import NO_OBJECT, Phase, State
 from .targets import (BREAK_DAMAGE, LazySnapshot, break_shot, close_targets, ranged_targets,
-                      strike_bonus, terrain_targets, wall_targets)
+                      strike_bonus, terrain_targets, throw_damage, wall_targets)
 from .turns import finish_action
 
 Rule = PhaseRule[ClixBase, State]
-TK_DAMAGE = (2, 3)  # HC-6.18: light, heavy
 POWER_PLANES = sorted({HOOKS.get(EXTRA_ACTIONS, k).plane for k in HOOKS.keys(EXTRA_ACTIONS)})
 
 
@@ -58,10 +57,11 @@ class AttackHandlers(Rule):
     def ranged(self, game, state, action, events):
         figure = state.selected
         state.targets = [int(state.occupant[action.cell])]
-        if len(state.targets) < game.bolts[figure] and more_targets(game, state, figure):
+        found = ranged_targets(game, state, figure)
+        if len(state.targets) < game.bolts[figure] and len(found) > 1:
             state.phase = Phase.TARGETS
         else:
-            fire(game, state, figure, events)
+            fire(game, state, figure, events, found)
 
     def smash(self, game, state, action, events):
         figure = state.selected
@@ -75,11 +75,10 @@ class AttackHandlers(Rule):
         side = WALL_PLANES.index(action.kind)
         wall = int(game.walls.around[action.cell, side])
         close = action.cell == state.cell[figure]
-        damage = breaking_damage(game, state, figure, action.cell, close, events)
-        state.walls_intact[wall] = damage < BREAK_DAMAGE
+        # the mask offers only attacks that deal the 3 damage (wall_targets)
+        breaking_damage(game, state, figure, action.cell, close, events)
+        game.break_wall(state, wall)
         a, b = (int(c) for c in game.walls.edges[wall])
-        if damage >= BREAK_DAMAGE:  # HC-5.17: both squares become hindering
-            state.rubble[a] = state.rubble[b] = True
         events.append(Event("break_wall", f"{game.label(figure)} breaks the wall between "
                             f"{game.cell_label(a)} and {game.cell_label(b)}", state.seat,
                             cells=(int(state.cell[figure]), action.cell)))
@@ -147,8 +146,11 @@ def more_targets(game: ClixBase, state: State, figure: int) -> list[int]:
     return [t for t in ranged_targets(game, state, figure) if t not in state.targets]
 
 
-def fire(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
-    hindered = ranged_targets(game, state, figure)
+def fire(game: ClixBase, state: State, figure: int, events: list[Event],
+         hindered: dict[int, bool] | None = None) -> None:
+    """Shoot the declared targets; ``hindered``: :func:`ranged_targets` of this position."""
+    if hindered is None:
+        hindered = ranged_targets(game, state, figure)
     resolve_attack(game, state, figure, list(state.targets), "ranged", events,
                    hindered={t: hindered.get(t, False) for t in state.targets})
     finish_action(game, state, figure, events)
@@ -181,7 +183,4 @@ def hurl_object(game: ClixBase, state: State, figure: int, obj: int, cell: int,
     target = int(state.occupant[cell])
     state.objects[obj] = GONE
     resolve_attack(game, state, figure, [target], "ranged", events,
-                   damage=TK_DAMAGE[int(game.object_heavy[obj])])
-
-
-_ = (HELD, SOAR)
+                   damage=throw_damage(game, obj))

@@ -47,7 +47,6 @@ import numpy as np
 from ..bots import LegalActions, best_scored
 from ..core.hooks import DAMAGE_TAKEN
 from ..core.modemove import reachable_modes
-from .attacks import TK_DAMAGE
 from .combat import attack_total, defense_total
 from .game import ClixBase
 from .objects import telekinesis_objects, tk_targets
@@ -244,7 +243,7 @@ class _Turn(LegalActions):
                               "throw", int(cell_of[t])))
         for cell in telekinesis_objects(game, state, figure):
             obj = game.objects.at(state.objects, cell)[0]
-            hurl = [self.ev(figure, int(state.occupant[c]), TK_DAMAGE[int(game.object_heavy[obj])])
+            hurl = [self.ev(figure, int(state.occupant[c]), throw_damage(game, obj))
                     for c in tk_targets(game, state, figure, obj)]
             if hurl:
                 found.append((max(hurl) - fumble, "tk_object", cell))
@@ -534,7 +533,7 @@ def _telekinesis(turn: _Turn) -> int:
     """HC-6.15: hurl the object at the enemy it hurts most; else move it (HC-6.14)."""
     game, state = turn.game, turn.state
     figure, obj = state.selected, state.tk_object
-    damage = TK_DAMAGE[int(game.object_heavy[obj])]
+    damage = throw_damage(game, obj)
     hurls = [(turn.ev(figure, int(state.occupant[c]), damage), turn.cell_action("tk_hurl", c))
              for c in turn.cells("tk_hurl")]
     return best_scored(hurls) if hurls else turn.first_legal()

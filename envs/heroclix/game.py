@@ -47,8 +47,7 @@ SETUPS = ("fixed", "play")
 SETUP_PLANES = ("place", "place_soar", "place_object")
 EDGES = ("N", "E", "S", "W")
 MAX_COPIES = 4  # copies of one non-unique figure a drafted force may hold (setup="play")
-WALL_PLANES = ("wall_n", "wall_e", "wall_s", "wall_w")
-WALL_STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour across each wall plane's side
+WALL_PLANES = ("wall_n", "wall_e", "wall_s", "wall_w")  # order of WallGeometry.around
 
 
 @lru_cache(maxsize=16)
@@ -135,7 +134,6 @@ class ClixBase(StandardGame[State]):
             ladder[self.padded.to_padded(int(cell))] = self.padded.to_padded(
                 int(self.map.ladder_to[cell]))
         self.ladder_to = ladder
-        self.elevated = self.board.level > 0
         self.start_areas = {edge: _pad_mask(self.padded, area)
                             for edge, area in self.map.start_areas.items()}
         self.start_area_any = np.any(list(self.start_areas.values()), axis=0)
@@ -146,6 +144,8 @@ class ClixBase(StandardGame[State]):
                                   [o.kind for o in sc.objects], self.n_cells)
         self.object_heavy = self.objects.kinds == 1
         self._adjacency_cache: dict[bytes, np.ndarray] = {}
+        # Memo tables of the query modules (reach.py: step costs, searches), per game.
+        self.caches: dict[str, Any] = {}
         self.touching = touching_table(self.board)  # soaring adjacency (HC-3.13)
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         planes, slots = list(BASE_PLANES), [*SPECIALS, SWITCH_SLOTS]
@@ -343,6 +343,8 @@ class ClixBase(StandardGame[State]):
                                                & (self.owner != self.owner[figure]))]
 
     def move_figure_onto_map(self, state: State, figure: int, cell: int) -> None:
+        """A figure that is on no square comes onto ``cell`` (placed at setup, set down by
+        its carrier)."""
         state.cell[figure] = cell
         state.occupant[cell] = figure
 
@@ -357,6 +359,11 @@ class ClixBase(StandardGame[State]):
         return bool(state.cell[figure] != NO_CELL and not state.acted[figure]
                     and state.tokens[figure] < 2
                     and (self.passenger_may_act_after_drop or not state.carried[figure]))
+
+    def break_wall(self, state: State, wall: int) -> None:
+        """HC-5.16/5.17: the wall is gone; both its squares are hindering from now on."""
+        state.walls_intact[wall] = False
+        state.rubble[self.walls.edges[wall]] = True
 
     # -- terrain as it stands now ---------------------------------------------------------
     def neighbors(self, state: State) -> np.ndarray:
@@ -414,15 +421,12 @@ class ClixBase(StandardGame[State]):
         direction = compass_direction(self.board, source_cell, cell)
         soaring = state.mode[target] == SOAR
         others = (state.cell != NO_CELL) & (np.arange(self.n_figures) != target)
-        if soaring:
-            others &= state.mode == SOAR
         occupied = np.zeros(self.n_cells, dtype=bool)
-        occupied[state.cell[others]] = True
+        occupied[state.cell[others & (state.mode == SOAR) if soaring else others]] = True
         no_end = None
         if soaring:  # over ground figures and blocking terrain, never onto them (HC-3.29)
             no_end = state.blocking.copy()
-            everyone = (state.cell != NO_CELL) & (np.arange(self.n_figures) != target)
-            no_end[state.cell[everyone]] = True
+            no_end[state.cell[others]] = True
         return knockback(self.board, cell, direction, distance, blocking=state.blocking,
                          occupied=occupied, flyer=bool(self.flyer[target]), soaring=bool(soaring),
                          may_not_end=no_end, neighbors=self.neighbors(state))

@@ -231,8 +231,7 @@ class Drop(Rule):
 
     def apply(self, game, state, action, events):
         figure, passenger = state.selected, state.passenger
-        state.cell[passenger] = action.cell
-        state.occupant[action.cell] = passenger
+        game.move_figure_onto_map(state, passenger, action.cell)
         state.mode[passenger] = GROUND
         events.append(Event("drop", f"{game.label(figure)} sets {game.label(passenger)} down",
                             state.seat, cells=(action.cell,)))

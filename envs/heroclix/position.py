@@ -83,9 +83,7 @@ def set_position(game: ClixBase, state: State, *,
         state.objects[obj] = HELD
         state.held[f] = obj
     for a, b in broken_walls:
-        wall = game.walls.edge_id(square(a, "wall"), square(b, "wall"))
-        state.walls_intact[wall] = False
-        state.rubble[[square(a, "wall"), square(b, "wall")]] = True
+        game.break_wall(state, game.walls.edge_id(square(a, "wall"), square(b, "wall")))
     held_objects = {int(o) for o in state.held if o != NO_OBJECT}
     for obj in range(len(game.objects)):
         if state.objects[obj] == HELD and obj not in held_objects:

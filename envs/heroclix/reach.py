@@ -59,7 +59,7 @@ class MoveTables:
 
 
 def move_tables(game: ClixBase) -> MoveTables:
-    cached = game.__dict__.get("_move_tables")
+    cached = game.caches.get("move_tables")
     if cached is not None:
         return cached
     nb = game.walls.open_neighbors
@@ -80,7 +80,7 @@ def move_tables(game: ClixBase) -> MoveTables:
     for array in (change, by_stairs, up, down, indoor, soar_cost):
         array.setflags(write=False)
     tables = MoveTables(nb, change, by_stairs, up, down, indoor, ~valid, soar_cost)
-    game.__dict__["_move_tables"] = tables
+    game.caches["move_tables"] = tables
     return tables
 
 
@@ -101,7 +101,7 @@ def _step_costs(game: ClixBase, state: State, tables: MoveTables, *, flying: boo
     """int[n, 8] over the open table for walking or hovering: -1 forbidden. Read-only and
     cached per walls standing, flight and traits, so the search reuses its step lists."""
     key = (state.walls_intact.tobytes(), flying, traits)
-    cache = game.__dict__.setdefault("_step_cost_cache", {})
+    cache = game.caches.setdefault("step_costs", {})
     cost = cache.get(key)
     if cost is not None:
         return cost
@@ -127,7 +127,8 @@ def _step_costs(game: ClixBase, state: State, tables: MoveTables, *, flying: boo
 
 def _occupied(game: ClixBase, state: State, figure: int) -> tuple[np.ndarray, np.ndarray,
                                                                    np.ndarray]:
-    """(any other figure, enemy squares, soaring enemy squares) as bool[n]."""
+    """(squares of the other figures, squares of enemies) as bool[n], and the enemy figures
+    as bool[F]; a passenger being carried is on no square."""
     n = game.n_cells
     others = (state.cell != NO_CELL) & (np.arange(game.n_figures) != figure)
     if state.passenger != NO_FIGURE:
@@ -160,13 +161,13 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
         walk_hinder = hindering & game.indoor  # HC-3.28 default
     else:
         walk_hinder = hindering
-    crosses = (CROSSES_BLOCKING_INDOORS in traits
-               or (flying or CROSSES_BLOCKING_OUTDOORS in traits))
     enter = exists.copy()
-    if not crosses:
-        enter &= ~blocking
-    elif CROSSES_BLOCKING_INDOORS not in traits:
+    if CROSSES_BLOCKING_INDOORS in traits:
+        pass  # R-11: Phasing crosses blocking terrain everywhere
+    elif flying or CROSSES_BLOCKING_OUTDOORS in traits:  # HC-5.1, R-10; not indoors (HC-5.4)
         enter &= ~(blocking & game.indoor)
+    else:
+        enter &= ~blocking
     if PASSES_FIGURES not in traits:
         enter &= ~enemy_squares
     end = exists & ~blocking & ~occupied
@@ -180,7 +181,7 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
     soar_end = end & ~game.indoor
     if state.passenger != NO_FIGURE:
         soar_end = np.zeros_like(soar_end)  # HC-3.30: it must end hovering
-        walk = _with_landing(game, state, walk)
+        walk = _with_landing(game, state, walk, end)
     soar = ModeRules(
         can_enter=exists & ~game.indoor, can_end=soar_end,
         step_cost=tables.soar_cost,
@@ -188,9 +189,10 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
     return [walk, soar]
 
 
-def _with_landing(game: ClixBase, state: State, walk: ModeRules) -> ModeRules:
-    """HC-3.30: a carrier may end only where the passenger can be set down beside it."""
-    landing = landing_squares_mask(game, state)
+def _with_landing(game: ClixBase, state: State, walk: ModeRules,
+                  landing: np.ndarray) -> ModeRules:
+    """HC-3.30: a carrier may end only where the passenger can be set down beside it
+    (``landing``: empty squares that are not blocking, :func:`landing_squares_mask`)."""
     table = game.adjacency(state)
     has_landing = ((table >= 0) & landing[np.where(table >= 0, table, 0)]).any(axis=1)
     return ModeRules(walk.can_enter, walk.can_end & has_landing, walk.step_cost,
@@ -224,7 +226,7 @@ def reach(game: ClixBase, state: State, figure: int) -> ModeReach:
            state.power_off.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
            state.rubble.tobytes(), state.objects.tobytes(), state.move_spent, state.move_budget,
            state.passenger, tuple(state.broke_away))
-    cache = game.__dict__.setdefault("_reach_cache", {})
+    cache = game.caches.setdefault("reach", {})
     found = cache.get(key)
     if found is None:
         seed = (int(state.cell[figure]), int(state.mode[figure]), int(state.move_spent))

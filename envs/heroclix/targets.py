@@ -16,7 +16,7 @@ from .game import ClixBase
 from .powers import CLOSE_ANY_LEVEL, PICKS_UP_OBJECTS, has_trait
 from .state import NO_CELL, NO_OBJECT, SOAR, State
 
-LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage)
+LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage); HC-6.18 the same damage
 BREAK_DAMAGE = 3  # HC-5.16
 OBJECT_STRIKE_BONUS = (1, 2)  # HC-6.11: light, heavy
 
@@ -98,12 +98,16 @@ def throw_targets(game: ClixBase, state: State, figure: int,
     held = int(state.held[figure])
     if held == NO_OBJECT or not has_trait(game.powers(state, figure), PICKS_UP_OBJECTS):
         return {}
-    reach, _ = HEAVY_THROW if game.object_heavy[held] else LIGHT_THROW
-    return shots(game, state, figure, reach, snapshot)
+    return shots(game, state, figure, object_throw(game, held)[0], snapshot)
+
+
+def object_throw(game: ClixBase, obj: int) -> tuple[int, int]:
+    """(range, damage) of the object thrown (HC-6.12); hurled, its damage (HC-6.18)."""
+    return HEAVY_THROW if game.object_heavy[obj] else LIGHT_THROW
 
 
 def throw_damage(game: ClixBase, obj: int) -> int:
-    return (HEAVY_THROW if game.object_heavy[obj] else LIGHT_THROW)[1]
+    return object_throw(game, obj)[1]
 
 
 def strike_bonus(game: ClixBase, state: State, figure: int) -> int:
@@ -123,7 +127,7 @@ def break_shots(game: ClixBase, state: State, figure: int) -> list[tuple[int, in
         shots.append((int(game.range[figure]), game.damage_value(state, figure), False))
     held = int(state.held[figure])
     if held != NO_OBJECT and has_trait(game.powers(state, figure), PICKS_UP_OBJECTS):
-        reach, damage = HEAVY_THROW if game.object_heavy[held] else LIGHT_THROW
+        reach, damage = object_throw(game, held)
         if damage >= BREAK_DAMAGE:
             shots.append((reach, damage, True))
     return shots
@@ -149,10 +153,10 @@ def terrain_targets(game: ClixBase, state: State, figure: int,
     if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
         steps = game.neighbors(state)[cell]
         level = game.board.level
-        close = sorted({int(c) for c in steps if c >= 0 and breakable[c]
-                        and (level[c] == level[cell] or state.blocking[c])})
+        close = {int(c) for c in steps if c >= 0 and breakable[c]
+                 and (level[c] == level[cell] or state.blocking[c])}
         if objects[cell]:
-            close.append(cell)
+            close.add(cell)
         if close:
             return sorted(close), True
     shots = break_shots(game, state, figure)
@@ -176,30 +180,25 @@ def wall_targets(game: ClixBase, state: State, figure: int,
     if state.mode[figure] == SOAR:
         return []
     cell = int(state.cell[figure])
-    around = game.walls.around
-    intact = state.walls_intact
+    standing = game.walls.standing_sides(state.walls_intact)
     found: list[tuple[int, int]] = []
     if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
-        found += [(cell, s) for s in range(4) if around[cell, s] >= 0 and intact[around[cell, s]]]
+        found += [(cell, side) for side in np.flatnonzero(standing[cell]).tolist()]
     shots = break_shots(game, state, figure)
     if not shots:
         return found
     reach = max(s[0] for s in shots)
-    has_wall = ((around >= 0) & np.append(intact, False)[np.where(around >= 0, around, -1)])
-    near = np.flatnonzero(has_wall.any(axis=1) & (game.chebyshev[cell] <= reach)
+    near = np.flatnonzero(standing.any(axis=1) & (game.chebyshev[cell] <= reach)
                           & game.board.exists)
     near = near[near != cell]
     if not near.size:
         return found
     snapshot = snapshot or fire_snapshot(game, state)
     clear = snapshot.targets_from(cell, near, attacker_flying=bool(game.flyer[figure])).clear
-    width = game.width
-    for square in near[clear]:
-        row, col = divmod(int(square), width)
-        for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
-            if not has_wall[square, side]:
-                continue
-            across = (row + dr) * width + col + dc
-            if game.chebyshev[cell, across] >= game.chebyshev[cell, square]:
-                found.append((int(square), side))
+    distance = game.chebyshev[cell]
+    for square in near[clear].tolist():
+        for side in np.flatnonzero(standing[square]).tolist():
+            across = game.walls.other_side(int(game.walls.around[square, side]), square)
+            if distance[across] >= distance[square]:  # the wall faces away from the shooter
+                found.append((square, side))
     return found

@@ -152,9 +152,7 @@ class ClixView:
         terrain[1] = hindering & ~blocking
         terrain[2] = blocking
         terrain[0] = game.board.exists & ~hindering & ~blocking & ~game.water
-        around = game.walls.around
-        standing = np.append(state.walls_intact, False)[np.where(around >= 0, around, -1)]
-        obs[planes["wall"]] = standing.T
+        obs[planes["wall"]] = game.walls.standing_sides(state.walls_intact).T
         lying = state.objects >= 0
         kinds = game.objects.kinds
         if self.pool and state.objects_placed < len(game.objects):  # HC-2.7: face down
@@ -168,7 +166,7 @@ class ClixView:
         return obs
 
     def observe(self, state: State, player: int) -> np.ndarray:
-        game, planes = self.game, self.planes
+        game = self.game
         n_players, n = game.num_players, game.n_cells
         obs = self._board_planes(state).copy()
         flat = obs.reshape(-1)

@@ -216,3 +216,17 @@ def test_HC_5_16_knockback_passes_a_broken_wall_and_stops_at_an_intact_one():
     assert pushed.path == (2, 3) and pushed.reason is KnockbackStop.WALL
     assert pushed.extra_damage == 1
     assert knockback(board, 1, E, 3).reason is KnockbackStop.WALL  # default: board walls
+
+
+def test_HC_5_16_standing_sides_follow_the_intact_mask():
+    board = Board.create("square8", np.ones((2, 2), dtype=bool),
+                         walls={((0, 0), (0, 1)), ((0, 0), (1, 0))})
+    geometry = WallGeometry(board)
+    sides = geometry.standing_sides(geometry.all_intact())
+    assert sides[0].tolist() == [False, True, True, False]  # N, E, S, W of (0,0)
+    assert sides[1].tolist() == [False, False, False, True]  # (0,1): the wall on its W side
+    east = geometry.edge_id(0, 1)
+    intact = geometry.all_intact()
+    intact[east] = False
+    assert geometry.standing_sides(intact)[0].tolist() == [False, False, True, False]
+    assert geometry.other_side(east, 0) == 1 and geometry.other_side(east, 1) == 0
