@@ -148,8 +148,17 @@ def check_heroclix_state(env) -> None:
     _HEROCLIX_GONE[id(state)] = gone
     if d["phase"] != "GAME_OVER":
         assert 0 <= d["seat"] < game.num_players
-        assert setup or 0 < d["actions_left"] <= game.actions_per_turn
+        allowed = game.actions_per_turn + int(d["extra_action_granted"])  # P-DMG-11
+        assert setup or 0 < d["actions_left"] <= allowed
         assert 0 <= d["round"] < game.max_rounds
+        if not setup:  # HC-3.4: one action per figure per turn, each using one of the player's
+            mine = np.asarray(game.owner) == d["seat"]
+            acted = int((np.asarray(d["acted"]) & mine).sum())
+            assert acted <= allowed - d["actions_left"], "a figure acted twice, or for free"
+            if d["selected"] >= 0:
+                assert not d["acted"][d["selected"]], "a figure that acted is acting again"
+        assert bool(d["variant"]) == (d["phase"] == "VARIANT" or (
+            d["phase"] == "TARGETS" and bool(d["variant"]))), f"variant {d['variant']!r} in {d['phase']}"
     json.dumps(d)
 
 

@@ -9,21 +9,32 @@ that side of the marked square, HC-5.16, HC-5.17, HC-6.4) and the action powers 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core.events import Event
 from ..core.flow import LegalMask, PhaseRule
 from ..core.hooks import EXTRA_ACTIONS
 from ..core.tokens import GONE
-from .combat import resolve_attack
+from .combat import RANGED, AttackSpec, avoids_targeting, resolve_attack
 from .game import WALL_PLANES, ClixBase
 from .power_actions import power_actions
-from .powers import HOOKS
+from .powers import HOOKS, VARIANTS
 from .state import NO_OBJECT, Phase, State
-from .targets import (BREAK_DAMAGE, LazySnapshot, break_shot, close_targets, ranged_targets,
-                      strike_bonus, terrain_targets, throw_damage, wall_targets)
+from .targets import (BREAK_DAMAGE, LazySnapshot, break_shot, close_break_damage, close_targets,
+                      ranged_targets, strike_bonus, terrain_targets, throw_damage, wall_targets)
 from .turns import finish_action
 
 Rule = PhaseRule[ClixBase, State]
 POWER_PLANES = sorted({HOOKS.get(EXTRA_ACTIONS, k).plane for k in HOOKS.keys(EXTRA_ACTIONS)})
+
+
+@dataclass(frozen=True)
+class AttackOptions:
+    """The plain attacks the FIGURE phase found: power variants of them reuse the search."""
+
+    close: list[int]  # enemies it may attack in close combat
+    ranged: dict[int, bool]  # enemies it may shoot -> hindered
+    snapshot: LazySnapshot
 
 
 class AttackHandlers(Rule):
@@ -31,11 +42,13 @@ class AttackHandlers(Rule):
                        **{plane: "wall" for plane in WALL_PLANES},
                        **{plane: "use_power" for plane in POWER_PLANES}}
 
-    def mark_attacks(self, game: ClixBase, state: State, legal: LegalMask, figure: int) -> None:
+    def mark_attacks(self, game: ClixBase, state: State, legal: LegalMask,
+                     figure: int) -> AttackOptions:
         snapshot = LazySnapshot(game, state)
-        legal.cells("close", [int(state.cell[t]) for t in close_targets(game, state, figure)])
-        legal.cells("ranged", [int(state.cell[t]) for t in
-                               ranged_targets(game, state, figure, snapshot)])
+        close = close_targets(game, state, figure)
+        ranged = ranged_targets(game, state, figure, snapshot)
+        legal.cells("close", [int(state.cell[t]) for t in close])
+        legal.cells("ranged", [int(state.cell[t]) for t in ranged])
         legal.cells("smash", terrain_targets(game, state, figure, snapshot)[0])
         for cell, side in wall_targets(game, state, figure, snapshot):
             legal.cells(WALL_PLANES[side], [cell])
@@ -45,23 +58,18 @@ class AttackHandlers(Rule):
                 legal.special(effect.plane)
             elif not effect.special:
                 legal.cells(effect.plane, cells)
+        return AttackOptions(close, ranged, snapshot)
 
     def close(self, game, state, action, events):
         figure = state.selected
         target = int(state.occupant[action.cell])
-        bonus = strike_bonus(game, state, figure)
-        use_held_object(game, state, figure, events)  # HC-6.11: it must use the object
-        resolve_attack(game, state, figure, [target], "close", events, bonus=bonus)
+        if avoids_targeting(game, state, figure, target, events):
+            return  # P-DMG-7: another target or another action; nothing is spent
+        close_attack(game, state, figure, target, AttackSpec("close"), events)
         finish_action(game, state, figure, events)
 
     def ranged(self, game, state, action, events):
-        figure = state.selected
-        state.targets = [int(state.occupant[action.cell])]
-        found = ranged_targets(game, state, figure)
-        if len(state.targets) < game.bolts[figure] and len(found) > 1:
-            state.phase = Phase.TARGETS
-        else:
-            fire(game, state, figure, events, found)
+        declare_ranged(game, state, state.selected, action.cell, events)
 
     def smash(self, game, state, action, events):
         figure = state.selected
@@ -101,7 +109,7 @@ def breaking_damage(game: ClixBase, state: State, figure: int, square: int, clos
     held object's strike bonus (the object is used up, HC-6.9); ranged: the figure's own
     shot, or its held object thrown when only that reaches or breaks (HC-6.12)."""
     if close:
-        damage = game.damage_value(state, figure) + strike_bonus(game, state, figure)
+        damage = close_break_damage(game, state, figure)
         use_held_object(game, state, figure, events)
         return damage
     shot = break_shot(game, state, figure, square)
@@ -120,6 +128,34 @@ def use_held_object(game: ClixBase, state: State, figure: int, events: list[Even
         state.objects[obj] = GONE
         events.append(Event("object_used", f"the {game.objects.names[obj]} is destroyed",
                             state.seat))
+
+
+def close_attack(game: ClixBase, state: State, figure: int, target: int, spec: AttackSpec,
+                 events: list[Event]) -> None:
+    """A close attack; a held object adds its strike bonus and is used (HC-6.11)."""
+    bonus = strike_bonus(game, state, figure)
+    if bonus:
+        spec = AttackSpec(**{**spec.__dict__, "bonus": spec.bonus + bonus})
+    use_held_object(game, state, figure, events)
+    resolve_attack(game, state, figure, [target], spec, events)
+
+
+def declare_ranged(game: ClixBase, state: State, figure: int, cell: int, events: list[Event],
+                   bolts: int | None = None) -> bool:
+    """HC-4.24: the first target of a ranged attack (a plain one, or the variant's in
+    ``state.variant``); more bolts continue in TARGETS, else it fires. False when the target
+    avoided it (P-DMG-7): the decision stays open."""
+    target = int(state.occupant[cell])
+    if avoids_targeting(game, state, figure, target, events):
+        return False
+    state.targets = [target]
+    bolts = int(game.bolts[figure]) if bolts is None else bolts
+    found = shootable(game, state, figure)
+    if len(state.targets) < bolts and more_targets(game, state, figure):
+        state.phase = Phase.TARGETS
+    else:
+        fire(game, state, figure, events, found)
+    return True
 
 
 def break_square(game: ClixBase, state: State, figure: int, cell: int, damage: int,
@@ -141,18 +177,33 @@ def break_square(game: ClixBase, state: State, figure: int, cell: int, damage: i
                         cells=(int(state.cell[figure]), cell)))
 
 
+def shootable(game: ClixBase, state: State, figure: int) -> dict[int, bool]:
+    """The targets of the ranged attack being declared: the variant's own, or
+    :func:`ranged_targets` (enemy -> hindered)."""
+    if state.variant:
+        return HOOKS.get(VARIANTS, state.variant).shootable(game, state, figure)
+    return ranged_targets(game, state, figure)
+
+
 def more_targets(game: ClixBase, state: State, figure: int) -> list[int]:
     """HC-4.24: further enemies for the same ranged attack, each once."""
-    return [t for t in ranged_targets(game, state, figure) if t not in state.targets]
+    return [t for t in shootable(game, state, figure) if t not in state.targets]
+
+
+def ranged_spec(game: ClixBase, state: State, figure: int) -> AttackSpec:
+    """The ranged attack being declared: the variant's (``state.variant``) or a plain one."""
+    if state.variant:
+        return HOOKS.get(VARIANTS, state.variant).spec(game, state, figure)
+    return RANGED
 
 
 def fire(game: ClixBase, state: State, figure: int, events: list[Event],
          hindered: dict[int, bool] | None = None) -> None:
-    """Shoot the declared targets; ``hindered``: :func:`ranged_targets` of this position."""
+    """Shoot the declared targets; ``hindered``: :func:`shootable` of this position."""
     if hindered is None:
-        hindered = ranged_targets(game, state, figure)
-    resolve_attack(game, state, figure, list(state.targets), "ranged", events,
-                   hindered={t: hindered.get(t, False) for t in state.targets})
+        hindered = shootable(game, state, figure)
+    resolve_attack(game, state, figure, list(state.targets), ranged_spec(game, state, figure),
+                   events, hindered={t: hindered.get(t, False) for t in state.targets})
     finish_action(game, state, figure, events)
 
 
@@ -168,7 +219,10 @@ class Targets(Rule):
 
     def add(self, game, state, action, events):
         figure = state.selected
-        state.targets = [*state.targets, int(state.occupant[action.cell])]
+        target = int(state.occupant[action.cell])
+        if avoids_targeting(game, state, figure, target, events):
+            return
+        state.targets = [*state.targets, target]
         if len(state.targets) >= game.bolts[figure] or not more_targets(game, state, figure):
             fire(game, state, figure, events)
 
@@ -182,5 +236,5 @@ def hurl_object(game: ClixBase, state: State, figure: int, obj: int, cell: int,
     sets the damage and is destroyed, hit or miss; no +1 for hindering."""
     target = int(state.occupant[cell])
     state.objects[obj] = GONE
-    resolve_attack(game, state, figure, [target], "ranged", events,
-                   damage=throw_damage(game, obj))
+    resolve_attack(game, state, figure, [target], AttackSpec("ranged", damage=throw_damage(game, obj)),
+                   events)

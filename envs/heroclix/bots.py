@@ -47,7 +47,7 @@ import numpy as np
 from ..bots import LegalActions, best_scored
 from ..core.hooks import DAMAGE_TAKEN
 from ..core.modemove import reachable_modes
-from .combat import attack_total, defense_total
+from .combat import CLOSE, RANGED, attack_total, defense_total
 from .game import ClixBase
 from .objects import telekinesis_objects, tk_targets
 from .phases import needs_breakaway
@@ -180,19 +180,20 @@ class _Turn(LegalActions):
         return lost + (bonus if clicks >= k and clicks > 0 else 0.0)
 
     def ev(self, attacker: int, target: int, damage: int, hindered: bool = False,
-           multi: bool = False) -> float:
+           multi: bool = False, kind: str = "close") -> float:
         """Expected value of one attack's damage on ``target`` (module docstring)."""
-        key = (attacker, target, damage, hindered, multi)
+        key = (attacker, target, damage, hindered, multi, kind)
         found = self._ev.get(key)
         if found is None:
             found = self._ev[key] = self._attack_ev(*key)
         return found
 
     def _attack_ev(self, attacker: int, target: int, damage: int, hindered: bool,
-                   multi: bool) -> float:
+                   multi: bool, kind: str) -> float:
         game, state = self.game, self.state
-        need = (defense_total(game, state, attacker, target, hindered)
-                - attack_total(game, state, attacker, target, 0))
+        spec = CLOSE if kind == "close" else RANGED
+        need = (defense_total(game, state, spec, attacker, target, hindered)
+                - attack_total(game, state, spec, attacker, target, 0))
         base = min(damage, 1) if multi else damage
         red = self.reduction[target]
         arch = self.w.arch * self.points[target] if game.archenemies(attacker, target) else 0.0
@@ -239,11 +240,11 @@ class _Turn(LegalActions):
         held = int(state.held[figure])
         if held != NO_OBJECT:
             for t, hindered in throw_targets(game, state, figure).items():
-                found.append((self.ev(figure, t, throw_damage(game, held), hindered) - fumble,
+                found.append((self.ev(figure, t, throw_damage(game, held), hindered, kind="ranged") - fumble,
                               "throw", int(cell_of[t])))
         for cell in telekinesis_objects(game, state, figure):
             obj = game.objects.at(state.objects, cell)[0]
-            hurl = [self.ev(figure, int(state.occupant[c]), throw_damage(game, obj))
+            hurl = [self.ev(figure, int(state.occupant[c]), throw_damage(game, obj), kind="ranged")
                     for c in tk_targets(game, state, figure, obj)]
             if hurl:
                 found.append((max(hurl) - fumble, "tk_object", cell))
@@ -262,11 +263,11 @@ class _Turn(LegalActions):
         dmg, fumble, cell_of = int(self.values[figure, 3]), self.fumble(figure), self.state.cell
 
         def total(group: list[int]) -> float:
-            return sum(self.ev(figure, g, dmg, shots.get(g, False), len(group) > 1)
+            return sum(self.ev(figure, g, dmg, shots.get(g, False), len(group) > 1, "ranged")
                        for g in group) - fumble
 
         new = sorted((t for t in shots if t not in declared),
-                     key=lambda t: -self.ev(figure, t, dmg, shots[t], True))
+                     key=lambda t: -self.ev(figure, t, dmg, shots[t], True, "ranged"))
         options = [(total(declared), "fire", -1)] if declared else []
         options += [(total(declared + [t]), "ranged", int(cell_of[t])) for t in new]
         room = int(self.game.bolts[figure]) - len(declared)
@@ -384,8 +385,8 @@ class _Turn(LegalActions):
                         continue
                     limit = (rng_ + 1) // 2 if e_soar else rng_
                     ok = ~adjacent_any & clear & (cheb <= limit)
-                    clean = self.ev(figure, e, dmg_)
-                    hit = np.where(hind_out, self.ev(figure, e, dmg_, True), clean)
+                    clean = self.ev(figure, e, dmg_, kind="ranged")
+                    hit = np.where(hind_out, self.ev(figure, e, dmg_, True, kind="ranged"), clean)
                     value = np.maximum(value, np.where(ok, hit, 0.0))
                     best_v, reach_v = max(best_v, clean), max(reach_v, limit)
                 offense = np.where(at_v, value, offense)
@@ -422,8 +423,8 @@ class _Turn(LegalActions):
             if reach > 0:
                 limit = np.where(soar, (reach + 1) // 2, reach)
                 ok = ~adjacent & clear & (cheb <= limit)
-                hit = np.where(hindered, self.ev(enemy, figure, damage, True),
-                               self.ev(enemy, figure, damage))
+                hit = np.where(hindered, self.ev(enemy, figure, damage, True, kind="ranged"),
+                               self.ev(enemy, figure, damage, kind="ranged"))
                 out = np.maximum(out, np.where(ok, hit, 0.0))
         return out + closing
 
@@ -534,7 +535,7 @@ def _telekinesis(turn: _Turn) -> int:
     game, state = turn.game, turn.state
     figure, obj = state.selected, state.tk_object
     damage = throw_damage(game, obj)
-    hurls = [(turn.ev(figure, int(state.occupant[c]), damage), turn.cell_action("tk_hurl", c))
+    hurls = [(turn.ev(figure, int(state.occupant[c]), damage, kind="ranged"), turn.cell_action("tk_hurl", c))
              for c in turn.cells("tk_hurl")]
     return best_scored(hurls) if hurls else turn.first_legal()
 

@@ -1,25 +1,35 @@
 """HeroClix combat (HC-4): the attack roll, the damage pipeline, knockback, KO and healing.
 
-One attack, close or ranged, against one or more targets (HC-4.24-4.26):
+One attack, close or ranged, against one or more targets (HC-4.24-4.26), described by an
+:class:`AttackSpec` (a plain attack, or a power's variant of one: heroclix_powers.md section 0):
 
 1. roll 2d6 once (:data:`D6`); a 2 misses everything and costs the attacker 1 click, not
    reduced (HC-4.6 default); a 12 hits everything (HC-4.7);
 2. per target: hit when 2d6 + attack (+ ``attack_value`` hooks) reaches its defense (+1 when
-   the line of fire was hindered, HC-5.11; + ``defense_value`` hooks);
-3. damage (HC-4.3 default order): the attacker's damage value or an object's / a thrown
-   object's value, + the object's strike bonus (HC-6.11), capped at 1 with several targets
-   (HC-4.25), + 1 on a 12 (HC-4.7), then the target's reductions at ``damage_taken``
-   (Toughness, Invulnerability), never below 0;
-4. doubles on a hit knock each hit target back one square per click it took, straight away
-   from the attacker (HC-4.8-4.13, :func:`envs.core.knockback.knockback`); the extra click of
-   a wall or edge (2 for a fall) is a separate damage instance, reduced on its own
-   (HC-4.12 default) and credited to the attacker (HC-7.5 default);
-5. a figure whose dial reaches KO leaves the map at once (HC-4.5), dropping what it holds
+   the line of fire was hindered, HC-5.11; + ``defense_value`` hooks). The defense value is
+   the target's own, or an adjacent Defend friend's when higher (P-DEF-3 [impl]: borrowing a
+   higher value is never worse, so it is taken). Energy Explosion also compares the roll with
+   every figure adjacent to a target (P-ATT-2);
+3. a hit figure may evade (``evades``: Super Senses): nothing from this attack;
+4. damage (heroclix_powers.md 0, HC-4.3 default order): the damage value, or its replacement
+   (an object's, Energy Explosion's 1, a Blades/Claws/Fangs d6, Quake's cap of 2); + the
+   attacker's modifiers (an object's strike bonus, Combat Expert +2, Enhancement +1 per
+   adjacent Enhancer on a ranged attack); capped at 1 with several ranged targets (HC-4.25);
+   + 1 on a 12 (HC-4.7); then the target's reductions (``damage_taken`` and
+   ``reduction_roll``: Toughness, Invulnerability, Impervious) unless *penetrating*, never
+   below 0. Incapacitate deals none and gives an action token instead (P-ATT-6);
+5. doubles on a hit (any damage for Quake) knock each hit figure back one square per click it
+   took, straight away from the attacker (HC-4.8-4.13, :func:`envs.core.knockback.knockback`),
+   unless it ignores knockback (Charge); the extra click of a wall or edge (2 for a fall) is a
+   separate damage instance, reduced on its own (HC-4.12 default) and credited to the
+   attacker (HC-7.5 default);
+6. a figure whose dial reaches KO leaves the map at once (HC-4.5), dropping what it holds
    (HC-6.10); the finishing blow scores its points (HC-7.5, double against an archenemy,
    HC-7.6; self-inflicted: HC-7.8).
 
-Damage *kinds* tell reductions what they may reduce: ``attack`` and ``knockback`` are
-reduced; ``pushing`` (HC-3.16) and ``critical_miss`` (HC-4.6) are not (R-3 default).
+Damage *kinds* tell reductions what they may reduce: ``attack``, ``knockback`` and ``poison``
+are reduced; ``pushing`` (HC-3.16), ``critical_miss`` (HC-4.6) and ``self`` are not (R-3
+default).
 """
 
 from __future__ import annotations
@@ -28,12 +38,39 @@ from dataclasses import dataclass, field
 
 from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
-from .dice import roll_2d6
+from .dice import roll_2d6, roll_d6
 from .game import ClixBase
-from .powers import HOOKS
-from .state import NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, State
+from .powers import (AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS, LENDS_DEFENSE,
+                     NO_KNOCKBACK, REDUCTION_ROLL, has_trait)
+from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
 
-REDUCIBLE = frozenset({"attack", "knockback"})
+REDUCIBLE = frozenset({"attack", "knockback", "poison"})
+MAX_TOKENS = 2  # HC-3.17
+
+
+@dataclass(frozen=True)
+class AttackSpec:
+    """One attack's kind and what a power changes in it (step numbers of the docstring)."""
+
+    kind: str  # "close" or "ranged"
+    power: str = ""  # the variant's power key; "" for a plain attack
+    damage: int | None = None  # replacement damage value (objects, Energy Explosion's 1)
+    damage_roll: bool = False  # Blades/Claws/Fangs: a d6 replaces the damage value
+    damage_cap: int | None = None  # Quake: the damage value, reduced to this if higher
+    bonus: int = 0  # the attacker's modifiers: a held object's strike bonus, Combat Expert +2
+    penetrating: bool = False  # Psychic Blast, Exploit Weakness: no reductions
+    deals_damage: bool = True  # False: Incapacitate (damage 0, a 12 adds none)
+    splash: bool = False  # Energy Explosion: also every figure adjacent to each target
+    always_knockback: bool = False  # Quake: every figure damaged is knocked back
+    extra_token: bool = False  # Incapacitate: each enemy hit with 0-1 tokens gets one more
+
+    @property
+    def label(self) -> str:
+        return self.power.replace("_", " ") if self.power else f"{self.kind} attack"
+
+
+CLOSE = AttackSpec("close")
+RANGED = AttackSpec("ranged")
 
 
 @dataclass
@@ -41,24 +78,36 @@ class AttackResult:
     """What one attack did, for ``after_attack`` effects (Steal Energy) and captions."""
 
     attacker: int
-    kind: str  # "close" or "ranged"
+    spec: AttackSpec
     dice: tuple[int, int]
-    hits: list[int] = field(default_factory=list)  # targets hit
-    damage_taken: dict[int, int] = field(default_factory=dict)  # target -> clicks taken
+    hits: list[int] = field(default_factory=list)  # figures hit
+    damage_taken: dict[int, int] = field(default_factory=dict)  # figure -> clicks taken
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+
+def reduced(game: ClixBase, state: State, figure: int, amount: int, kind: str) -> int:
+    """The damage after the figure's reductions for ``kind`` (rolls Impervious)."""
+    keys = game.powers(state, figure)
+    amount = int(HOOKS.total(DAMAGE_TAKEN, amount, game, state, figure, kind, keys=keys))
+    if amount > 0:
+        amount = int(HOOKS.total(REDUCTION_ROLL, amount, game, state, figure, kind, amount,
+                                 keys=keys))
+    return max(0, amount)
 
 
 def deal_damage(game: ClixBase, state: State, figure: int, amount: int, kind: str,
-                source: int, events: list[Event]) -> int:
-    """Turn ``figure``'s dial ``amount`` clicks after its reductions for ``kind``; ``source``
-    is the figure that dealt it (the figure itself for pushing and critical misses).
-    Returns the clicks actually taken."""
+                source: int, events: list[Event], *, penetrating: bool = False) -> int:
+    """Turn ``figure``'s dial ``amount`` clicks after its reductions for ``kind`` (none when
+    ``penetrating``); ``source`` is the figure that dealt it (the figure itself for pushing
+    and critical misses). Returns the clicks actually taken."""
     if state.cell[figure] == NO_CELL or amount <= 0:
         return 0
-    if kind in REDUCIBLE:
-        amount = int(HOOKS.total(DAMAGE_TAKEN, amount, game, state, figure, kind,
-                                 keys=game.powers(state, figure)))
-    amount = max(0, amount)
-    if amount == 0:
+    if kind in REDUCIBLE and not penetrating:
+        amount = reduced(game, state, figure, amount, kind)
+    if amount <= 0:
         return 0
     dealer_seat = int(game.owner[source])
     if dealer_seat != int(game.owner[figure]):
@@ -71,7 +120,7 @@ def deal_damage(game: ClixBase, state: State, figure: int, amount: int, kind: st
     if state.click[figure] >= game.dial_length[figure]:
         knock_out(game, state, figure, source, kind, events)
     else:
-        game.after_dial_turn(state, figure, events)
+        after_click(game, state, figure, events)
     return taken
 
 
@@ -84,8 +133,20 @@ def heal(game: ClixBase, state: State, figure: int, amount: int, events: list[Ev
         state.click[figure] -= healed
         events.append(Event("heal", f"{game.label(figure)} heals {healed}", state.seat,
                             cells=(int(state.cell[figure]),)))
-        game.after_dial_turn(state, figure, events)
+        after_click(game, state, figure, events)
     return healed
+
+
+def after_click(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
+    """The dial turned: a holder without Super Strength drops its object (HC-6.10); a
+    soaring figure whose dial now shows Earthbound lands on its square (a soaring figure
+    only ever ends where it may stand) and takes 1 unreducible damage (P-SPD-4)."""
+    game.after_dial_turn(state, figure, events)
+    if state.mode[figure] == SOAR and has_trait(game.powers(state, figure), GROUNDED):
+        state.mode[figure] = GROUND
+        events.append(Event("earthbound", f"{game.label(figure)} is grounded", state.seat,
+                            cells=(int(state.cell[figure]),)))
+        deal_damage(game, state, figure, 1, "earthbound", figure, events)
 
 
 def knock_out(game: ClixBase, state: State, figure: int, source: int, kind: str,
@@ -119,31 +180,78 @@ def knock_out(game: ClixBase, state: State, figure: int, source: int, kind: str,
         state.passenger = NO_FIGURE
 
 
-def attack_total(game: ClixBase, state: State, attacker: int, target: int, roll: int) -> int:
+def attack_total(game: ClixBase, state: State, spec: AttackSpec, attacker: int, target: int,
+                 roll: int) -> int:
     return int(HOOKS.total(ATTACK_VALUE, roll + game.attack_value(state, attacker), game, state,
-                           attacker, target, keys=game.powers(state, attacker)))
+                           spec, attacker, target, keys=game.powers(state, attacker)))
 
 
-def defense_total(game: ClixBase, state: State, attacker: int, target: int, hindered: bool) -> int:
-    base = game.defense_value(state, target) + int(hindered)
-    return int(HOOKS.total(DEFENSE_VALUE, base, game, state, attacker, target,
+def defense_base(game: ClixBase, state: State, target: int) -> int:
+    """The target's defense value, or an adjacent Defend friend's when higher (P-DEF-3)."""
+    own = game.defense_value(state, target)
+    owner = game.owner[target]
+    lent = [game.defense_value(state, f) for f in game.adjacent_figures(state, target)
+            if game.owner[f] == owner and has_trait(game.powers(state, f), LENDS_DEFENSE)]
+    return max([own, *lent])
+
+
+def defense_total(game: ClixBase, state: State, spec: AttackSpec, attacker: int, target: int,
+                  hindered: bool) -> int:
+    base = defense_base(game, state, target) + int(hindered)
+    return int(HOOKS.total(DEFENSE_VALUE, base, game, state, spec, attacker, target,
                            keys=game.powers(state, target)))
 
 
-def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[int], kind: str,
-                   events: list[Event], *, damage: int | None = None, bonus: int = 0,
+def enhancement(game: ClixBase, state: State, attacker: int) -> int:
+    """P-DMG-5: +1 per adjacent friend with Enhancement (not the attacker itself)."""
+    owner = game.owner[attacker]
+    return sum(1 for f in game.adjacent_figures(state, attacker) if game.owner[f] == owner
+               and has_trait(game.powers(state, f), ENHANCES_RANGED))
+
+
+def avoids_targeting(game: ClixBase, state: State, attacker: int, target: int,
+                     events: list[Event]) -> bool:
+    """P-DMG-7: a declared target's roll not to be one; it stays out of this action."""
+    if not HOOKS.any(AVOIDS_TARGET, game, state, attacker, target, keys=game.powers(state, target)):
+        return False
+    state.untargetable = [*state.untargetable, target]
+    events.append(Event("shape_change", f"{game.label(target)} cannot be targeted",
+                        state.seat, cells=(int(state.cell[target]),)))
+    return True
+
+
+def _victims(game: ClixBase, state: State, spec: AttackSpec, attacker: int, targets: list[int],
+             hindered: dict[int, bool] | None) -> list[tuple[int, int, bool]]:
+    """(figure, times hit if the roll beats it, hindered) in the order resolved: the
+    targets, then Energy Explosion's figures adjacent to them (P-ATT-2: no +1 for them)."""
+    out: dict[int, list] = {}
+    for target in targets:
+        if state.cell[target] != NO_CELL:
+            out[target] = [1, bool(hindered and hindered.get(target))]
+    if spec.splash:
+        for target in targets:
+            if state.cell[target] == NO_CELL:
+                continue
+            for near in game.adjacent_figures(state, target):
+                if near == attacker:
+                    continue
+                entry = out.setdefault(near, [0, False])
+                entry[0] += 1
+    return [(f, n, h) for f, (n, h) in out.items()]
+
+
+def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[int],
+                   spec: AttackSpec, events: list[Event], *,
                    hindered: dict[int, bool] | None = None,
                    origin: int | None = None) -> AttackResult:
-    """One attack (steps 1-5 of the module docstring). ``damage`` replaces the attacker's
-    damage value (thrown or hurled objects, HC-6.12/6.18); ``bonus`` is a held object's
-    strike bonus (HC-6.11); ``origin`` is the square knockback pushes away from (the
-    attacker's by default)."""
+    """One attack (steps 1-6 of the module docstring). ``origin`` is the square knockback
+    pushes away from (the attacker's by default)."""
     dice = roll_2d6(state)
     total_roll = sum(dice)
-    result = AttackResult(attacker, kind, dice)
+    result = AttackResult(attacker, spec, dice)
     source_cell = int(state.cell[attacker]) if origin is None else origin
     names = ", ".join(game.label(t) for t in targets)
-    events.append(Event("attack", f"{game.label(attacker)} {kind} attack on {names}: rolls "
+    events.append(Event("attack", f"{game.label(attacker)} {spec.label} on {names}: rolls "
                         f"{dice[0]}+{dice[1]}", state.seat,
                         cells=(source_cell, int(state.cell[targets[0]])),
                         dice=tuple(str(d) for d in dice)))
@@ -153,28 +261,62 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
         return result
     critical = total_roll == 12
-    base = game.damage_value(state, attacker) if damage is None else damage
-    for target in targets:
-        if state.cell[target] == NO_CELL:
+    per_hit = _damage_value(game, state, spec, attacker, len(targets))
+    for victim, times, hindered_line in _victims(game, state, spec, attacker, targets, hindered):
+        if state.cell[victim] == NO_CELL or times == 0:
             continue
-        hit = critical or attack_total(game, state, attacker, target, total_roll) >= \
-            defense_total(game, state, attacker, target, bool(hindered and hindered.get(target)))
+        hit = critical or attack_total(game, state, spec, attacker, victim, total_roll) >= \
+            defense_total(game, state, spec, attacker, victim, hindered_line)
         if not hit:
-            events.append(Event("miss", f"misses {game.label(target)}", state.seat))
+            events.append(Event("miss", f"misses {game.label(victim)}", state.seat))
             continue
-        result.hits.append(target)
-        amount = base + bonus
-        if len(targets) > 1:
-            amount = min(amount, 1)  # HC-4.25
-        amount += int(critical)  # HC-4.7
-        target_cell = int(state.cell[target])
-        taken = deal_damage(game, state, target, amount, "attack", attacker, events)
-        result.damage_taken[target] = taken
-        if dice[0] == dice[1] and taken > 0 and state.cell[target] != NO_CELL:  # HC-4.8
-            knock_back(game, state, target, source_cell, target_cell, taken, attacker, events)
+        result.hits.append(victim)
+        if HOOKS.any(EVADES, game, state, spec, victim, keys=game.powers(state, victim)):
+            events.append(Event("evade", f"{game.label(victim)} evades", state.seat,
+                                cells=(int(state.cell[victim]),)))
+            continue
+        if spec.extra_token and game.owner[victim] != game.owner[attacker] \
+                and state.tokens[victim] < MAX_TOKENS:
+            state.tokens[victim] += 1
+            events.append(Event("token", f"{game.label(victim)} gets an action token",
+                                state.seat, cells=(int(state.cell[victim]),)))
+        if not spec.deals_damage:
+            continue
+        amount = per_hit * times + int(critical)  # HC-4.7 (P-ATT-2: +1 to each figure hit)
+        if spec.damage_roll:
+            amount = _rolled_damage(state, spec, events) + int(critical)
+        victim_cell = int(state.cell[victim])
+        taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
+                            penetrating=spec.penetrating)
+        result.damage_taken[victim] = taken
+        knocked = spec.always_knockback or dice[0] == dice[1]  # HC-4.8
+        if knocked and taken > 0 and state.cell[victim] != NO_CELL \
+                and not has_trait(game.powers(state, victim), NO_KNOCKBACK):
+            knock_back(game, state, victim, source_cell, victim_cell, taken, attacker, events)
     if state.cell[attacker] != NO_CELL:
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
     return result
+
+
+def _damage_value(game: ClixBase, state: State, spec: AttackSpec, attacker: int,
+                  n_targets: int) -> int:
+    """Damage per hit before a 12 and the target's reductions (step 4)."""
+    base = game.damage_value(state, attacker) if spec.damage is None else spec.damage
+    if spec.damage_cap is not None:
+        base = min(base, spec.damage_cap)
+    amount = base + spec.bonus
+    if spec.kind == "ranged":
+        amount += enhancement(game, state, attacker)
+        if n_targets > 1 and not spec.splash:
+            amount = min(amount, 1)  # HC-4.25
+    return amount
+
+
+def _rolled_damage(state: State, spec: AttackSpec, events: list[Event]) -> int:
+    """P-ATT-1: the d6 replaces the damage value; the modifiers still add."""
+    roll = roll_d6(state)
+    events.append(Event("damage_roll", f"damage roll {roll}", state.seat, dice=(str(roll),)))
+    return roll + spec.bonus
 
 
 def knock_back(game: ClixBase, state: State, target: int, source_cell: int, target_cell: int,

@@ -56,27 +56,18 @@ Shipped figures
 The twelve starter figures of rules/heroclix_figures.md (F-01 ... F-12). ``inert`` lists the
 powers on each dial that are not implemented yet (a test keeps this table true)::
 
-    bulwark_captain F-01  55 7 T2 unique violet  inert: charge defend leadership outwit willpower
-    quarry          F-02  70 8 T1                inert: battle_fury exploit_weakness impervious
-                                                        quake
-    razorback       F-03  50 6 T1 crimson        inert: blades_claws_fangs combat_reflexes flurry
-    skylash         F-04  65 7 T2 crimson flyer  inert: earthbound energy_explosion
-                                                        energy_shield_deflection hypersonic_speed
-                                                        ranged_combat_expert running_shot
+    bulwark_captain F-01  55 7 T2 unique violet  inert: outwit
+    quarry          F-02  70 8 T1                inert: -
+    razorback       F-03  50 6 T1 crimson        inert: -
+    skylash         F-04  65 7 T2 crimson flyer  inert: hypersonic_speed
     mindwarden      F-05  80 6 T2 unique         inert: mind_control outwit perplex
-                                                        probability_control psychic_blast
-                                                        super_senses
-    gloam           F-06  40 6 T2                inert: exploit_weakness poison shape_change
-                                                        smoke_cloud stealth super_senses
-    mender          F-07  35 5 T1                inert: defend enhancement
-    tempest         F-08  60 7 T2 flyer          inert: barrier hypersonic_speed incapacitate
-                                                        pulse_wave
-    elastic         F-09  45 6 T1                inert: close_combat_expert combat_reflexes
-                                                        incapacitate plasticity shape_change
-    shift           F-10  50 6 T1                inert: close_combat_expert
-                                                        energy_shield_deflection force_blast
-    overlord        F-11  90 8 T2 unique violet  inert: leadership mastermind
-                                                        probability_control ranged_combat_expert
+                                                        probability_control
+    gloam           F-06  40 6 T2                inert: smoke_cloud
+    mender          F-07  35 5 T1                inert: -
+    tempest         F-08  60 7 T2 flyer          inert: barrier hypersonic_speed pulse_wave
+    elastic         F-09  45 6 T1                inert: -
+    shift           F-10  50 6 T1                inert: -
+    overlord        F-11  90 8 T2 unique violet  inert: mastermind probability_control
     street_thug     F-12  15 4 T1                inert: -
 
 (columns: id, ref, points, clicks before KO, tier, unique, archenemy colour, flyer.)

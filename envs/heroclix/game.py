@@ -27,8 +27,9 @@ from ..core.knockback import Knockback, compass_direction, knockback
 from ..core.tokens import GONE, TokenLayer
 from ..core.walls import WallGeometry
 from .dice import roll_2d6
+from .flags import FLAG_DEFAULTS, checked_flags, flag_traits
 from .maps import ClixMap, Terrain
-from .powers import PICKS_UP_OBJECTS, has_trait
+from .powers import GROUNDED, HOOKS, PICKS_UP_OBJECTS, VARIANTS, has_trait
 from .powers_catalog import POWERS
 from .scenarios import OBJECT_KINDS, Scenario, load_scenario
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
@@ -41,7 +42,7 @@ SWITCH_SLOTS = SlotFamily.of("switch_off", list(COLUMNS))
 BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "wall_n", "wall_e",
                "wall_s", "wall_w", "tk_object", "tk_move", "tk_hurl", "pick_up", "carry", "drop",
                "support")
-SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move")
+SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move", "end_action")
 REWARDS = ("win", "vp")
 SETUPS = ("fixed", "play")
 SETUP_PLANES = ("place", "place_soar", "place_object")
@@ -86,7 +87,21 @@ class ClixBase(StandardGame[State]):
                  reward: str = "win",
                  full_dial_visibility: bool = False,
                  passenger_may_act_after_drop: bool = True,
-                 setup: str = "fixed"):
+                 setup: str = "fixed",
+                 hover_adjacent_ranged_exception: bool = False,
+                 tk_flyer_limit_includes_hover: bool = False,
+                 leapclimb_ignores_characters: bool = False,
+                 leapclimb_hits_soaring: bool = False,
+                 phasing_ignores_characters: bool = False,
+                 superstrength_2008_wall_bonus: bool = False,
+                 psychic_blast_ignores_lof: bool = False,
+                 support_vs_target_defense: bool = False,
+                 support_no_adjacent_enemies: bool = False,
+                 support_min_heal: int = 0):
+        # the rule flags of envs.heroclix.flags, as given
+        self.flags = checked_flags({name: value for name, value in locals().items()
+                                    if name in FLAG_DEFAULTS})
+        self.flag_traits = flag_traits(self.flags)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         sc = self.scenario
         self.map = sc.map
@@ -148,7 +163,11 @@ class ClixBase(StandardGame[State]):
         self.caches: dict[str, Any] = {}
         self.touching = touching_table(self.board)  # soaring adjacency (HC-3.13)
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
-        planes, slots = list(BASE_PLANES), [*SPECIALS, SWITCH_SLOTS]
+        # the power variants registered (envs.heroclix.variant_powers), one slot each
+        self.variant_keys = tuple(HOOKS.keys(VARIANTS))
+        self.variant_index = {key: i for i, key in enumerate(self.variant_keys)}
+        planes = list(BASE_PLANES)
+        slots = [*SPECIALS, SWITCH_SLOTS, SlotFamily.of("power", list(self.variant_keys))]
         if setup == "play":  # HC-2 as decisions, after the play actions (same indices)
             planes += SETUP_PLANES
             slots += ["done", SlotFamily.of("draft", [f.id for f in sc.pool]),
@@ -258,12 +277,14 @@ class ClixBase(StandardGame[State]):
         self.begin_play(state)
         return state
 
-    def begin_play(self, state: State) -> None:
+    def begin_play(self, state: State, events: list | None = None) -> None:
         """After setup: the first-player roll (HC-2.11) and the first turn."""
         state.first_player = self.roll_first_player(state)
-        state.seat = state.first_player
-        state.actions_left = self.actions_per_turn
-        state.phase = Phase.ACTION
+        self.start_turn(state, state.first_player, [] if events is None else events)
+
+    def start_turn(self, state: State, seat: int, events: list) -> None:
+        """The turn of ``seat`` begins (:func:`envs.heroclix.turns.start_turn`)."""
+        raise NotImplementedError
 
     def force_points(self, state: State, seat: int) -> int:
         """Points of the force ``seat`` built (HC-7.9 default: the actual total)."""
@@ -304,6 +325,16 @@ class ClixBase(StandardGame[State]):
             return shown
         return tuple(k for col, k in enumerate(self.dial_powers[figure][int(state.click[figure])])
                      if k is not None and not off[col])
+
+    def flies(self, state: State, figure: int) -> bool:
+        """A flyer (HC-1.12) that is not grounded by Earthbound now (P-SPD-4)."""
+        return bool(self.flyer[figure]) and not has_trait(self.powers(state, figure), GROUNDED)
+
+    def has_trait(self, state: State, figure: int, trait: str) -> bool:
+        """A trait of the figure's powers now, including those the rule flags add."""
+        powers = self.powers(state, figure)
+        return has_trait(powers, trait) or any(trait in self.flag_traits.get(k, ())
+                                               for k in powers)
 
     def switchable(self, state: State, figure: int) -> list[int]:
         """Columns whose optional power is showing and still on (HC-3.8)."""
@@ -428,7 +459,7 @@ class ClixBase(StandardGame[State]):
             no_end = state.blocking.copy()
             no_end[state.cell[others]] = True
         return knockback(self.board, cell, direction, distance, blocking=state.blocking,
-                         occupied=occupied, flyer=bool(self.flyer[target]), soaring=bool(soaring),
+                         occupied=occupied, flyer=self.flies(state, target), soaring=bool(soaring),
                          may_not_end=no_end, neighbors=self.neighbors(state))
 
 

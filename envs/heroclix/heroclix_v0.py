@@ -1,11 +1,10 @@
 """HeroClix (``heroclix_v0``): the 2002 basic game of dial figures on a square map, 2-4 agents.
 
 Rules: ``rules/heroclix.md`` of the project's specification (HC-1.1 ... HC-8.3, R-1 ... R-22)
-with every ``Default:`` line, and the nine powers the basic rules use from the Powers and
-Abilities card (Toughness, Invulnerability, Support, Regeneration, Steal Energy, Super
-Strength, Telekinesis, Leap/Climb, Phasing). Rule IDs name the tests
-(``tests/heroclix/test_rules_*.py``). The engine: :mod:`envs.heroclix.rules` (its module
-docstring maps the package).
+with every ``Default:`` line, and the Powers and Abilities card of ``rules/heroclix_powers.md``
+(P-SPD-1 ... P-DMG-11): its 34 tier-T1 powers work, the ten of tier T2 are on the dials but
+inert (see Powers below). Rule IDs name the tests (``tests/heroclix/test_rules_*.py``). The
+engine: :mod:`envs.heroclix.rules` (its module docstring maps the package).
 
 Usage::
 
@@ -37,7 +36,7 @@ skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
 bound on the decisions of a game from ``max_rounds`` and the longest possible action.
 
-Action space: ``Discrete(18 * H * W + 10)``
+Action space: ``Discrete(18 * H * W + 23)``
 ------------------------------------------
 Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
 for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
@@ -70,13 +69,22 @@ plane / action    meaning (the phase that offers it)
 ``regenerate``    Regeneration: heal instead of moving (R-6)
 ``fire``          shoot the targets declared so far (TARGETS)
 ``end_move``      end the move without picking up an object (PICKUP)
+``end_action``    end a power variant's optional part: Charge's attack, Flurry's second
+                  blow (VARIANT)
 ``switch_off_*``  switch off the chosen figure's optional speed / attack / defense /
                   damage power until your next turn (HC-3.8)
+``power_<key>``   play that power's variant of an action (FIGURE): ``blades_claws_fangs,
+                  charge, close_combat_expert, energy_explosion, exploit_weakness, flurry,
+                  force_blast, incapacitate, psychic_blast, quake, ranged_combat_expert,
+                  running_shot``; its destination and targets follow in the VARIANT phase
+                  on the planes above (``charge Razorback (4,5)->(6,7)``, then
+                  ``charge Razorback -> Quarry (6,8)``)
 ================  ==================================================================
 
 The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, wall_e, wall_s,
 wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support`` (H x W each), then
-``pass, end_turn, break_away, regenerate, fire, end_move`` and the four ``switch_off`` slots.
+``pass, end_turn, break_away, regenerate, fire, end_move, end_action``, the four
+``switch_off`` slots and the twelve ``power`` slots (``env.game.variant_keys``).
 
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
 ---------------------------------------------------------------------------
@@ -106,21 +114,39 @@ view              channels
 ``dial``          only with ``full_dial_visibility``: ``k/<column>`` the value k clicks
                   on (k = 1..8, /20; 0 past KO) (HC-8.1)
 ``decision``      ``selected`` figure, ``passenger``, ``tk_object``, declared ``targets``
-``phase``         constant planes from here on: the phase one-hot (8)
+``phase``         constant planes from here on: the phase one-hot (13)
 ``turn``          ``actions_left`` / actions per turn, ``round`` / max_rounds,
                   ``move_left`` squares (/10)
+``variant``       one per power variant: the one being played (VARIANT, TARGETS)
 ``vp``            ``seat+k``: victory points scored so far / build total
 ================  ===================================================================
 
 Powers
 ------
-A figure's powers are the keys its dial shows now. Those implemented are effects in the hook
-registry ``envs.heroclix.powers.HOOKS``: movement *traits* (Leap/Climb, Phasing, Super
-Strength, Telekinesis), ``damage_taken`` reductions (Toughness -1, Invulnerability -2, on
-attack and knockback damage only), ``after_attack`` (Steal Energy) and ``extra_actions``
-(Support, Regeneration, throwing, Telekinesis: each on its own action plane). The other 35
-powers of the card are on the shipped dials but do nothing yet (``envs.heroclix.figures``
-lists them per figure); they come with the next version.
+A figure's powers are the keys its dial shows now (``powers`` planes). Those implemented
+(all 34 of tier T1) are effects in the hook registry ``envs.heroclix.powers.HOOKS``, at points
+the flow asks without naming a power:
+
+* movement and combat *traits*: Leap/Climb, Phasing, Plasticity (breakaway 2-6; 6 to leave
+  it), Stealth (a hindered line to it is blocked), Charge (no knockback), Willpower (no
+  pushing damage), Defend (adjacent friends use its defense value when higher), Battle Fury
+  (no ranged attacks, not carried), Enhancement (+1 to adjacent friends' ranged damage),
+  Super Strength and Telekinesis (objects);
+* defense: Combat Reflexes (+2 against close), Energy Shield/Deflection (+2 against ranged),
+  Toughness (-1), Invulnerability (-2), Impervious (a d6: 5-6 no damage, else -2), Super
+  Senses (a d6 when hit: 5-6 evades), Shape Change (a d6 when declared a target: 5-6 it is not
+  one, and the attacker's action is not spent);
+* the start of the controller's turn: Leadership (a d6: 4-6 one more action), then Poison
+  (1 damage to each adjacent enemy);
+* actions on their own planes: Support, Regeneration, throwing, Telekinesis; Steal Energy
+  after close attacks;
+* variants on the ``power`` slots (``envs.heroclix.variant_powers``): Flurry, Charge, Force
+  Blast, Running Shot, Blades/Claws/Fangs, Energy Explosion, Quake, Incapacitate, Psychic
+  Blast, Ranged and Close Combat Expert, Exploit Weakness.
+
+Not yet implemented (tier T2, inert on the dials): Earthbound, Mind Control, Hypersonic
+Speed, Pulse Wave, Smoke Cloud, Barrier, Mastermind, Probability Control, Perplex, Outwit.
+Defend takes the higher defense by itself (choosing a lower one is never better).
 
 Rewards and termination
 -----------------------
@@ -132,22 +158,36 @@ when at most one player has figures (HC-7.1 default) or after ``max_rounds`` rou
 
 Options
 -------
-=============================  ==========  ================================================
-option                         default     meaning
-=============================  ==========  ================================================
-scenario                       "duel"      scenario id (``envs.heroclix.scenarios
-                                           .scenario_ids()``) or a path to a scenario file
-board_size                     None        (H, W) of observations and action cells; None:
-                                           the map's size
-max_rounds                     scenario    rounds before the game ends on points (30)
-reward                         "win"       "win" or "vp" (see above)
-full_dial_visibility           False       observe the next clicks of every dial (HC-8.1)
-passenger_may_act_after_drop   True        HC-3.32 as written; False: the Nexus reading
-setup                          "fixed"     "fixed": the scenario's forces and placements;
-                                           "play": setup as decisions (see below)
-render_mode                    None        "rgb_array", "ansi" or "human" (needs pygame)
-max_turns                      None        truncate after this many player turns
-=============================  ==========  ================================================
+================================  ========  ===============================================
+option                            default   meaning
+================================  ========  ===============================================
+scenario                          "duel"    scenario id (``envs.heroclix.scenarios
+                                            .scenario_ids()``) or a path to a scenario file
+board_size                        None      (H, W) of observations and action cells; None:
+                                            the map's size
+max_rounds                        scenario  rounds before the game ends on points (30)
+reward                            "win"     "win" or "vp" (see above)
+full_dial_visibility              False     observe the next clicks of every dial (HC-8.1)
+passenger_may_act_after_drop      True      HC-3.32 as written; False: the Nexus reading
+setup                             "fixed"   "fixed": the scenario's forces and placements;
+                                            "play": setup as decisions (see below)
+hover_adjacent_ranged_exception   False     HC-4.21 literal: adjacent hovering enemies can
+                                            be shot and do not stop ranged attacks
+tk_flyer_limit_includes_hover     False     HC-6.15: hurling reaches hovering flyers at 5
+leapclimb_ignores_characters      False     P-SPD-2: no stop next to enemies
+leapclimb_hits_soaring            False     P-SPD-2: close attacks on soaring figures
+phasing_ignores_characters        False     P-SPD-3: no stop next to enemies
+superstrength_2008_wall_bonus     False     P-ATT-5: +2 close damage on walls and objects
+psychic_blast_ignores_lof         False     P-ATT-7: figures and hindering do not block
+support_vs_target_defense         False     P-DMG-3: roll against the friend's defense
+support_no_adjacent_enemies       False     P-DMG-3: not while either is next to an enemy
+support_min_heal                  0         P-DMG-3: least heal of a success (0 or 1)
+render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)
+max_turns                         None      truncate after this many player turns
+================================  ========  ===============================================
+
+The flags are those of ``envs.heroclix.flags``; each is the alternative its rule names
+beside the default.
 
 Setup played (``setup="play"``, HC-2)
 -----------------------------------
@@ -171,7 +211,9 @@ free-for-all on ``street``).
 
 Version history
 ---------------
-* v0: first release: the basic game, HC-1 ... HC-8 and the nine basic powers.
+* v0: the basic game, HC-1 ... HC-8, with the nine basic powers; then (before any release)
+  the 34 T1 powers of the card: the VARIANT phase, ``end_action``, the ``power`` slots, the
+  ``variant`` planes and the rule flags.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import numpy as np
 
 from .game import ClixBase
 from .maps import Terrain
-from .powers import MOVES_OBJECTS, PICKS_UP_OBJECTS, has_trait
+from .powers import MOVES_OBJECTS, NO_RANGED, PICKS_UP_OBJECTS, has_trait
 from .state import NO_OBJECT, SOAR, State
 
 TK_REACH = 10  # HC-6.14, HC-6.15
@@ -83,16 +83,21 @@ def tk_destinations(game: ClixBase, state: State, obj: int) -> list[int]:
 
 
 def tk_targets(game: ClixBase, state: State, figure: int, obj: int) -> list[int]:
-    """Squares of enemies the object can be hurled at (HC-6.15-6.17)."""
+    """Squares of enemies the object can be hurled at (HC-6.15-6.17): a ranged attack, so
+    none for Battle Fury (P-DMG-2), nor enemies that avoided this action (P-DMG-7)."""
+    if has_trait(game.powers(state, figure), NO_RANGED):
+        return []
     start = int(state.objects[obj])
     dist = object_paths(game, state, start, TK_REACH)
     level = game.board.level
     found = []
     for enemy in game.enemies_of(state, figure):
         cell = int(state.cell[enemy])
-        if dist[cell] < 0:
+        if dist[cell] < 0 or enemy in state.untargetable:
             continue
         count = int(dist[cell]) + int(level[cell] > level[start])
-        if count <= (TK_REACH_SOARING if state.mode[enemy] == SOAR else TK_REACH):
+        high = state.mode[enemy] == SOAR or (game.flags["tk_flyer_limit_includes_hover"]
+                                             and game.flies(state, enemy))
+        if count <= (TK_REACH_SOARING if high else TK_REACH):
             found.append(cell)
     return sorted(found)

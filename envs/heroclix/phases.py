@@ -5,6 +5,7 @@
        |                 |                                               \\-> DROP (passenger)
        |                 |--ranged (more bolts)--> TARGETS --fire-->
        |                 |--tk_object--> TELEKINESIS --tk_move / tk_hurl-->
+       |                 |--power_<key>--> VARIANT --the variant's steps--> (TARGETS)
        |                 \\--close, throw, smash, wall_*, support, regenerate -->
        |--pass, end_turn
 
@@ -17,38 +18,19 @@ from __future__ import annotations
 
 from ..core.actions import DecodedAction
 from ..core.events import Event
-from ..core.flow import GameOverPhase, LegalMask, PhaseRule
+from ..core.flow import GameOverPhase, PhaseRule
 from .attacks import AttackHandlers, hurl_object
-from .dice import roll_d6
+from .combat import avoids_targeting
 from .game import ClixBase
 from .objects import pick_up, pickup_squares, tk_destinations, tk_targets
-from .powers import AUTO_BREAKAWAY, has_trait
-from .reach import landing_squares_mask, move_budget, reach
+from .powers import NOT_CARRIED, has_trait
+from .reach import (landing_squares_mask, mark_destinations, needs_breakaway, roll_breakaway,
+                    start_move, walk_to)
 from .state import GROUND, NO_FIGURE, SOAR, Phase, State
 from .turns import end_turn, finish_action
+from .variants import begin_variant, offer_variants
 
 Rule = PhaseRule[ClixBase, State]
-BREAKAWAY_SUCCESS = 4  # HC-3.23: 4-6 on one d6
-
-
-def needs_breakaway(game: ClixBase, state: State, figure: int) -> bool:
-    """HC-3.23: adjacent to an enemy (HC-3.13, flight included) and no automatic breakaway."""
-    return bool(game.adjacent_enemies(state, figure)) and not has_trait(
-        game.powers(state, figure), AUTO_BREAKAWAY)
-
-
-def start_move(game: ClixBase, state: State, figure: int) -> None:
-    state.move_spent = 0
-    state.move_budget = move_budget(game, state, figure)
-    state.move_stopped = False
-    state.broke_away = game.adjacent_enemies(state, figure)  # HC-3.25 default
-
-
-def mark_destinations(game: ClixBase, state: State, legal: LegalMask, figure: int) -> None:
-    found = reach(game, state, figure)
-    for mode, plane in ((GROUND, "move"), (SOAR, "soar")):
-        if mode < found.n_modes:
-            legal.cells(plane, [int(c) for c in found.ends[mode].nonzero()[0]])
 
 
 class Action(Rule):
@@ -81,7 +63,7 @@ class Figure(AttackHandlers):
     """The chosen figure's action (HC-3.5) or a power's variant of one."""
 
     handlers = {"move": "move", "soar": "move", "break_away": "break_away", "carry": "carry",
-                "pick_up": "pick_up", "switch_off": "switch_off",
+                "pick_up": "pick_up", "switch_off": "switch_off", "power": "variant",
                 **AttackHandlers.attack_handlers}
 
     def mask(self, game, state, legal):
@@ -92,20 +74,20 @@ class Figure(AttackHandlers):
             mark_destinations(game, state, legal, figure)
             legal.cells("pick_up", pickup_squares(game, state, figure))
         legal.cells("carry", carry_squares(game, state, figure))
-        self.mark_attacks(game, state, legal, figure)
+        options = self.mark_attacks(game, state, legal, figure)
+        offer_variants(game, state, legal, figure, options)
         for column in game.switchable(state, figure):
             legal.slot("switch_off", column)
 
     def move(self, game, state, action, events):
         arrive(game, state, state.selected, action, events)
 
+    def variant(self, game, state, action, events):
+        begin_variant(game, state, action.index, events)
+
     def break_away(self, game, state, action, events):
         figure = state.selected
-        roll = roll_d6(state)
-        ok = roll >= BREAKAWAY_SUCCESS
-        events.append(Event("breakaway", f"{game.label(figure)} breaks away: "
-                            f"{'succeeds' if ok else 'fails'}", state.seat, dice=(str(roll),)))
-        if not ok:  # HC-3.23 default: the action is used
+        if not roll_breakaway(game, state, figure, events):  # HC-3.23 default: the action is used
             finish_action(game, state, figure, events)
             return
         start_move(game, state, figure)
@@ -143,10 +125,11 @@ class Figure(AttackHandlers):
 
 def carry_squares(game: ClixBase, state: State, figure: int) -> list[int]:
     """HC-3.30/3.31: a hovering flyer may take one adjacent friend that holds nothing."""
-    if not game.flyer[figure] or state.mode[figure] == SOAR:  # HC-3.31 limits the passenger
+    if not game.flies(state, figure) or state.mode[figure] == SOAR:  # HC-3.31 limits the passenger
         return []
     friends = [f for f in game.alive(state, int(game.owner[figure])) if f != figure
                and state.mode[f] != SOAR and state.held[f] < 0
+               and not has_trait(game.powers(state, f), NOT_CARRIED)  # P-DMG-2
                and game.is_adjacent(state, figure, f)]
     return sorted(int(state.cell[f]) for f in friends)
 
@@ -160,18 +143,7 @@ def take(game: ClixBase, state: State, figure: int, cell: int, events: list[Even
 def arrive(game: ClixBase, state: State, figure: int, action: DecodedAction,
            events: list[Event]) -> None:
     """Carry out one leg of a move to ``action.cell`` in the plane's mode."""
-    mode = SOAR if action.kind == "soar" else GROUND
-    found = reach(game, state, figure)
-    cell = action.cell
-    start = int(state.cell[figure])
-    state.move_spent = int(found.cost[mode, cell])
-    state.move_stopped = bool(found.going_on[mode, cell] != found.cost[mode, cell])
-    if cell != start:
-        game.move_figure(state, figure, cell)
-    if state.mode[figure] != mode:
-        state.mode[figure] = mode
-    events.append(Event("move", f"{game.label(figure)} moves to {game.cell_label(cell)}"
-                        + (" soaring" if mode == SOAR else ""), state.seat, cells=(start, cell)))
+    walk_to(game, state, figure, action, events)
     if pickup_squares(game, state, figure):
         state.phase = Phase.PICKUP
     else:
@@ -263,6 +235,9 @@ class Telekinesis(Rule):
         finish_action(game, state, figure, events)
 
     def hurl(self, game, state, action, events):
+        if avoids_targeting(game, state, state.selected, int(state.occupant[action.cell]),
+                            events):
+            return  # P-DMG-7: the object stays; move it or hurl it at another
         hurl_object(game, state, state.selected, state.tk_object, action.cell, events)
         finish_action(game, state, state.selected, events)
 

@@ -13,7 +13,8 @@ by (row, col) on the map::
 
 ``None`` takes a figure off the map (KO'd, no points scored) or an object out of the game.
 ``dice`` replaces the dice with scripted results (faces ``"1"`` ... ``"6"``, in the order
-the rules roll them). ``turn`` gives the turn to that seat with a full set of actions.
+the rules roll them). ``turn`` gives the turn to that seat with a full set of actions; its
+start-of-turn powers (Leadership, Poison) act then, rolling the scripted dice first.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ def set_position(game: ClixBase, state: State, *,
     for obj in range(len(game.objects)):
         if state.objects[obj] == HELD and obj not in held_objects:
             raise ValueError(f"the {game.objects.names[obj]} is held by nobody")
-    if turn is not None:
-        start_turn(game, state, turn)
-    if dice is not None:
+    if dice is not None:  # before the turn: its start-of-turn powers roll first
         state.dice = ScriptedDice(dice)
+    if turn is not None:
+        start_turn(game, state, turn, [])
     state.forget_mask()

@@ -19,7 +19,9 @@ Telekinesis          tk_object  choose an unheld object on or beside the figure'
 ===================  =========  ==========================================================
 
 Healing a figure that has taken no damage does nothing, so Support and Regeneration are
-offered only for damaged figures.
+offered only for damaged figures. Support's flags (:mod:`.flags`): ``support_vs_target_defense``
+rolls against the friend's defense, ``support_no_adjacent_enemies`` forbids it next to enemies,
+``support_min_heal`` sets the least heal of a success.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, EXTRA_ACTIONS
 from ..core.tokens import GONE
-from .combat import AttackResult, deal_damage, heal, resolve_attack
+from .combat import AttackResult, AttackSpec, avoids_targeting, deal_damage, heal, resolve_attack
 from .dice import roll_2d6, roll_d6
 from .game import ClixBase
 from .objects import telekinesis_objects
@@ -66,9 +68,20 @@ def power_actions(game: ClixBase, state: State, figure: int) -> list[PowerAction
 class Support(PowerAction):
     plane = "support"
 
+    @staticmethod
+    def defense(game: ClixBase, state: State, friend: int) -> int:
+        """R-5: 10; flag support_vs_target_defense: the friend's defense value (P-DMG-3)."""
+        if game.flags["support_vs_target_defense"]:
+            return game.defense_value(state, friend)
+        return SUPPORT_DEFENSE
+
     def targets(self, game, state, figure):
+        calm = game.flags["support_no_adjacent_enemies"]  # P-DMG-3 flag: neither figure
+        if calm and game.adjacent_enemies(state, figure):
+            return []
         return sorted(int(state.cell[f]) for f in game.alive(state, int(game.owner[figure]))
-                      if f != figure and state.click[f] > 0 and game.is_adjacent(state, figure, f))
+                      if f != figure and state.click[f] > 0 and game.is_adjacent(state, figure, f)
+                      and not (calm and game.adjacent_enemies(state, f)))
 
     def perform(self, game, state, figure, cell, events):
         friend = int(state.occupant[cell])
@@ -80,8 +93,10 @@ class Support(PowerAction):
                             dice=tuple(str(d) for d in dice)))
         if total == 2:  # critical miss: no heal, 1 click to the supporter [impl]
             deal_damage(game, state, figure, 1, "critical_miss", figure, events)
-        elif total == 12 or total + game.attack_value(state, figure) >= SUPPORT_DEFENSE:
-            heal(game, state, friend, max(0, roll_d6(state) - 2) + int(total == 12), events)
+        elif total == 12 or total + game.attack_value(state, figure) >= self.defense(
+                game, state, friend):
+            least = game.flags["support_min_heal"]
+            heal(game, state, friend, max(least, roll_d6(state) - 2) + int(total == 12), events)
         return True
 
 
@@ -111,12 +126,15 @@ class Throw(PowerAction):
 
     def perform(self, game, state, figure, cell, events):
         target = int(state.occupant[cell])
+        if avoids_targeting(game, state, figure, target, events):
+            return False  # P-DMG-7: the action is not spent
         hindered = throw_targets(game, state, figure)
         obj = int(state.held[figure])
         state.held[figure] = NO_OBJECT
         state.objects[obj] = GONE  # HC-6.9: used, destroyed whether it hits or not
-        resolve_attack(game, state, figure, [target], "ranged", events,
-                       damage=throw_damage(game, obj), hindered=hindered)
+        resolve_attack(game, state, figure, [target],
+                       AttackSpec("ranged", damage=throw_damage(game, obj)), events,
+                       hindered=hindered)
         return True
 
 
@@ -135,7 +153,10 @@ class Telekinesis(PowerAction):
 
 @HOOKS.register(AFTER_ATTACK, "steal_energy")
 def steal_energy(game: ClixBase, state: State, result: AttackResult, events: list[Event]) -> None:
-    """R-7 / P-ATT-10: a close attack that damaged an enemy heals the attacker 1 click."""
-    if result.kind == "close" and state.cell[result.attacker] != NO_CELL and any(
-            taken > 0 for taken in result.damage_taken.values()):
-        heal(game, state, result.attacker, 1, events)
+    """R-7 / P-ATT-10: each enemy a close attack damaged heals the attacker 1 click (Quake:
+    one per enemy)."""
+    owner = game.owner[result.attacker]
+    damaged = sum(1 for f, taken in result.damage_taken.items()
+                  if taken > 0 and game.owner[f] != owner)
+    if result.kind == "close" and state.cell[result.attacker] != NO_CELL and damaged:
+        heal(game, state, result.attacker, damaged, events)

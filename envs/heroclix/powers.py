@@ -1,33 +1,50 @@
-"""HeroClix powers as effects in the hook registry :data:`HOOKS` (R-1 ... R-11).
+"""HeroClix powers as effects in the hook registry :data:`HOOKS` (heroclix_powers.md, R-1 ... R-11).
 
 A figure's powers are the keys its dial shows at its current click (HC-1.11, HC-3.7), less
 optional powers its controller switched off (HC-3.8) and powers not implemented yet (the
 catalogue's ``implemented`` flag). The flow asks :data:`HOOKS` with those keys and never
 compares a power's name:
 
-==================  ================  ========================================================
-point               combine           used for
-==================  ================  ========================================================
-``traits``          any               what a figure may do while moving or fighting: the
-                                      trait names below (Leap/Climb, Phasing, Super Strength,
-                                      Telekinesis)
-``damage_taken``    sum               reductions of attack and knockback damage (Toughness -1,
-                                      Invulnerability -2, R-3/R-4)
-``after_attack``    each              after an attack (Steal Energy heals, R-7)
-``extra_actions``   lookup            action variants with their own targets (Support,
-                                      Regeneration, throwing, Telekinesis):
-                                      :mod:`.power_actions`
-==================  ================  ========================================================
+===================  ========  ============================================================
+point                combine   used for
+===================  ========  ============================================================
+``traits``           any       what a figure may do or suffers: the trait names below
+``defense_value``    sum       defense against one attack (Combat Reflexes +2 close,
+                               Energy Shield/Deflection +2 ranged)
+``damage_taken``     sum       fixed reductions of reducible damage (Toughness -1,
+                               Invulnerability -2); pure, so bots may ask it
+``reduction_roll``   sum       reductions that roll (Impervious), asked only when damage is
+                               dealt
+``evades``           any       a hit figure's roll to take nothing from the attack (Super
+                               Senses)
+``avoids_target``    any       a figure's roll, when declared a target, not to be one (Shape
+                               Change)
+``after_attack``     each      after an attack (Steal Energy heals, R-7)
+``turn_start``       each      at the start of the controller's turn, by ``priority`` then
+                               square (Leadership, then Poison): :mod:`.turn_powers`
+``extra_actions``    lookup    action powers with their own plane (Support, Regeneration,
+                               throwing, Telekinesis): :mod:`.power_actions`
+``variants``         lookup    power variants of the four actions (Charge, Flurry, ...),
+                               chosen on their own slot then played in the VARIANT phase:
+                               :mod:`.variants`, :mod:`.variant_powers`
+===================  ========  ============================================================
 
 Adding a power is registering its effect under its key; the engine's flow stays as it is.
 """
 
 from __future__ import annotations
 
-from ..core.hooks import DAMAGE_TAKEN, STANDARD_POINTS, Combine, HookPoint, HookRegistry
+from ..core.hooks import (DAMAGE_TAKEN, DEFENSE_VALUE, STANDARD_POINTS, Combine, HookPoint,
+                          HookRegistry)
+from .dice import roll_d6
 
 TRAITS = HookPoint("traits", Combine.ANY, "does the figure have this trait")
-HOOKS = HookRegistry("heroclix", STANDARD_POINTS + (TRAITS,))
+REDUCTION_ROLL = HookPoint("reduction_roll", Combine.SUM, "a reduction that rolls a die")
+EVADES = HookPoint("evades", Combine.ANY, "does the hit figure evade the attack (rolls)")
+AVOIDS_TARGET = HookPoint("avoids_target", Combine.ANY, "does the declared target avoid it")
+VARIANTS = HookPoint("variants", Combine.LOOKUP, "a power's variant of an action")
+HOOKS = HookRegistry("heroclix", STANDARD_POINTS + (TRAITS, REDUCTION_ROLL, EVADES,
+                                                    AVOIDS_TARGET, VARIANTS))
 
 # Trait names asked at TRAITS.
 AUTO_BREAKAWAY = "auto_breakaway"  # breaks away without a roll (R-10, R-11)
@@ -39,6 +56,16 @@ PASSES_FIGURES = "passes_figures"  # moves through occupied squares (R-11)
 CLOSE_ANY_LEVEL = "close_any_level"  # close combat with a target at another level (P-SPD-2)
 PICKS_UP_OBJECTS = "picks_up_objects"  # holds, strikes with and throws objects (HC-6.5)
 MOVES_OBJECTS = "moves_objects"  # moves and hurls objects (HC-6.13)
+SLIPPERY = "slippery"  # breaks away on 2-6; enemies leaving it need a 6 (P-SPD-7)
+NO_KNOCKBACK = "no_knockback"  # never knocked back, not Force Blasted (P-SPD-5)
+HIDDEN_BY_HINDERING = "hidden_by_hindering"  # a hindered line of fire to it is blocked (P-SPD-10)
+NO_PUSHING_DAMAGE = "no_pushing_damage"  # pushing gives the token, not the click (P-DEF-8)
+LENDS_DEFENSE = "lends_defense"  # adjacent friends may use its defense value (P-DEF-3)
+NO_RANGED = "no_ranged"  # makes no ranged attack of any kind (P-DMG-2)
+NOT_CARRIED = "not_carried"  # may not be carried (P-DMG-2)
+NOT_CONTROLLED = "not_controlled"  # may not be targeted by Mind Control (P-DMG-2)
+ENHANCES_RANGED = "enhances_ranged"  # +1 damage to adjacent friends' ranged attacks (P-DMG-5)
+GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
 
 _LEAP_CLIMB = frozenset({AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS,
                          CLOSE_ANY_LEVEL})
@@ -52,18 +79,63 @@ def _traits(key: str, traits: frozenset[str]) -> None:
 
 _traits("leap_climb", _LEAP_CLIMB)  # P-SPD-2 / R-10
 _traits("phasing", _PHASING)  # P-SPD-3 / R-11
+_traits("earthbound", frozenset({GROUNDED}))  # P-SPD-4 (its landing: combat.land_earthbound)
+_traits("charge", frozenset({NO_KNOCKBACK}))  # P-SPD-5 (its action: variant_powers)
+_traits("plasticity", frozenset({SLIPPERY}))  # P-SPD-7
+_traits("stealth", frozenset({HIDDEN_BY_HINDERING}))  # P-SPD-10
 _traits("super_strength", frozenset({PICKS_UP_OBJECTS}))  # P-ATT-5 / R-8
 _traits("telekinesis", frozenset({MOVES_OBJECTS}))  # P-ATT-11 / R-9
+_traits("defend", frozenset({LENDS_DEFENSE}))  # P-DEF-3
+_traits("willpower", frozenset({NO_PUSHING_DAMAGE}))  # P-DEF-8
+_traits("battle_fury", frozenset({NO_RANGED, NOT_CARRIED, NOT_CONTROLLED}))  # P-DMG-2
+_traits("enhancement", frozenset({ENHANCES_RANGED}))  # P-DMG-5
 
 
 def _reduction(key: str, amount: int) -> None:
-    """R-3/R-4: attack and knockback damage only; the caller passes reducible kinds only."""
+    """R-3/R-4: reducible damage only; the caller passes reducible kinds only."""
     HOOKS.register(DAMAGE_TAKEN, key)(lambda game, state, figure, kind: -amount)
 
 
 _reduction("toughness", 1)  # P-DEF-2
 _reduction("invulnerability", 2)  # P-DEF-11
 
+IMPERVIOUS_IGNORES = 5  # P-DEF-9: 5-6 reduce the damage to 0, else by 2
+IMPERVIOUS_REDUCTION = 2
+
+
+@HOOKS.register(REDUCTION_ROLL, "impervious")
+def impervious(game, state, figure: int, kind: str, amount: int) -> int:
+    """P-DEF-9: one d6 per damage instance (attack, knockback)."""
+    return -amount if roll_d6(state) >= IMPERVIOUS_IGNORES else -IMPERVIOUS_REDUCTION
+
+
+def _defense_bonus(key: str, amount: int, attack_kind: str) -> None:
+    HOOKS.register(DEFENSE_VALUE, key)(
+        lambda game, state, spec, attacker, target: amount if spec.kind == attack_kind else 0)
+
+
+_defense_bonus("combat_reflexes", 2, "close")  # P-DEF-4
+_defense_bonus("energy_shield_deflection", 2, "ranged")  # P-DEF-5 (thrown and hurled too)
+
+EVADE_ON = 5  # P-DEF-1: 5-6
+SHAPE_CHANGE_ON = 5  # P-DMG-7: 5-6
+
+
+@HOOKS.register(EVADES, "super_senses")
+def super_senses(game, state, spec, target: int) -> bool:
+    return roll_d6(state) >= EVADE_ON
+
+
+@HOOKS.register(AVOIDS_TARGET, "shape_change")
+def shape_change(game, state, attacker: int, target: int) -> bool:
+    return roll_d6(state) >= SHAPE_CHANGE_ON
+
 
 def has_trait(powers: tuple[str, ...], trait: str) -> bool:
     return HOOKS.any(TRAITS, trait, keys=powers)
+
+
+def registered_keys() -> set[str]:
+    """Every power key with an effect at some hook point (the implemented powers)."""
+    return {key for point in HOOKS.points for key in HOOKS.keys(point)}
+

@@ -14,10 +14,11 @@ action, token and pushing); ``free`` uses no action; ``passive`` is on while its
 A power with several (Mind Control: close or ranged) lists them all in :attr:`Power.actions`;
 :attr:`Power.action_note` keeps the card's remark ("power variant", "start of turn", ...).
 
-``implemented`` is True only for the nine powers the basic rules already use (R-3 .. R-11):
-toughness, invulnerability, support, regeneration, steal_energy, super_strength, telekinesis,
-leap_climb, phasing. The engine registers their effects in its hook registry; the other 35
-stay on the dials and count as absent until they are implemented.
+``implemented`` is True for the 34 powers of tier T1 and for the tier-T2 powers in
+:data:`IMPLEMENTED_T2`, whose effects the engine registers in its hook registry (the test
+suite checks that the registry holds exactly these keys). The other T2 powers need
+interrupts, markers or controlled actions; they stay on the dials and count as absent until
+they are implemented.
 
 Lookups: :data:`POWERS` (read-only mapping, card order), :func:`power` (one key; an unknown
 key raises :class:`UnknownPowerError` naming close matches), :func:`powers_in_column`.
@@ -128,9 +129,6 @@ class Power:
         return f"{self.rule_id} {self.name} ({self.key})"
 
 
-_IMPLEMENTED_KEYS = frozenset({"toughness", "invulnerability", "support", "regeneration",
-                               "steal_energy", "super_strength", "telekinesis", "leap_climb",
-                               "phasing"})
 
 _OPT, _NOT = True, False
 _M, _C, _R, _F, _P = (ActionType.MOVE, ActionType.CLOSE, ActionType.RANGED, ActionType.FREE,
@@ -196,6 +194,9 @@ _CARD: dict[Column, tuple[tuple[str, str, bool, tuple[ActionType, ...], str, Tie
 }
 
 
+IMPLEMENTED_T2 = frozenset({"earthbound"})
+
+
 def _build() -> dict[str, Power]:
     table: dict[str, Power] = {}
     for column in COLUMNS:
@@ -203,7 +204,7 @@ def _build() -> dict[str, Power]:
             table[key] = Power(key=key, rule_id=f"{column.rule_prefix}-{number}", name=name,
                                column=column, number=number, colour=COLOURS[number - 1],
                                optional=optional, actions=actions, action_note=note, tier=tier,
-                               implemented=key in _IMPLEMENTED_KEYS)
+                               implemented=tier is Tier.T1 or key in IMPLEMENTED_T2)
     return table
 
 

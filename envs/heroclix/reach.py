@@ -34,13 +34,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.actions import DecodedAction
+from ..core.events import Event
+from ..core.flow import LegalMask
 from ..core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
+from .dice import roll_d6
+from .flags import IGNORES_ENEMY_STOPS
 from .game import ClixBase
-from .powers import (CLIMBS, CROSSES_BLOCKING_INDOORS, CROSSES_BLOCKING_OUTDOORS,
-                     IGNORES_HINDERING, PASSES_FIGURES, has_trait)
-from .state import NO_CELL, NO_FIGURE, SOAR, State
+from .powers import (AUTO_BREAKAWAY, CLIMBS, CROSSES_BLOCKING_INDOORS, CROSSES_BLOCKING_OUTDOORS,
+                     IGNORES_HINDERING, PASSES_FIGURES, SLIPPERY, has_trait)
+from .state import GROUND, NO_CELL, NO_FIGURE, SOAR, State
 
 REACH_CACHE_SIZE = 8
+BREAKAWAY_SUCCESS = 4  # HC-3.23: 4-6 on one d6
+SLIPPERY_BREAKAWAY, LEAVING_SLIPPERY = 2, 6  # P-SPD-7 Plasticity
 
 
 @dataclass(frozen=True)
@@ -153,7 +160,7 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
     new_enemy = enemy & ~broke
     ground_foes = new_enemy & (state.mode != SOAR)
     soaring_foes = new_enemy & (state.mode == SOAR)
-    flying = bool(game.flyer[figure])
+    flying = game.flies(state, figure)
     hindering = game.hindering(state, movement=True)
     if IGNORES_HINDERING in traits:
         walk_hinder = None
@@ -171,6 +178,8 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
     if PASSES_FIGURES not in traits:
         enter &= ~enemy_squares
     end = exists & ~blocking & ~occupied
+    if game.has_trait(state, figure, IGNORES_ENEMY_STOPS):  # the *_ignores_characters flags
+        ground_foes = np.zeros_like(ground_foes)
     walk = ModeRules(
         can_enter=enter, can_end=end & enter,
         step_cost=_step_costs(game, state, tables, flying=flying, traits=traits),
@@ -212,7 +221,7 @@ def move_budget(game: ClixBase, state: State, figure: int) -> int:
     if state.mode[figure] == SOAR or IGNORES_HINDERING in figure_traits(game, state, figure):
         return speed
     hindered = game.hindering(state, movement=True)[cell]
-    if game.flyer[figure] and not game.indoor[cell]:
+    if game.flies(state, figure) and not game.indoor[cell]:
         hindered = False  # HC-3.28: hovering outdoors ignores hindering
     return (speed + 1) // 2 if hindered else speed
 
@@ -237,3 +246,62 @@ def reach(game: ClixBase, state: State, figure: int) -> ModeReach:
             cache.pop(next(iter(cache)))
         cache[key] = found
     return found
+
+
+# -- a move's start, its breakaway and its legs ------------------------------------------------
+
+def needs_breakaway(game: ClixBase, state: State, figure: int) -> bool:
+    """HC-3.23: adjacent to an enemy (HC-3.13, flight included) and no automatic breakaway."""
+    return bool(game.adjacent_enemies(state, figure)) and not has_trait(
+        game.powers(state, figure), AUTO_BREAKAWAY)
+
+
+def breakaway_target(game: ClixBase, state: State, figure: int) -> int:
+    """The d6 result a breakaway needs: 4 (HC-3.23); Plasticity (P-SPD-7) 2 for itself, 6 to
+    leave an enemy with it; two Plasticity figures ignore each other's (4) [impl]."""
+    own = has_trait(game.powers(state, figure), SLIPPERY)
+    slippery_foe = any(has_trait(game.powers(state, e), SLIPPERY)
+                       for e in game.adjacent_enemies(state, figure))
+    if own:
+        return BREAKAWAY_SUCCESS if slippery_foe else SLIPPERY_BREAKAWAY
+    return LEAVING_SLIPPERY if slippery_foe else BREAKAWAY_SUCCESS
+
+
+def roll_breakaway(game: ClixBase, state: State, figure: int, events: list[Event]) -> bool:
+    need = breakaway_target(game, state, figure)
+    roll = roll_d6(state)
+    ok = roll >= need
+    events.append(Event("breakaway", f"{game.label(figure)} breaks away: "
+                        f"{'succeeds' if ok else 'fails'}", state.seat, dice=(str(roll),)))
+    return ok
+
+
+def start_move(game: ClixBase, state: State, figure: int) -> None:
+    state.move_spent = 0
+    state.move_budget = move_budget(game, state, figure)
+    state.move_stopped = False
+    state.broke_away = game.adjacent_enemies(state, figure)  # HC-3.25 default
+
+
+def mark_destinations(game: ClixBase, state: State, legal: LegalMask, figure: int) -> None:
+    found = reach(game, state, figure)
+    for mode, plane in ((GROUND, "move"), (SOAR, "soar")):
+        if mode < found.n_modes:
+            legal.cells(plane, [int(c) for c in found.ends[mode].nonzero()[0]])
+
+
+def walk_to(game: ClixBase, state: State, figure: int, action: DecodedAction,
+            events: list[Event]) -> None:
+    """One leg of the move in progress to ``action.cell``, ending in the plane's mode."""
+    mode = SOAR if action.kind == "soar" else GROUND
+    found = reach(game, state, figure)
+    cell = action.cell
+    start = int(state.cell[figure])
+    state.move_spent = int(found.cost[mode, cell])
+    state.move_stopped = bool(found.going_on[mode, cell] != found.cost[mode, cell])
+    if cell != start:
+        game.move_figure(state, figure, cell)
+    if state.mode[figure] != mode:
+        state.mode[figure] = mode
+    events.append(Event("move", f"{game.label(figure)} moves to {game.cell_label(cell)}"
+                        + (" soaring" if mode == SOAR else ""), state.seat, cells=(start, cell)))

@@ -1,9 +1,11 @@
-"""HeroClix basic game rules engine (HC-1 ... HC-8 and R-1 ... R-22 of rules/heroclix.md).
+"""HeroClix rules engine (HC-1 ... HC-8 and R-1 ... R-22 of rules/heroclix.md; the powers of
+rules/heroclix_powers.md).
 
 :class:`HeroclixGame` assembles the pieces:
 
 =======================  ================================================================
-:mod:`.game`             the static game: options, map tables, dials, today's terrain
+:mod:`.game`             the static game: options, map tables, dials, today's terrain;
+                         :mod:`.flags` the rule flags
 :mod:`.scenarios`        scenario files (map, forces, placements, objects); :mod:`.maps`,
                          :mod:`.figures`, :mod:`.forces` their parts
 :mod:`.state`            the state record and the ``Phase`` enum
@@ -14,8 +16,10 @@
 :mod:`.combat`           one attack: roll, damage pipeline, knockback, KO, victory points
 :mod:`.objects`          Super Strength and Telekinesis objects (HC-6)
 :mod:`.powers`           the hook registry and the powers' traits and reductions;
-                         :mod:`.power_actions` the action powers; :mod:`.powers_catalog`
-                         the 44 powers of the card
+                         :mod:`.power_actions` the action powers; :mod:`.variants` and
+                         :mod:`.variant_powers` the power variants of actions (the
+                         VARIANT phase); :mod:`.turn_powers` start-of-turn powers;
+                         :mod:`.powers_catalog` the 44 powers of the card
 :mod:`.turns`            tokens and pushing, the end of a turn and of the game
 :mod:`.view`             observations (one declared plane layout), names, text, scenes
 =======================  ================================================================
@@ -35,8 +39,10 @@ from .position import set_position
 from .phases import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
 from .setup import Draft, Edge, PlaceFigure, PlaceObject
 from .state import Phase, State
-from .turns import final_scores
+from .turns import final_scores, start_turn
+from .variants import VariantPhase
 from .view import ClixView
+from . import turn_powers, variant_powers  # noqa: F401  (they register their powers)
 
 __all__ = ["HeroclixGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO"]
 
@@ -52,6 +58,7 @@ class HeroclixGame(ClixBase):
         Phase.DROP: Drop(),
         Phase.TARGETS: Targets(),
         Phase.TELEKINESIS: Telekinesis(),
+        Phase.VARIANT: VariantPhase(),
         Phase.DRAFT: Draft(),
         Phase.EDGE: Edge(),
         Phase.PLACE_OBJECT: PlaceObject(),
@@ -70,6 +77,9 @@ class HeroclixGame(ClixBase):
         state = game.new_state(seed)
         set_position(game, state, **position)
         return game, state
+
+    def start_turn(self, state: State, seat: int, events: list) -> None:
+        start_turn(self, state, seat, events)
 
     def returns(self, state: State) -> np.ndarray:
         """``reward="win"``: the core's zero-sum win/loss; ``"vp"``: final victory points

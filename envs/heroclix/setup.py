@@ -183,7 +183,7 @@ class PlaceFigure(Rule):
     def mask(self, game, state, legal):
         squares = placement_squares(game, state, state.seat)
         legal.cells("place", squares.tolist())
-        if game.flyer[state.selected]:  # HC-2.9; indoors a flyer starts hovering
+        if game.flies(state, state.selected):  # HC-2.9; indoors a flyer starts hovering
             legal.cells("place_soar", [int(c) for c in squares if not game.indoor[c]])
 
     def place(self, game, state, action, events):
@@ -199,7 +199,7 @@ class PlaceFigure(Rule):
             if not later:
                 state.selected = NO_FIGURE
                 events.append(Event("setup_done", "setup is done", -1))
-                game.begin_play(state)
+                game.begin_play(state, events)
                 return
             state.seat = later[0]
             nxt = next_to_place(game, state, state.seat)

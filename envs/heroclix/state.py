@@ -35,11 +35,12 @@ class Phase(enum.IntEnum):
     DROP = 4  # HC-3.30: set the passenger down beside the flyer
     TARGETS = 5  # HC-4.24: more targets for a multi-bolt ranged attack, or fire
     TELEKINESIS = 6  # HC-6.14/6.15: where the chosen object goes, or whom it hits
-    DRAFT = 7  # HC-2.3 (setup="play"): add a figure to the force, or done
-    EDGE = 8  # HC-2.6: choose a starting edge, in roll order
-    PLACE_OBJECT = 9  # HC-2.7: place the next face-down object
-    PLACE_FIGURE = 10  # HC-2.9/2.10: place the next figure of the force (hovering or soaring)
-    GAME_OVER = 11
+    VARIANT = 7  # a power's variant of an action: its destination, targets, next step
+    DRAFT = 8  # HC-2.3 (setup="play"): add a figure to the force, or done
+    EDGE = 9  # HC-2.6: choose a starting edge, in roll order
+    PLACE_OBJECT = 10  # HC-2.7: place the next face-down object
+    PLACE_FIGURE = 11  # HC-2.9/2.10: place the next figure of the force (hovering or soaring)
+    GAME_OVER = 12
 
 
 @dataclass
@@ -77,6 +78,10 @@ class State(FlatState):
     move_budget: int = 0  # the move's speed after halving (HC-5.10)
     move_stopped: bool = False  # the last leg ended on a square whose entry stops a move
     broke_away: list[int] = field(default_factory=list)  # HC-3.25: enemies broken away from
+    untargetable: list[int] = field(default_factory=list)  # P-DMG-7: avoided this action
+    variant: str = ""  # the power key of the variant being played (VARIANT phase)
+    variant_stage: int = 0  # its step: what the variant asks for next
+    extra_action_granted: bool = False  # P-DMG-11: one Leadership action per turn at most
     edges: list[str] = field(default_factory=list)  # setup="play": each seat's edge ("" none)
     setup_order: list[int] = field(default_factory=list)  # HC-2.6 roll order
     object_order: list[int] = field(default_factory=list)  # HC-2.7: hidden order of objects

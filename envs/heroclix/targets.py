@@ -13,7 +13,8 @@ import numpy as np
 
 from ..core.firelines import FireSnapshot
 from .game import ClixBase
-from .powers import CLOSE_ANY_LEVEL, PICKS_UP_OBJECTS, has_trait
+from .flags import CLOSE_SOARING
+from .powers import CLOSE_ANY_LEVEL, HIDDEN_BY_HINDERING, NO_RANGED, PICKS_UP_OBJECTS, has_trait
 from .state import NO_CELL, NO_OBJECT, SOAR, State
 
 LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage); HC-6.18 the same damage
@@ -47,14 +48,20 @@ class LazySnapshot:
 
 def close_targets(game: ClixBase, state: State, figure: int) -> list[int]:
     """HC-4.27: adjacent enemies (HC-3.13: one level; soaring only with soaring); with
-    Leap/Climb also an enemy on a touching square at another level that does not soar."""
-    found = game.adjacent_enemies(state, figure)
+    Leap/Climb also an enemy on a touching square at another level that does not soar. Not
+    those that avoided this action's targeting (P-DMG-7)."""
+    found = [e for e in game.adjacent_enemies(state, figure) if e not in state.untargetable]
+    if game.has_trait(state, figure, CLOSE_SOARING) and state.mode[figure] != SOAR:
+        touching = game.touching[int(state.cell[figure])].tolist()  # flag leapclimb_hits_soaring
+        found += [e for e in game.enemies_of(state, figure) if state.mode[e] == SOAR
+                  and int(state.cell[e]) in touching and e not in state.untargetable]
     if has_trait(game.powers(state, figure), CLOSE_ANY_LEVEL) and state.mode[figure] != SOAR:
         cell = int(state.cell[figure])
         open_steps = game.neighbors(state)[cell]
         for enemy in game.enemies_of(state, figure):
             there = int(state.cell[enemy])
             if (enemy not in found and state.mode[enemy] != SOAR
+                    and enemy not in state.untargetable
                     and game.board.level[there] != game.board.level[cell]
                     and there in open_steps and not state.blocking[there]):
                 found.append(enemy)
@@ -70,20 +77,27 @@ def in_range(game: ClixBase, state: State, cell: int, target: int, reach: int) -
 def shots(game: ClixBase, state: State, figure: int, reach: int,
           snapshot: FireSnapshot | None = None) -> dict[int, bool]:
     """Enemies ``figure`` may shoot at ``reach`` squares: enemy -> hindered (+1, HC-5.11).
-    Empty when an enemy is adjacent (HC-4.16) or ``reach`` is 0 (HC-4.15)."""
-    if reach <= 0 or game.adjacent_enemies(state, figure):
+    Empty when an enemy is adjacent (HC-4.16), ``reach`` is 0 (HC-4.15) or the figure makes
+    no ranged attacks (Battle Fury, P-DMG-2). Stealth (P-SPD-10) turns a hindered line to
+    the figure into a blocked one; targets that avoided this action (P-DMG-7) are left out."""
+    adjacent = game.adjacent_enemies(state, figure)
+    if game.flags["hover_adjacent_ranged_exception"]:  # HC-4.21 as written
+        adjacent = [e for e in adjacent if not (game.flies(state, e) and state.mode[e] != SOAR)]
+    if reach <= 0 or adjacent or has_trait(game.powers(state, figure), NO_RANGED):
         return {}
     cell = int(state.cell[figure])
-    enemies = [e for e in game.enemies_of(state, figure) if in_range(game, state, cell, e, reach)]
+    enemies = [e for e in game.enemies_of(state, figure) if in_range(game, state, cell, e, reach)
+               and e not in state.untargetable]
     if not enemies:
         return {}
     snapshot = snapshot or fire_snapshot(game, state)
     found = snapshot.targets_from(
         cell, np.asarray([state.cell[e] for e in enemies]),
-        attacker_soaring=bool(state.mode[figure] == SOAR), attacker_flying=bool(game.flyer[figure]),
+        attacker_soaring=bool(state.mode[figure] == SOAR), attacker_flying=game.flies(state, figure),
         target_soaring=np.asarray([state.mode[e] == SOAR for e in enemies]),
-        target_flying=np.asarray([game.flyer[e] for e in enemies]))
-    return {e: bool(h) for e, c, h in zip(enemies, found.clear, found.hindered) if c}
+        target_flying=np.asarray([game.flies(state, e) for e in enemies]))
+    return {e: bool(h) for e, c, h in zip(enemies, found.clear, found.hindered)
+            if c and not (h and has_trait(game.powers(state, e), HIDDEN_BY_HINDERING))}
 
 
 def ranged_targets(game: ClixBase, state: State, figure: int,
@@ -110,6 +124,19 @@ def throw_damage(game: ClixBase, obj: int) -> int:
     return object_throw(game, obj)[1]
 
 
+SUPER_STRENGTH_WALL_BONUS = 2  # P-ATT-5 flag superstrength_2008_wall_bonus
+
+
+def close_break_damage(game: ClixBase, state: State, figure: int) -> int:
+    """A close attack's damage on terrain or an object: the damage value and a held
+    object's bonus (HC-6.11), + 2 for Super Strength under the 2008 flag."""
+    damage = game.damage_value(state, figure) + strike_bonus(game, state, figure)
+    if game.flags["superstrength_2008_wall_bonus"] and has_trait(game.powers(state, figure),
+                                                                 PICKS_UP_OBJECTS):
+        damage += SUPER_STRENGTH_WALL_BONUS
+    return damage
+
+
 def strike_bonus(game: ClixBase, state: State, figure: int) -> int:
     """HC-6.11: a held object adds 1 (light) or 2 (heavy) to a close attack's damage."""
     held = int(state.held[figure])
@@ -120,7 +147,8 @@ def break_shots(game: ClixBase, state: State, figure: int) -> list[tuple[int, in
     """HC-5.16 default: the ranged attacks that could break terrain, as (range, damage,
     thrown): the figure's own shot, then a held object thrown (HC-6.12: 6 or 4 squares for
     2 or 3). Only those dealing 3 count; none while an enemy is adjacent (HC-4.16)."""
-    if state.mode[figure] == SOAR or game.adjacent_enemies(state, figure):
+    if state.mode[figure] == SOAR or game.adjacent_enemies(state, figure) \
+            or has_trait(game.powers(state, figure), NO_RANGED):
         return []
     shots = []
     if game.range[figure] > 0 and game.damage_value(state, figure) >= BREAK_DAMAGE:
@@ -140,25 +168,46 @@ def break_shot(game: ClixBase, state: State, figure: int, square: int
     return next((s for s in break_shots(game, state, figure) if distance <= s[0]), None)
 
 
+def close_breakables(game: ClixBase, state: State, figure: int) -> list[int]:
+    """Blocking squares and unheld objects a close attack on terrain reaches (HC-5.16,
+    HC-6.4): touching squares with no wall between, at its level (a blocking square at any
+    level), and an object on its own square; none while soaring."""
+    if state.mode[figure] == SOAR:
+        return []
+    cell = int(state.cell[figure])
+    objects = game.objects.lying(state.objects)
+    breakable = (state.blocking & game.board.exists) | objects
+    level = game.board.level
+    close = {int(c) for c in game.neighbors(state)[cell] if c >= 0 and breakable[c]
+             and (level[c] == level[cell] or state.blocking[c])}
+    if objects[cell]:
+        close.add(cell)
+    return sorted(close)
+
+
+def close_walls(game: ClixBase, state: State, figure: int) -> list[tuple[int, int]]:
+    """(square, side) of the walls standing on the sides of the figure's own square."""
+    if state.mode[figure] == SOAR:
+        return []
+    cell = int(state.cell[figure])
+    standing = game.walls.standing_sides(state.walls_intact)
+    return [(cell, side) for side in np.flatnonzero(standing[cell]).tolist()]
+
+
 def terrain_targets(game: ClixBase, state: State, figure: int,
                     snapshot: FireSnapshot | None = None) -> tuple[list[int], bool]:
     """HC-5.16 / HC-6.4: blocking squares and unheld objects the figure can break now, and
-    whether that is a close attack (a touching square with no wall between) or ranged.
-    Close wins when both are possible (its damage is never lower)."""
+    whether that is a close attack (:func:`close_breakables`) or ranged. Close wins when
+    both are possible (its damage is never lower)."""
     cell = int(state.cell[figure])
     objects = game.objects.lying(state.objects)
     breakable = (state.blocking & game.board.exists) | objects
     if state.mode[figure] == SOAR:
         return [], True
-    if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
-        steps = game.neighbors(state)[cell]
-        level = game.board.level
-        close = {int(c) for c in steps if c >= 0 and breakable[c]
-                 and (level[c] == level[cell] or state.blocking[c])}
-        if objects[cell]:
-            close.add(cell)
+    if close_break_damage(game, state, figure) >= BREAK_DAMAGE:
+        close = close_breakables(game, state, figure)
         if close:
-            return sorted(close), True
+            return close, True
     shots = break_shots(game, state, figure)
     if not shots:
         return [], False
@@ -168,7 +217,7 @@ def terrain_targets(game: ClixBase, state: State, figure: int,
     if not near.size:
         return [], False
     snapshot = snapshot or fire_snapshot(game, state)
-    found = snapshot.targets_from(cell, near, attacker_flying=bool(game.flyer[figure]))
+    found = snapshot.targets_from(cell, near, attacker_flying=game.flies(state, figure))
     return [int(c) for c in near[found.clear]], False
 
 
@@ -182,8 +231,8 @@ def wall_targets(game: ClixBase, state: State, figure: int,
     cell = int(state.cell[figure])
     standing = game.walls.standing_sides(state.walls_intact)
     found: list[tuple[int, int]] = []
-    if game.damage_value(state, figure) + strike_bonus(game, state, figure) >= BREAK_DAMAGE:
-        found += [(cell, side) for side in np.flatnonzero(standing[cell]).tolist()]
+    if close_break_damage(game, state, figure) >= BREAK_DAMAGE:
+        found += close_walls(game, state, figure)
     shots = break_shots(game, state, figure)
     if not shots:
         return found
@@ -194,7 +243,7 @@ def wall_targets(game: ClixBase, state: State, figure: int,
     if not near.size:
         return found
     snapshot = snapshot or fire_snapshot(game, state)
-    clear = snapshot.targets_from(cell, near, attacker_flying=bool(game.flyer[figure])).clear
+    clear = snapshot.targets_from(cell, near, attacker_flying=game.flies(state, figure)).clear
     distance = game.chebyshev[cell]
     for square in near[clear].tolist():
         for side in np.flatnonzero(standing[square]).tolist():

@@ -3,10 +3,12 @@
 * :func:`finish_action`: a non-pass action earns an action token; a figure that already had
   one from its previous turn is *pushed*: 1 click of damage after the action, not reduced
   (HC-3.16 default), and a second token (HC-3.17: it may not act next turn). Then one of the
-  player's actions is used; the turn ends when none is left or no figure can act.
+  player's actions is used; the turn ends when none is left or no figure can act. Willpower
+  (P-DEF-8) keeps the token and drops the click.
 * :func:`end_turn`: tokens leave the figures that did nothing this turn (HC-3.15, HC-3.17);
   play passes clockwise, skipping players without figures (HC-2.11 default); optional powers
-  switched off come back at the start of their controller's turn (HC-3.8 default).
+  switched off come back at the start of their controller's turn (HC-3.8 default), and the
+  ``turn_start`` powers of the new player's figures act (:func:`start_turn`).
 * :func:`check_end`: the game ends when at most one player has figures (HC-7.1 default) or
   after ``max_rounds`` rounds; victory points decide (:func:`final_scores`).
 """
@@ -14,8 +16,10 @@
 from __future__ import annotations
 
 from ..core.events import Event
+from ..core.hooks import TURN_START
 from .combat import deal_damage
 from .game import ClixBase
+from .powers import HOOKS, NO_PUSHING_DAMAGE, has_trait
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, Phase, State
 
 
@@ -27,6 +31,9 @@ def clear_decision(state: State) -> None:
     state.move_spent = state.move_budget = 0
     state.move_stopped = False
     state.broke_away = []
+    state.untargetable = []
+    state.variant = ""
+    state.variant_stage = 0
 
 
 def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
@@ -38,7 +45,8 @@ def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]
         state.acted[figure] = True
         if pushed and state.cell[figure] != NO_CELL:
             events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
-            deal_damage(game, state, figure, 1, "pushing", figure, events)
+            if not has_trait(game.powers(state, figure), NO_PUSHING_DAMAGE):
+                deal_damage(game, state, figure, 1, "pushing", figure, events)
     state.actions_left -= 1
     if check_end(game, state, events):
         return
@@ -62,14 +70,31 @@ def end_turn(game: ClixBase, state: State, events: list[Event]) -> None:
         events.append(Event("time", f"round {game.max_rounds} is over", seat))
         finish_game(game, state, events)
         return
-    start_turn(game, state, nxt.seat)
+    start_turn(game, state, nxt.seat, events)
 
 
-def start_turn(game: ClixBase, state: State, seat: int) -> None:
+def start_turn(game: ClixBase, state: State, seat: int, events: list[Event]) -> None:
     state.seat = seat
     state.power_off[game.owner == seat] = False  # HC-3.8 default
     state.actions_left = game.actions_per_turn
+    state.extra_action_granted = False
     state.phase = Phase.ACTION
+    turn_start_powers(game, state, seat, events)
+    check_end(game, state, events)
+
+
+def turn_start_powers(game: ClixBase, state: State, seat: int, events: list[Event]) -> None:
+    """The ``turn_start`` effects of the seat's figures, by the effect's ``priority`` and
+    then the figure's square (board order: P-ATT-9, P-DMG-11 defaults)."""
+    due = []
+    for figure in game.alive(state, seat):
+        for key in game.powers(state, figure):
+            if HOOKS.has(TURN_START, key):
+                effect = HOOKS.get(TURN_START, key)
+                due.append((effect.priority, int(state.cell[figure]), figure, key, effect))
+    for _, _, figure, key, effect in sorted(due, key=lambda d: d[:3]):
+        if key in game.powers(state, figure):  # still there (not KO'd, dial not turned)
+            effect(game, state, figure, events)
 
 
 def check_end(game: ClixBase, state: State, events: list[Event]) -> bool:

@@ -16,6 +16,7 @@ from ..core.render import Piece, Scene
 from ..core.textboard import text_grid
 from .game import COLUMNS, EDGES, MAX_COPIES, ClixBase
 from .maps import Terrain
+from .powers import GROUNDED, HOOKS, VARIANTS, has_trait
 from .powers_catalog import POWERS
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
 
@@ -38,10 +39,10 @@ def seat_label(k: int) -> str:
     return f"seat+{k}"
 
 
-def plane_layout(num_players: int, full_dial: bool, pool: list[str] | None = None
-                 ) -> PlaneLayout:
+def plane_layout(num_players: int, full_dial: bool, pool: list[str] | None = None,
+                 variants: tuple[str, ...] = ()) -> PlaneLayout:
     """The channels in order; ``pool`` (the draft pool's ids) adds the views of
-    setup="play"."""
+    setup="play"; ``variants``: the power variants' keys."""
     seats = [seat_label(k) for k in range(num_players)]
     views = [
         View("space"), View("level"), View("indoor"), View("stairs"), View("ladder"),
@@ -58,6 +59,7 @@ def plane_layout(num_players: int, full_dial: bool, pool: list[str] | None = Non
         View("decision", DECISION),
         View("phase", [p.name for p in Phase], constant=True),
         View("turn", ["actions_left", "round", "move_left"], constant=True),
+        View("variant", list(variants), constant=True),  # the power variant being played
         View("vp", seats, constant=True),  # victory points so far / build total
     ]
     if pool:  # setup="play" (HC-2): the drafts, edges and the figure to place next
@@ -75,7 +77,7 @@ class ClixView:
         self.game = game
         self.pool = [f.id for f in game.scenario.pool] if game.setup == "play" else None
         self.planes = planes = plane_layout(game.num_players, game.full_dial_visibility,
-                                            self.pool)
+                                            self.pool, game.variant_keys)
         self.channel_names = planes.channel_names
         self.shape = (len(planes), game.height, game.width)
         board = game.board
@@ -97,6 +99,8 @@ class ClixView:
         self.phase_at = [planes.channel("phase", p.name) - self.constant_start for p in Phase]
         self.turn_at = [planes.channel("turn", t) - self.constant_start
                         for t in ("actions_left", "round", "move_left")]
+        self.variant_at = {k: planes.channel("variant", k) - self.constant_start
+                           for k in game.variant_keys}
         self.vp_at = [planes.channel("vp", seat_label(k)) - self.constant_start
                       for k in range(game.num_players)]
         self.held_channel = planes.channel("objects", "held")
@@ -131,6 +135,10 @@ class ClixView:
         rows[:, :, STATS.index("range")] = (game.range / STAT_SCALE)[:, None]
         rows[:, :, STATS.index("targets")] = (game.bolts / 5.0)[:, None]
         rows[:, :, STATS.index("flyer")] = game.flyer[:, None]
+        for f in range(game.n_figures):  # P-SPD-4: a click showing Earthbound does not fly
+            for c, shown in enumerate(game.dial_keys[f]):
+                if has_trait(shown, GROUNDED):
+                    rows[f, c, STATS.index("flyer")] = 0.0
         rows[:, :, STATS.index("points")] = (game.points / 100.0)[:, None]
         self.rows = rows
         self.row_offsets = (self.row_channels * game.n_cells)[None, :]
@@ -210,6 +218,8 @@ class ClixView:
         constants[self.turn_at[0]] = state.actions_left / max(1, game.actions_per_turn)
         constants[self.turn_at[1]] = state.round / game.max_rounds
         constants[self.turn_at[2]] = max(0, state.move_budget - state.move_spent) / CLICK_SCALE
+        if state.variant:
+            constants[self.variant_at[state.variant]] = 1.0
         for seat in range(n_players):
             constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
         if self.pool:
@@ -242,7 +252,12 @@ class ClixView:
     def action_to_string(self, state: State, action: int) -> str:
         game = self.game
         decoded = game.layout.decode(action)
+        if state.phase is Phase.VARIANT:
+            return HOOKS.get(VARIANTS, state.variant).describe(game, state, decoded)
         if not decoded.on_cell:
+            if decoded.kind == "power":  # a power's variant of the action (envs.heroclix.variants)
+                return f"{game.variant_keys[decoded.index].replace('_', ' ')} " \
+                       f"{game.label(state.selected)}"
             if decoded.kind == "switch_off":
                 return f"switch off {COLUMNS[decoded.param]} power"
             if decoded.kind == "draft":

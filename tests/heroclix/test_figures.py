@@ -59,15 +59,17 @@ def test_R_2_not_optional_powers_are_the_ones_the_card_names():
         "invulnerability", "battle_fury", "shape_change"}
 
 
-def test_R_3_to_R_11_implemented_powers_are_the_nine_of_the_basic_rules():
-    assert IMPLEMENTED == {"toughness", "invulnerability", "support", "regeneration",
-                           "steal_energy", "super_strength", "telekinesis", "leap_climb",
-                           "phasing"}
-    assert sum(p.implemented for p in POWERS.values()) == 9
-    columns = {k: POWERS[k].column for k in IMPLEMENTED}
-    assert columns["toughness"] is columns["regeneration"] is Column.DEFENSE
-    assert columns["leap_climb"] is columns["phasing"] is Column.SPEED
-    assert columns["support"] is Column.DAMAGE  # P-DMG-3 (R-5 calls it an attack power)
+def test_R_1_the_registry_implements_exactly_the_catalogue_s_implemented_powers():
+    from envs.heroclix.powers import registered_keys
+    from envs.heroclix.rules import HeroclixGame  # noqa: F401  (registers every effect)
+    assert registered_keys() == IMPLEMENTED
+    assert registered_keys() <= set(POWERS)
+    assert IMPLEMENTED >= {k for k, p in POWERS.items() if p.tier is Tier.T1}  # all 34
+
+
+def test_R_1_every_power_key_on_a_shipped_dial_is_in_the_catalogue():
+    used = {k for f in shipped_figures().values() for c in f.dial for k in c.powers if k}
+    assert used <= set(POWERS)
 
 
 def test_power_lookup_by_key():
@@ -239,13 +241,11 @@ def test_HC_1_11_powers_come_and_go_with_the_click():
 
 def test_unimplemented_powers_stay_on_the_dial_but_are_not_usable():
     captain = load_figure("bulwark_captain")
-    assert captain.usable_powers_at(0) == ("toughness",)
-    assert captain.usable_powers_at(2) == ()
-    assert captain.unavailable_powers == ("charge", "defend", "leadership", "outwit",
-                                          "willpower")
-    quarry = load_figure("quarry")
-    assert quarry.usable_powers_at(0) == ("super_strength", "invulnerability")
-    assert quarry.usable_powers_at(3) == ()
+    assert captain.click(3).powers == (None, None, "willpower", "outwit")  # outwit is T2
+    assert captain.usable_powers_at(3) == ("willpower",)
+    assert captain.usable_powers_at(6) == ()
+    assert captain.unavailable_powers == ("outwit",)
+    assert load_figure("skylash").unavailable_powers == ("hypersonic_speed",)
     assert load_figure("street_thug").unavailable_powers == ()
 
 
@@ -309,7 +309,7 @@ def test_figure_text_loads_with_defaults():
     assert fig.source == "<string>" and fig.clicks_to_ko == 3
     assert fig.dial[2] == Click(6, 8, 14, 1, (None, None, None, None))
     assert fig.usable_powers_at(1) == ("phasing", "steal_energy")
-    assert fig.unavailable_powers == ("earthbound",)
+    assert fig.unavailable_powers == ()  # every power of its dial is implemented
 
 
 def test_inline_figure_errors_name_the_path_from_the_document_root():

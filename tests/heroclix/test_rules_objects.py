@@ -306,7 +306,7 @@ def test_HC_6_18_a_hurled_object_uses_the_figures_attack_and_the_objects_damage(
     game, state = game_with(H, hero, (5, 0), {kind: (5, 1)}, foes=[foe(H)],
                             foe_at={"Foe": (5, 8)}, dice=["3", "4"])
     H.select(game, state, "Mind")
-    game.apply_string(state, f"tk object (5,1)")
+    game.apply_string(state, "tk object (5,1)")
     events = game.apply_string(state, "tk hurl Foe (5,8)")
     assert H.of_kind(events, "attack")
     assert H.clicks(game, state, "Foe") == damage

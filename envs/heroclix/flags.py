@@ -1,0 +1,94 @@
+"""Rule flags: the alternatives the rules specs name beside their *Default:* lines.
+
+Every flag is an env option, off (or 0) unless stated: ``make("heroclix_v0",
+support_min_heal=1)``. A flag that only gives a power one more trait says so in
+:data:`FLAG_TRAITS`; the engine asks :meth:`ClixBase.has_trait
+<envs.heroclix.game.ClixBase.has_trait>`, which adds them.
+
+==================================  =======  ===============================================
+flag                                rule     what it changes
+==================================  =======  ===============================================
+``hover_adjacent_ranged_exception`` HC-4.21  literal reading: an adjacent *hovering* enemy
+                                             neither stops ranged attacks nor is safe from
+                                             them
+``tk_flyer_limit_includes_hover``   HC-6.15  the 5-square hurl limit also against hovering
+                                             flyers
+``leapclimb_ignores_characters``    P-SPD-2  Leap/Climb is not stopped next to enemies
+``leapclimb_hits_soaring``          P-SPD-2  Leap/Climb attacks soaring figures on touching
+                                             squares in close combat
+``phasing_ignores_characters``      P-SPD-3  Phasing is not stopped next to enemies
+``superstrength_2008_wall_bonus``   P-ATT-5  +2 damage for Super Strength's close attacks on
+                                             walls, blocking squares and objects
+``psychic_blast_ignores_lof``       P-ATT-7  Psychic Blast's line of fire ignores hindering
+                                             terrain and figures
+``support_vs_target_defense``       P-DMG-3  Support rolls against the friend's defense value
+                                             instead of 10
+``support_no_adjacent_enemies``     P-DMG-3  no Support while either figure is next to an
+                                             enemy
+``support_min_heal``                P-DMG-3  the least a successful Support heals: 0 or 1
+==================================  =======  ===============================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.game import OptionError
+
+IGNORES_ENEMY_STOPS = "ignores_enemy_stops"  # squares next to enemies do not stop its move
+CLOSE_SOARING = "close_soaring"  # close combat with soaring figures on touching squares
+
+
+@dataclass(frozen=True)
+class Flag:
+    name: str
+    rule: str
+    choices: tuple = (False, True)
+
+    @property
+    def default(self) -> Any:
+        return self.choices[0]
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("hover_adjacent_ranged_exception", "HC-4.21"),
+    Flag("tk_flyer_limit_includes_hover", "HC-6.15"),
+    Flag("leapclimb_ignores_characters", "P-SPD-2"),
+    Flag("leapclimb_hits_soaring", "P-SPD-2"),
+    Flag("phasing_ignores_characters", "P-SPD-3"),
+    Flag("superstrength_2008_wall_bonus", "P-ATT-5"),
+    Flag("psychic_blast_ignores_lof", "P-ATT-7"),
+    Flag("support_vs_target_defense", "P-DMG-3"),
+    Flag("support_no_adjacent_enemies", "P-DMG-3"),
+    Flag("support_min_heal", "P-DMG-3", (0, 1)),
+)
+FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
+
+# flag -> (power key, trait the power gains while the flag is on)
+FLAG_TRAITS = {
+    "leapclimb_ignores_characters": ("leap_climb", IGNORES_ENEMY_STOPS),
+    "leapclimb_hits_soaring": ("leap_climb", CLOSE_SOARING),
+    "phasing_ignores_characters": ("phasing", IGNORES_ENEMY_STOPS),
+}
+
+
+def checked_flags(values: dict[str, Any]) -> dict[str, Any]:
+    """The flags' values, each checked against its choices (an OptionError names the flag)."""
+    out = {}
+    for flag in FLAGS:
+        value = values[flag.name]
+        if isinstance(value, bool) != isinstance(flag.default, bool) or value not in flag.choices:
+            raise OptionError(flag.name, f"{flag.rule}: must be one of "
+                              f"{', '.join(map(repr, flag.choices))}, got {value!r}")
+        out[flag.name] = value
+    return out
+
+
+def flag_traits(values: dict[str, Any]) -> dict[str, frozenset[str]]:
+    """Power key -> the traits the flags that are on add to it."""
+    extra: dict[str, set[str]] = {}
+    for name, (key, trait) in FLAG_TRAITS.items():
+        if values[name]:
+            extra.setdefault(key, set()).add(trait)
+    return {key: frozenset(traits) for key, traits in extra.items()}

@@ -1,0 +1,349 @@
+"""The power variants of heroclix_powers.md, each registered under its power's key
+(:mod:`.variants` explains the steps; ``[impl]`` marks our choices where the card is silent).
+
+======================  ======  ==========================================================
+power                   action  variant
+======================  ======  ==========================================================
+Flurry (P-SPD-1)        close   two close attacks, each rolled and resolved in turn; the
+                                second (same or another adjacent enemy) only while Flurry
+                                still shows; it may be left out [impl] (``end_action``)
+Charge (P-SPD-5)        close   break away if needed, move up to half the move (after
+                                hindering's halving), then one close attack or none
+Force Blast (P-SPD-8)   close   an adjacent enemy (not one with Charge) is knocked back 1d6
+                                squares straight away: no roll, only knockback damage
+Running Shot (P-SPD-11) ranged  break away if needed, move up to half the move to a square
+                                with a shot (declared before moving), then the ranged attack
+Blades/Claws/Fangs      close   a close attack whose damage is a d6 roll (then a 12's +1, an
+(P-ATT-1)                       object's bonus); against a blocking square, an object or a
+                                wall of its square, 3-6 breaks it (no attack roll, HC-5.16)
+Energy Explosion        ranged  damage 1; the roll is also compared with every figure next to
+(P-ATT-2)                       each target, friends included (1 per time hit; a 12 +1 each)
+Quake (P-ATT-4)         close   one roll against every adjacent enemy, clockwise from north;
+                                damage at most 2; everyone damaged is knocked back; a held
+                                object is not used [impl]
+Incapacitate (P-ATT-6)  close,  an attack (close, or ranged with its bolts) dealing no damage;
+                        ranged  each enemy hit with 0 or 1 tokens gets a token
+Psychic Blast (P-ATT-7) ranged  a ranged attack whose damage is penetrating
+Ranged Combat Expert    ranged  one target, +2 damage
+(P-DMG-1)
+Exploit Weakness        close   a close attack whose damage is penetrating
+(P-DMG-4)
+Close Combat Expert     close   +2 damage; not while holding an object (HC-6.11 would use it)
+(P-DMG-8)
+======================  ======  ==========================================================
+"""
+
+from __future__ import annotations
+
+from ..core.events import Event
+from ..core.knockback import compass_direction
+from .attacks import break_square, close_attack, declare_ranged
+from .combat import AttackSpec, avoids_targeting, knock_back, resolve_attack
+from .dice import roll_d6
+from .powers import NO_KNOCKBACK, has_trait
+from .reach import mark_destinations, reach, walk_to
+from .state import NO_OBJECT, SOAR, Phase
+from .targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, ranged_targets,
+                      shots)
+from .turns import finish_action
+from .variants import (CloseVariant, RangedVariant, Variant, back_to_figure, break_away_first,
+                       cells_of, register_variant)
+from .game import WALL_PLANES
+
+COMBAT_EXPERT_BONUS = 2  # P-DMG-1, P-DMG-8
+QUAKE_DAMAGE = 2  # P-ATT-4
+BLADES_BREAK = 3  # P-ATT-1: 3-6 breaks terrain
+
+
+@register_variant
+class ExploitWeakness(CloseVariant):
+    key = "exploit_weakness"
+
+    def spec(self, game, state, figure):
+        return AttackSpec("close", power=self.key, penetrating=True)
+
+
+@register_variant
+class CloseCombatExpert(CloseVariant):
+    key = "close_combat_expert"
+
+    def offered(self, game, state, figure, options):
+        return bool(options.close) and state.held[figure] == NO_OBJECT
+
+    def spec(self, game, state, figure):
+        return AttackSpec("close", power=self.key, bonus=COMBAT_EXPERT_BONUS)
+
+
+@register_variant
+class BladesClawsFangs(CloseVariant):
+    key = "blades_claws_fangs"
+
+    def offered(self, game, state, figure, options):
+        return bool(options.close or close_breakables(game, state, figure)
+                    or close_walls(game, state, figure))
+
+    def spec(self, game, state, figure):
+        return AttackSpec("close", power=self.key, damage_roll=True)
+
+    def mask(self, game, state, legal):
+        figure = state.selected
+        super().mask(game, state, legal)
+        legal.cells("smash", close_breakables(game, state, figure))
+        for cell, side in close_walls(game, state, figure):
+            legal.cells(WALL_PLANES[side], [cell])
+
+    def apply(self, game, state, action, events):
+        if action.kind == "close":
+            super().apply(game, state, action, events)
+            return
+        figure = state.selected
+        roll = roll_d6(state)
+        events.append(Event("damage_roll", f"{game.label(figure)} slashes: {roll}", state.seat,
+                            dice=(str(roll),)))
+        if roll >= BLADES_BREAK:
+            if action.kind == "smash":
+                break_square(game, state, figure, action.cell, BREAK_DAMAGE, events)
+            else:
+                side = WALL_PLANES.index(action.kind)
+                game.break_wall(state, int(game.walls.around[action.cell, side]))
+                events.append(Event("break_wall", f"{game.label(figure)} breaks a wall",
+                                    state.seat, cells=(action.cell,)))
+        finish_action(game, state, figure, events)
+
+
+@register_variant
+class Flurry(CloseVariant):
+    key = "flurry"
+
+    def mask(self, game, state, legal):
+        super().mask(game, state, legal)
+        if state.variant_stage:
+            legal.special("end_action")
+
+    def apply(self, game, state, action, events):
+        figure = state.selected
+        if action.kind == "end_action":
+            finish_action(game, state, figure, events)
+            return
+        target = int(state.occupant[action.cell])
+        if avoids_targeting(game, state, figure, target, events):
+            if not state.variant_stage:
+                back_to_figure(state)
+            return
+        close_attack(game, state, figure, target, self.spec(game, state, figure), events)
+        if state.variant_stage == 0 and self.key in game.powers(state, figure) \
+                and close_targets(game, state, figure):
+            state.variant_stage = 1  # P-SPD-1: the second attack, after the first resolved
+        else:
+            finish_action(game, state, figure, events)
+
+
+@register_variant
+class Quake(Variant):
+    key = "quake"
+    action = "close"
+
+    def offered(self, game, state, figure, options):
+        return bool(game.adjacent_enemies(state, figure))
+
+    def begin(self, game, state, figure, events):
+        here = int(state.cell[figure])
+        foes = sorted(game.adjacent_enemies(state, figure), key=lambda e: compass_direction(
+            game.board, here, int(state.cell[e])))
+        resolve_attack(game, state, figure, foes, AttackSpec(
+            "close", power=self.key, damage_cap=QUAKE_DAMAGE, always_knockback=True), events)
+        finish_action(game, state, figure, events)
+
+
+def blastable(game, state, figure) -> list[int]:
+    return [e for e in game.adjacent_enemies(state, figure)
+            if not has_trait(game.powers(state, e), NO_KNOCKBACK)]
+
+
+@register_variant
+class ForceBlast(Variant):
+    key = "force_blast"
+    action = "close"
+
+    def offered(self, game, state, figure, options):
+        return bool(blastable(game, state, figure))
+
+    def mask(self, game, state, legal):
+        legal.cells("close", cells_of(state, blastable(game, state, state.selected)))
+
+    def apply(self, game, state, action, events):
+        figure = state.selected
+        target = int(state.occupant[action.cell])
+        distance = roll_d6(state)
+        events.append(Event("force_blast", f"{game.label(figure)} blasts {game.label(target)} "
+                            f"{distance} squares", state.seat,
+                            cells=(int(state.cell[figure]), action.cell), dice=(str(distance),)))
+        knock_back(game, state, target, int(state.cell[figure]), action.cell, distance, figure,
+                   events)
+        finish_action(game, state, figure, events)
+
+
+class MoveThenAttack(Variant):
+    """Half a move (HC-5.10's halving first, then this one), then the attack of stage 1."""
+
+    def offered(self, game, state, figure, options):
+        return True  # a move of 0 squares is a move
+
+    def begin(self, game, state, figure, events):
+        if not break_away_first(game, state, figure, events):
+            return
+        state.move_budget = (state.move_budget + 1) // 2
+        super().begin(game, state, figure, events)
+
+    def mask(self, game, state, legal):
+        if state.variant_stage == 0:
+            self.mark_moves(game, state, legal)
+        else:
+            self.mark_attack(game, state, legal)
+            legal.special("end_action")
+
+    def mark_moves(self, game, state, legal):
+        mark_destinations(game, state, legal, state.selected)
+
+    def apply(self, game, state, action, events):
+        figure = state.selected
+        if action.kind in ("move", "soar"):
+            walk_to(game, state, figure, action, events)
+            state.variant_stage = 1
+            if not self.can_attack(game, state, figure):
+                finish_action(game, state, figure, events)
+        elif action.kind == "end_action":
+            finish_action(game, state, figure, events)
+        else:
+            self.attack(game, state, figure, action, events)
+
+
+@register_variant
+class Charge(MoveThenAttack):
+    key = "charge"
+    action = "close"
+
+    def can_attack(self, game, state, figure):
+        return bool(close_targets(game, state, figure))
+
+    def mark_attack(self, game, state, legal):
+        legal.cells("close", cells_of(state, close_targets(game, state, state.selected)))
+
+    def attack(self, game, state, figure, action, events):
+        target = int(state.occupant[action.cell])
+        if avoids_targeting(game, state, figure, target, events):
+            return
+        close_attack(game, state, figure, target, self.spec(game, state, figure), events)
+        finish_action(game, state, figure, events)
+
+
+
+@register_variant
+class RunningShot(MoveThenAttack):
+    key = "running_shot"
+    action = "ranged"
+
+    def offered(self, game, state, figure, options):
+        return bool(options.ranged) or bool(self.shot_squares(game, state, figure, first=True))
+
+    def mark_moves(self, game, state, legal):
+        for mode, cells in self.shot_squares(game, state, state.selected).items():
+            legal.cells("soar" if mode == SOAR else "move", cells)
+
+    def shot_squares(self, game, state, figure, first: bool = False) -> dict[int, list[int]]:
+        """P-SPD-11 default: the ends of the half move from which a target can be shot
+        (the target is declared before moving)."""
+        found = reach(game, state, figure)
+        home, home_mode = int(state.cell[figure]), int(state.mode[figure])
+        out: dict[int, list[int]] = {}
+        try:
+            for mode in range(found.n_modes):
+                for cell in found.ends[mode].nonzero()[0].tolist():
+                    if cell != int(state.cell[figure]):
+                        game.move_figure(state, figure, cell)
+                    state.mode[figure] = mode
+                    if ranged_targets(game, state, figure):
+                        out.setdefault(mode, []).append(cell)
+                        if first:
+                            return out
+        finally:
+            if int(state.cell[figure]) != home:
+                game.move_figure(state, figure, home)
+            state.mode[figure] = home_mode
+        return out
+
+    def can_attack(self, game, state, figure):
+        return bool(ranged_targets(game, state, figure))
+
+    def mark_attack(self, game, state, legal):
+        legal.cells("ranged", cells_of(state, ranged_targets(game, state, state.selected)))
+
+    def attack(self, game, state, figure, action, events):
+        declare_ranged(game, state, figure, action.cell, events)
+
+
+@register_variant
+class EnergyExplosion(RangedVariant):
+    key = "energy_explosion"
+
+    def spec(self, game, state, figure):
+        return AttackSpec("ranged", power=self.key, damage=1, splash=True)
+
+
+@register_variant
+class PsychicBlast(RangedVariant):
+    key = "psychic_blast"
+
+    def own_lines(self, game):
+        return game.flags["psychic_blast_ignores_lof"]
+
+    def shootable(self, game, state, figure):
+        if not self.own_lines(game):
+            return ranged_targets(game, state, figure)
+        # flag psychic_blast_ignores_lof: only walls and blocking terrain stop the line
+        snapshot = game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
+                                      indoor=game.indoor)
+        return shots(game, state, figure, int(game.range[figure]), snapshot)
+
+    def spec(self, game, state, figure):
+        return AttackSpec("ranged", power=self.key, penetrating=True)
+
+
+@register_variant
+class RangedCombatExpert(RangedVariant):
+    key = "ranged_combat_expert"
+    single = True
+
+    def spec(self, game, state, figure):
+        return AttackSpec("ranged", power=self.key, bonus=COMBAT_EXPERT_BONUS)
+
+
+@register_variant
+class Incapacitate(Variant):
+    key = "incapacitate"
+    action = "close"
+
+    def offered(self, game, state, figure, options):
+        return bool(options.close or options.ranged)
+
+    def spec(self, game, state, figure):
+        kind = "ranged" if state.phase is Phase.TARGETS or state.targets else "close"
+        return AttackSpec(kind, power=self.key, deals_damage=False, extra_token=True)
+
+    def mask(self, game, state, legal):
+        figure = state.selected
+        legal.cells("close", cells_of(state, close_targets(game, state, figure)))
+        legal.cells("ranged", cells_of(state, ranged_targets(game, state, figure)))
+
+    def apply(self, game, state, action, events):
+        figure = state.selected
+        if action.kind == "ranged":
+            if not declare_ranged(game, state, figure, action.cell, events):
+                back_to_figure(state)
+            return
+        target = int(state.occupant[action.cell])
+        if avoids_targeting(game, state, figure, target, events):
+            back_to_figure(state)
+            return
+        close_attack(game, state, figure, target, self.spec(game, state, figure), events)
+        finish_action(game, state, figure, events)

@@ -1,0 +1,141 @@
+"""The rule flags of envs.heroclix.flags: each one's non-default behaviour (HC-4.21, HC-6.15,
+heroclix_powers.md P-SPD-2, P-SPD-3, P-ATT-5, P-ATT-7, P-DMG-3), and bad flag values."""
+
+from __future__ import annotations
+
+import pytest
+
+from envs import make
+from envs.core.game import OptionError
+
+LEAP = ("leap_climb", None, None, None)
+PHASE = ("phasing", None, None, None)
+SUPPORT = (None, None, None, "support")
+PSYCHIC = (None, "psychic_blast", None, None)
+STRONG = (None, "super_strength", None, None)
+TK = (None, "telekinesis", None, None)
+
+
+def plain(H, name, **kw):
+    return H.fig(name.lower().replace(" ", "_"), name, **kw)
+
+
+def duel(H, a, b, a_at=(5, 5), b_at=(5, 6), extra0=(), extra1=(), placements=None, **kw):
+    place = {a["name"]: a_at, b["name"]: b_at, **(placements or {})}
+    return H.build([[a, *extra0], [b, *extra1]], place, **kw)
+
+
+@pytest.mark.parametrize("option, value", [("support_min_heal", 2), ("leapclimb_hits_soaring", 1),
+                                           ("psychic_blast_ignores_lof", "yes")])
+def test_flags_reject_values_outside_their_choices(option, value):
+    with pytest.raises(OptionError, match=option):
+        make("heroclix_v0", **{option: value})
+
+
+def test_HC_4_21_flag_a_hovering_enemy_next_to_the_shooter_can_be_shot(H):
+    shooter = plain(H, "Shooter", range=6)
+    hover = plain(H, "Hover", flyer=True)
+    game, state = duel(H, shooter, hover)
+    assert H.ranged_targets(game, state, "Shooter") == set()  # HC-4.16 default
+    game, state = duel(H, shooter, hover, options={"hover_adjacent_ranged_exception": True})
+    assert H.ranged_targets(game, state, "Shooter") == {"Hover"}
+    game, state = duel(H, shooter, plain(H, "Walker"),
+                       options={"hover_adjacent_ranged_exception": True})
+    assert H.ranged_targets(game, state, "Shooter") == set()
+
+
+def test_HC_6_15_flag_the_5_square_hurl_limit_applies_to_hovering_flyers(H):
+    mover = plain(H, "Mover", powers=TK)
+    hover = plain(H, "Hover", flyer=True)
+    kw = dict(a_at=(5, 0), b_at=(5, 8), objects={"table": (5, 1)}, dice=None)
+    for flag, expected in ((False, True), (True, False)):
+        game, state = duel(H, mover, hover, options={"tk_flyer_limit_includes_hover": flag}, **kw)
+        H.select(game, state, "Mover")
+        game.apply_string(state, "tk object (5,1)")
+        hurls = [n for n in H.names(game, state) if n.startswith("tk hurl")]
+        assert bool(hurls) is expected  # 7 squares from the table
+
+
+def test_P_SPD_2_flag_leap_climb_ignores_characters(H):
+    game, state = duel(H, plain(H, "Leaper", powers=LEAP), plain(H, "Foe"), a_at=(5, 2),
+                       b_at=(5, 6))
+    assert (5, 8) not in H.dests(game, state, "Leaper")  # stops next to Foe by default
+    game, state = duel(H, plain(H, "Leaper", powers=LEAP), plain(H, "Foe"), a_at=(5, 2),
+                       b_at=(5, 6), options={"leapclimb_ignores_characters": True})
+    assert (5, 8) in H.dests(game, state, "Leaper")
+
+
+def test_P_SPD_2_flag_leap_climb_hits_soaring_figures(H):
+    soarer = plain(H, "Soarer", flyer=True)
+    game, state = duel(H, plain(H, "Leaper", powers=LEAP), soarer,
+                       placements={"Soarer": (5, 6, "soar")})
+    assert H.close_targets(game, state, "Leaper") == set()
+    game, state = duel(H, plain(H, "Leaper", powers=LEAP), soarer,
+                       placements={"Soarer": (5, 6, "soar")},
+                       options={"leapclimb_hits_soaring": True})
+    assert H.close_targets(game, state, "Leaper") == {"Soarer"}
+
+
+def test_P_SPD_3_flag_phasing_ignores_characters(H):
+    game, state = duel(H, plain(H, "Phaser", powers=PHASE), plain(H, "Foe"), a_at=(5, 2),
+                       b_at=(5, 6), options={"phasing_ignores_characters": True})
+    assert (5, 7) in H.dests(game, state, "Phaser")  # through Foe's square and past it
+    game, state = duel(H, plain(H, "Phaser", powers=PHASE), plain(H, "Foe"), a_at=(5, 2),
+                       b_at=(5, 6))
+    assert (5, 7) not in H.dests(game, state, "Phaser")
+
+
+def test_P_ATT_5_flag_super_strength_adds_2_against_walls(H):
+    strong = plain(H, "Strong", damage=1, powers=STRONG)
+    walls = [((5, 5), (5, 6))]
+    game, state = duel(H, strong, plain(H, "Foe"), b_at=(11, 11), walls=walls)
+    assert not H.options_of(game, state, "Strong", "break")
+    game, state = duel(H, strong, plain(H, "Foe"), b_at=(11, 11), walls=walls,
+                       options={"superstrength_2008_wall_bonus": True})
+    assert H.options_of(game, state, "Strong", "break") == {"break the east wall of (5,5)"}
+
+
+def test_P_ATT_7_flag_psychic_blast_ignores_figures_in_the_way(H):
+    mind = plain(H, "Mind", powers=PSYCHIC, range=6)
+    kw = dict(b_at=(5, 9), extra0=[plain(H, "Blocker")], placements={"Blocker": (5, 7)})
+    game, state = duel(H, mind, plain(H, "Foe"), **kw)
+    assert not H.options_of(game, state, "Mind", "psychic")  # a friend blocks the line
+    game, state = duel(H, mind, plain(H, "Foe"), options={"psychic_blast_ignores_lof": True},
+                       dice=["3", "4"], **kw)
+    H.select(game, state, "Mind")
+    game.apply_string(state, "psychic blast Mind")
+    game.apply_string(state, "psychic blast Mind -> Foe (5,9)")
+    assert H.clicks(game, state, "Foe") == 2
+
+
+def support_game(H, dice, **kw):
+    medic = plain(H, "Medic", attack=5, powers=SUPPORT)
+    return duel(H, medic, plain(H, "Foe"), b_at=(11, 11), extra0=[plain(H, "Pal", defense=14)],
+                placements={"Pal": (5, 6), **kw.pop("placements", {})}, clicks={"Pal": 3},
+                dice=dice, **kw)
+
+
+def test_P_DMG_3_flag_support_rolls_against_the_friends_defense(H):
+    game, state = support_game(H, ["4", "4", "6"], options={"support_vs_target_defense": True})
+    H.select(game, state, "Medic")
+    game.apply_string(state, "support Pal (5,6)")
+    assert H.clicks(game, state, "Pal") == 3  # 8 + 5 = 13 < 14
+    game, state = support_game(H, ["4", "5", "6"], options={"support_vs_target_defense": True})
+    H.select(game, state, "Medic")
+    game.apply_string(state, "support Pal (5,6)")
+    assert H.clicks(game, state, "Pal") == 0  # 14 >= 14; heals 6 - 2 = 4, to the start
+
+
+def test_P_DMG_3_flag_support_not_next_to_enemies(H):
+    game, state = support_game(H, [], placements={"Foe": (4, 5)},
+                               options={"support_no_adjacent_enemies": True})
+    assert not H.options_of(game, state, "Medic", "support")
+    game, state = support_game(H, [], placements={"Foe": (4, 5)})
+    assert H.options_of(game, state, "Medic", "support") == {"support Pal (5,6)"}
+
+
+def test_P_DMG_3_flag_support_min_heal_1(H):
+    game, state = support_game(H, ["3", "3", "1"], options={"support_min_heal": 1})
+    H.select(game, state, "Medic")
+    game.apply_string(state, "support Pal (5,6)")
+    assert H.clicks(game, state, "Pal") == 2  # 1d6 - 2 = -1, raised to 1
