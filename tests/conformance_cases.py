@@ -159,7 +159,30 @@ def check_heroclix_state(env) -> None:
                 assert not d["acted"][d["selected"]], "a figure that acted is acting again"
         assert bool(d["variant"]) == (d["phase"] == "VARIANT" or (
             d["phase"] == "TARGETS" and bool(d["variant"]))), f"variant {d['variant']!r} in {d['phase']}"
+        _check_lasting_effects(game, state, d, np.asarray(d["cell"]) >= 0)
     json.dumps(d)
+
+
+def _check_lasting_effects(game, state, d, alive) -> None:
+    """Markers (P-ATT-8, P-DEF-6), countered powers (P-DMG-10) and Perplex (P-DMG-9) last only
+    while their source shows its power, and markers and counters end when the source's
+    controller's next turn starts."""
+    smoke, barrier = np.asarray(d["smoke"]), np.asarray(d["barrier"])
+    blocking = np.asarray(d["blocking"])
+    assert blocking[barrier >= 0].all(), "a barrier marker that does not block"
+    fresh_turn = (d["phase"] == "ACTION" and not d["free_used"]
+                  and d["actions_left"] == game.actions_per_turn + int(d["extra_action_granted"])
+                  and not np.asarray(d["acted"])[np.asarray(game.owner) == d["seat"]].any())
+    for layer, key in ((smoke, "smoke_cloud"), (barrier, "barrier")):
+        for source in np.unique(layer[layer >= 0]).tolist():
+            assert alive[source] and key in game.powers(state, source), f"stale {key} marker"
+            assert (layer == source).sum() <= 4, f"more than 4 {key} markers"
+            assert not (fresh_turn and game.owner[source] == d["seat"]), f"{key} outlived its turn"
+    for target, column, source in d["outwits"]:
+        assert alive[target] and alive[source] and "outwit" in game.powers(state, source)
+        assert not (fresh_turn and game.owner[source] == d["seat"]), "a counter outlived its turn"
+    for target, stat, delta, source in d["perplex"]:
+        assert alive[source] and "perplex" in game.powers(state, source) and delta in (-1, 1)
 
 
 def check_heroica_state(env) -> None:

@@ -105,6 +105,12 @@ class HookRegistry:
     def keys(self, point: HookPoint) -> list[str]:
         return sorted(self._table(point))
 
+    def keyed(self, point: HookPoint) -> list[str]:
+        """The keys at ``point`` of effects that answer only for their key (not universal)."""
+        table = self._table(point)
+        return sorted(k for k, effect in table.items()
+                      if not any(effect is u for u in self._universal[point]))
+
     def get(self, point: HookPoint, key: str) -> Any:
         table = self._table(point)
         try:

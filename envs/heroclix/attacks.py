@@ -19,7 +19,7 @@ from .combat import RANGED, AttackSpec, avoids_targeting, resolve_attack
 from .game import WALL_PLANES, ClixBase
 from .power_actions import power_actions
 from .powers import HOOKS, VARIANTS
-from .state import NO_OBJECT, Phase, State
+from .state import NO_FIGURE, NO_OBJECT, Phase, State
 from .targets import (BREAK_DAMAGE, LazySnapshot, break_shot, close_break_damage, close_targets,
                       ranged_targets, strike_bonus, terrain_targets, throw_damage, wall_targets)
 from .turns import finish_action
@@ -161,10 +161,15 @@ def declare_ranged(game: ClixBase, state: State, figure: int, cell: int, events:
 def break_square(game: ClixBase, state: State, figure: int, cell: int, damage: int,
                  events: list[Event]) -> None:
     """HC-5.16/5.17 and HC-6.4: 3 damage in one attack breaks a blocking square (it becomes
-    hindering) or destroys every unheld object on the square."""
+    hindering; a Barrier marker is just removed, P-DEF-6) or destroys every unheld object
+    on the square."""
     if damage < BREAK_DAMAGE:
         return
-    if state.blocking[cell]:
+    if state.barrier[cell] != NO_FIGURE:
+        state.barrier[cell] = NO_FIGURE
+        state.blocking[cell] = False
+        what = "barrier"
+    elif state.blocking[cell]:
         state.blocking[cell] = False
         state.rubble[cell] = True
         what = "blocking terrain"
@@ -236,5 +241,5 @@ def hurl_object(game: ClixBase, state: State, figure: int, obj: int, cell: int,
     sets the damage and is destroyed, hit or miss; no +1 for hindering."""
     target = int(state.occupant[cell])
     state.objects[obj] = GONE
-    resolve_attack(game, state, figure, [target], AttackSpec("ranged", damage=throw_damage(game, obj)),
-                   events)
+    spec = AttackSpec("ranged", damage=throw_damage(game, obj))
+    resolve_attack(game, state, figure, [target], spec, events)

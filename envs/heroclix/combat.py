@@ -40,8 +40,8 @@ from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
 from .dice import roll_2d6, roll_d6
 from .game import ClixBase
-from .powers import (AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS, LENDS_DEFENSE,
-                     NO_KNOCKBACK, REDUCTION_ROLL, has_trait)
+from .powers import (AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS, LASTING,
+                     LENDS_DEFENSE, NO_KNOCKBACK, REDUCTION_ROLL, has_trait)
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
 
 REDUCIBLE = frozenset({"attack", "knockback", "poison"})
@@ -142,6 +142,7 @@ def after_click(game: ClixBase, state: State, figure: int, events: list[Event]) 
     soaring figure whose dial now shows Earthbound lands on its square (a soaring figure
     only ever ends where it may stand) and takes 1 unreducible damage (P-SPD-4)."""
     game.after_dial_turn(state, figure, events)
+    HOOKS.run(LASTING, game, state, "dial", figure, events)
     if state.mode[figure] == SOAR and has_trait(game.powers(state, figure), GROUNDED):
         state.mode[figure] = GROUND
         events.append(Event("earthbound", f"{game.label(figure)} is grounded", state.seat,
@@ -178,6 +179,7 @@ def knock_out(game: ClixBase, state: State, figure: int, source: int, kind: str,
                         cells=(cell,)))
     if state.passenger == figure:
         state.passenger = NO_FIGURE
+    HOOKS.run(LASTING, game, state, "dial", figure, events)
 
 
 def attack_total(game: ClixBase, state: State, spec: AttackSpec, attacker: int, target: int,

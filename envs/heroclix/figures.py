@@ -56,15 +56,14 @@ Shipped figures
 The twelve starter figures of rules/heroclix_figures.md (F-01 ... F-12). ``inert`` lists the
 powers on each dial that are not implemented yet (a test keeps this table true)::
 
-    bulwark_captain F-01  55 7 T2 unique violet  inert: outwit
+    bulwark_captain F-01  55 7 T2 unique violet  inert: -
     quarry          F-02  70 8 T1                inert: -
     razorback       F-03  50 6 T1 crimson        inert: -
     skylash         F-04  65 7 T2 crimson flyer  inert: hypersonic_speed
-    mindwarden      F-05  80 6 T2 unique         inert: mind_control outwit perplex
-                                                        probability_control
-    gloam           F-06  40 6 T2                inert: smoke_cloud
+    mindwarden      F-05  80 6 T2 unique         inert: mind_control probability_control
+    gloam           F-06  40 6 T2                inert: -
     mender          F-07  35 5 T1                inert: -
-    tempest         F-08  60 7 T2 flyer          inert: barrier hypersonic_speed pulse_wave
+    tempest         F-08  60 7 T2 flyer          inert: hypersonic_speed
     elastic         F-09  45 6 T1                inert: -
     shift           F-10  50 6 T1                inert: -
     overlord        F-11  90 8 T2 unique violet  inert: mastermind probability_control

@@ -26,6 +26,7 @@ flag                                rule     what it changes
 ``support_no_adjacent_enemies``     P-DMG-3  no Support while either figure is next to an
                                              enemy
 ``support_min_heal``                P-DMG-3  the least a successful Support heals: 0 or 1
+``pulse_wave_while_adjacent``       P-ATT-3  Pulse Wave may be used next to an enemy
 ==================================  =======  ===============================================
 """
 
@@ -62,6 +63,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("support_vs_target_defense", "P-DMG-3"),
     Flag("support_no_adjacent_enemies", "P-DMG-3"),
     Flag("support_min_heal", "P-DMG-3", (0, 1)),
+    Flag("pulse_wave_while_adjacent", "P-ATT-3"),
 )
 FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
 

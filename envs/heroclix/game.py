@@ -29,7 +29,7 @@ from ..core.walls import WallGeometry
 from .dice import roll_2d6
 from .flags import FLAG_DEFAULTS, checked_flags, flag_traits
 from .maps import ClixMap, Terrain
-from .powers import GROUNDED, HOOKS, PICKS_UP_OBJECTS, VARIANTS, has_trait
+from .powers import FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, VARIANTS, has_trait
 from .powers_catalog import POWERS
 from .scenarios import OBJECT_KINDS, Scenario, load_scenario
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
@@ -38,10 +38,13 @@ DEFAULT_SCENARIO = "duel"
 DEFAULT_BOARD_SIZE = None  # the map's own size; (24, 24) fits every shipped map
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 COLUMNS = ("speed", "attack", "defense", "damage")
+RANGE_STAT = 4  # Perplex's fifth value after the four columns (P-DMG-9)
+PERPLEX_STATS = (*COLUMNS, "range")
+PERPLEX_SLOTS = [f"{stat}_{way}" for stat in PERPLEX_STATS for way in ("up", "down")]
 SWITCH_SLOTS = SlotFamily.of("switch_off", list(COLUMNS))
 BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "wall_n", "wall_e",
                "wall_s", "wall_w", "tk_object", "tk_move", "tk_hurl", "pick_up", "carry", "drop",
-               "support")
+               "support", "marker", "free", "target")
 SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move", "end_action")
 REWARDS = ("win", "vp")
 SETUPS = ("fixed", "play")
@@ -97,7 +100,8 @@ class ClixBase(StandardGame[State]):
                  psychic_blast_ignores_lof: bool = False,
                  support_vs_target_defense: bool = False,
                  support_no_adjacent_enemies: bool = False,
-                 support_min_heal: int = 0):
+                 support_min_heal: int = 0,
+                 pulse_wave_while_adjacent: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()
                                     if name in FLAG_DEFAULTS})
@@ -166,8 +170,12 @@ class ClixBase(StandardGame[State]):
         # the power variants registered (envs.heroclix.variant_powers), one slot each
         self.variant_keys = tuple(HOOKS.keys(VARIANTS))
         self.variant_index = {key: i for i, key in enumerate(self.variant_keys)}
+        # what the VARIANT phase may be playing: the variants, then the free powers
+        self.playing_keys = self.variant_keys + tuple(HOOKS.keys(FREE_ACTIONS))
         planes = list(BASE_PLANES)
-        slots = [*SPECIALS, SWITCH_SLOTS, SlotFamily.of("power", list(self.variant_keys))]
+        slots = [*SPECIALS, SWITCH_SLOTS, SlotFamily.of("power", list(self.variant_keys)),
+                 SlotFamily.of("counter", list(COLUMNS)), "force_hover",
+                 SlotFamily.of("perplex", PERPLEX_SLOTS)]
         if setup == "play":  # HC-2 as decisions, after the play actions (same indices)
             planes += SETUP_PLANES
             slots += ["done", SlotFamily.of("draft", [f.id for f in sc.pool]),
@@ -266,6 +274,8 @@ class ClixBase(StandardGame[State]):
                                             for o in self.scenario.objects]),
             walls_intact=self.walls.all_intact(),
             blocking=self.static_blocking.copy(), rubble=np.zeros(n, dtype=bool),
+            smoke=np.full(n, NO_FIGURE, dtype=np.int16),
+            barrier=np.full(n, NO_FIGURE, dtype=np.int16),
             vp=[0.0] * self.num_players, dice=Dice(seed))
         on_map = state.cell != NO_CELL
         state.occupant[state.cell[on_map]] = np.flatnonzero(on_map)
@@ -301,7 +311,19 @@ class ClixBase(StandardGame[State]):
 
     # -- the dial -------------------------------------------------------------------------
     def value(self, state: State, figure: int, column: int) -> int:
-        return int(self.dial_values[figure, state.click[figure], column])
+        """The dial's value now, with Perplex's +1/-1 until the end of the turn (P-DMG-9)."""
+        value = int(self.dial_values[figure, state.click[figure], column])
+        if state.perplex:
+            value = max(0, value + sum(d for t, c, d, _ in state.perplex
+                                       if t == figure and c == column))
+        return value
+
+    def range_value(self, state: State, figure: int) -> int:
+        """Range (HC-1.6: not on the dial), with Perplex's change (P-DMG-9)."""
+        value = int(self.range[figure])
+        if state.perplex:
+            value += sum(d for t, c, d, _ in state.perplex if t == figure and c == RANGE_STAT)
+        return max(0, value)
 
     def speed_value(self, state: State, figure: int) -> int:
         return self.value(state, figure, 0)
@@ -316,11 +338,17 @@ class ClixBase(StandardGame[State]):
         return self.value(state, figure, 3)
 
     def powers(self, state: State, figure: int) -> tuple[str, ...]:
-        """HC-3.7/3.8: the implemented powers its dial shows now, less those switched off."""
-        if state.cell[figure] == NO_CELL:
+        """HC-3.7/3.8: the implemented powers its dial shows now, less those switched off,
+        countered (Outwit, P-DMG-10) or ignored (during a Pulse Wave, P-ATT-3)."""
+        if state.cell[figure] == NO_CELL or figure in state.powers_ignored:
             return ()
         shown = self.dial_keys[figure][int(state.click[figure])]
         off = state.power_off[figure]
+        if state.outwits:
+            off = off.copy()
+            for target, column, _ in state.outwits:
+                if target == figure:
+                    off[column] = True
         if not off.any():
             return shown
         return tuple(k for col, k in enumerate(self.dial_powers[figure][int(state.click[figure])])
@@ -413,9 +441,10 @@ class ClixBase(StandardGame[State]):
         return table
 
     def hindering(self, state: State, *, movement: bool) -> np.ndarray:
-        """Hindering squares now: terrain, rubble (HC-5.17) and unheld objects (HC-6.3);
-        shallow water hinders movement only (HC-5.13)."""
-        mask = self.static_hindering | state.rubble | self.objects.lying(state.objects)
+        """Hindering squares now: terrain, rubble (HC-5.17), unheld objects (HC-6.3) and
+        Smoke Cloud markers (P-ATT-8); shallow water hinders movement only (HC-5.13)."""
+        mask = (self.static_hindering | state.rubble | self.objects.lying(state.objects)
+                | (state.smoke >= 0))
         return mask | self.water if movement else mask
 
     def is_adjacent(self, state: State, a: int, b: int) -> bool:

@@ -2,9 +2,10 @@
 
 Rules: ``rules/heroclix.md`` of the project's specification (HC-1.1 ... HC-8.3, R-1 ... R-22)
 with every ``Default:`` line, and the Powers and Abilities card of ``rules/heroclix_powers.md``
-(P-SPD-1 ... P-DMG-11): its 34 tier-T1 powers work, the ten of tier T2 are on the dials but
-inert (see Powers below). Rule IDs name the tests (``tests/heroclix/test_rules_*.py``). The
-engine: :mod:`envs.heroclix.rules` (its module docstring maps the package).
+(P-SPD-1 ... P-DMG-11): its 34 tier-T1 powers and six of the ten tier-T2 powers work; the
+other four are on the dials but inert (see Powers below). Rule IDs name the tests
+(``tests/heroclix/test_rules_*.py``). The engine: :mod:`envs.heroclix.rules` (its module
+docstring maps the package).
 
 Usage::
 
@@ -36,7 +37,7 @@ skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
 bound on the decisions of a game from ``max_rounds`` and the longest possible action.
 
-Action space: ``Discrete(18 * H * W + 23)``
+Action space: ``Discrete(21 * H * W + 41)``
 ------------------------------------------
 Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
 for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
@@ -63,6 +64,10 @@ plane / action    meaning (the phase that offers it)
 ``carry``         a hovering flyer takes the friend there along (HC-3.30)
 ``drop``          set the passenger down there (DROP)
 ``support``       Support: heal the adjacent friend there (R-5)
+``marker``        put the Smoke Cloud / Barrier marker there (VARIANT)
+``free``          use the free power (Outwit, Perplex) of the figure there: no action,
+                  once a turn (ACTION)
+``target``        the figure there is the free power's target (VARIANT)
 ``pass``          use one action doing nothing (HC-3.5)
 ``end_turn``      pass every action left (HC-3.5 default)
 ``break_away``    roll to break away from adjacent enemies (HC-3.23)
@@ -73,18 +78,24 @@ plane / action    meaning (the phase that offers it)
                   blow (VARIANT)
 ``switch_off_*``  switch off the chosen figure's optional speed / attack / defense /
                   damage power until your next turn (HC-3.8)
-``power_<key>``   play that power's variant of an action (FIGURE): ``blades_claws_fangs,
-                  charge, close_combat_expert, energy_explosion, exploit_weakness, flurry,
-                  force_blast, incapacitate, psychic_blast, quake, ranged_combat_expert,
-                  running_shot``; its destination and targets follow in the VARIANT phase
-                  on the planes above (``charge Razorback (4,5)->(6,7)``, then
+``power_<key>``   play that power's variant of an action (FIGURE): ``barrier,
+                  blades_claws_fangs, charge, close_combat_expert, energy_explosion,
+                  exploit_weakness, flurry, force_blast, incapacitate, psychic_blast,
+                  pulse_wave, quake, ranged_combat_expert, running_shot, smoke_cloud``;
+                  its destination and targets follow in the VARIANT phase on the planes
+                  above (``charge Razorback (4,5)->(6,7)``, then
                   ``charge Razorback -> Quarry (6,8)``)
+``counter_<col>`` Outwit: counter the target's power of that column (VARIANT)
+``force_hover``   Outwit: the soaring target drops to hovering (VARIANT)
+``perplex_*``     Perplex: ``<value>_up`` / ``_down`` for speed, attack, defense, damage,
+                  range of the target (VARIANT)
 ================  ==================================================================
 
 The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, wall_e, wall_s,
-wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support`` (H x W each), then
-``pass, end_turn, break_away, regenerate, fire, end_move, end_action``, the four
-``switch_off`` slots and the twelve ``power`` slots (``env.game.variant_keys``).
+wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support, marker, free, target``
+(H x W each), then ``pass, end_turn, break_away, regenerate, fire, end_move, end_action``,
+the four ``switch_off`` slots, the fifteen ``power`` slots (``env.game.variant_keys``), the
+four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
 ---------------------------------------------------------------------------
@@ -105,19 +116,26 @@ view              channels
 ``objects``       ``light``, ``heavy``: unheld objects; ``held``: 1 light / 2 heavy at
                   the holder's square
 ``figures``       ``seat+k``: the figures of each seat
-``stats``         at each figure's square, its current click: ``speed``, ``attack``,
+``stats``         at each figure's square, its values now (Perplex included): ``speed``,
+                  ``attack``,
                   ``defense``, ``damage``, ``range`` (/20), ``targets`` (/5),
                   ``clicks_left`` to KO (/10), ``tokens`` (/2), ``acted`` this turn,
                   ``flyer``, ``soaring``, ``points`` (/100)
 ``powers``        one per power of the card (44, by key), at the squares of figures
-                  whose power works now (shown, implemented, not switched off)
+                  whose power works now (shown, implemented, not switched off or
+                  countered)
+``power_state``   ``off/<column>``, ``countered/<column>``: at the figure's square, its
+                  power of that column switched off (HC-3.8) or countered (Outwit)
+``markers``       ``smoke`` (hindering, also in ``terrain``), ``barrier`` (blocking, also
+                  in ``terrain``) markers on the map
 ``dial``          only with ``full_dial_visibility``: ``k/<column>`` the value k clicks
                   on (k = 1..8, /20; 0 past KO) (HC-8.1)
 ``decision``      ``selected`` figure, ``passenger``, ``tk_object``, declared ``targets``
 ``phase``         constant planes from here on: the phase one-hot (13)
 ``turn``          ``actions_left`` / actions per turn, ``round`` / max_rounds,
                   ``move_left`` squares (/10)
-``variant``       one per power variant: the one being played (VARIANT, TARGETS)
+``variant``       one per power variant and free power: the one being played (VARIANT,
+                  TARGETS)
 ``vp``            ``seat+k``: victory points scored so far / build total
 ================  ===================================================================
 
@@ -140,13 +158,19 @@ the flow asks without naming a power:
   (1 damage to each adjacent enemy);
 * actions on their own planes: Support, Regeneration, throwing, Telekinesis; Steal Energy
   after close attacks;
-* variants on the ``power`` slots (``envs.heroclix.variant_powers``): Flurry, Charge, Force
-  Blast, Running Shot, Blades/Claws/Fangs, Energy Explosion, Quake, Incapacitate, Psychic
-  Blast, Ranged and Close Combat Expert, Exploit Weakness.
+* variants on the ``power`` slots (``envs.heroclix.variant_powers``,
+  ``envs.heroclix.marker_powers``): Flurry, Charge, Force Blast, Running Shot,
+  Blades/Claws/Fangs, Energy Explosion, Pulse Wave, Quake, Incapacitate, Psychic Blast,
+  Ranged and Close Combat Expert, Exploit Weakness, Smoke Cloud and Barrier (markers that
+  last until the controller's next turn);
+* free powers on the ``free`` plane (``envs.heroclix.free_powers``): Outwit (counter a
+  power until your next turn, or force a soarer to hover), Perplex (+1/-1 to a value until
+  the end of the turn);
+* Earthbound: a flyer showing it is not one; soaring when it appears, it lands and takes 1.
 
-Not yet implemented (tier T2, inert on the dials): Earthbound, Mind Control, Hypersonic
-Speed, Pulse Wave, Smoke Cloud, Barrier, Mastermind, Probability Control, Perplex, Outwit.
-Defend takes the higher defense by itself (choosing a lower one is never better).
+Not yet implemented (tier T2, inert on the dials): Mind Control, Hypersonic Speed,
+Mastermind, Probability Control. Defend takes the higher defense by itself (choosing a
+lower one is never better).
 
 Rewards and termination
 -----------------------

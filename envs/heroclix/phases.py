@@ -28,6 +28,7 @@ from .reach import (landing_squares_mask, mark_destinations, needs_breakaway, ro
                     start_move, walk_to)
 from .state import GROUND, NO_FIGURE, SOAR, Phase, State
 from .turns import end_turn, finish_action
+from .free_powers import begin_free_power, offer_free_powers
 from .variants import begin_variant, offer_variants
 
 Rule = PhaseRule[ClixBase, State]
@@ -36,13 +37,17 @@ Rule = PhaseRule[ClixBase, State]
 class Action(Rule):
     """HC-3.5: choose a figure that may act (HC-3.4, HC-3.17), pass, or end the turn."""
 
-    handlers = {"select": "choose", "pass": "pass_action", "end_turn": "end"}
+    handlers = {"select": "choose", "pass": "pass_action", "end_turn": "end", "free": "free"}
 
     def mask(self, game, state, legal):
         legal.cells("select", [int(state.cell[f]) for f in game.alive(state, state.seat)
                                if game.can_act(state, f)])
         legal.special("pass")
         legal.special("end_turn")
+        offer_free_powers(game, state, legal)
+
+    def free(self, game, state, action, events):
+        begin_free_power(game, state, action.cell)
 
     def choose(self, game, state, action, events):
         state.selected = int(state.occupant[action.cell])

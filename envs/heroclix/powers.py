@@ -26,7 +26,14 @@ point                combine   used for
                                throwing, Telekinesis): :mod:`.power_actions`
 ``variants``         lookup    power variants of the four actions (Charge, Flurry, ...),
                                chosen on their own slot then played in the VARIANT phase:
-                               :mod:`.variants`, :mod:`.variant_powers`
+                               :mod:`.variants`, :mod:`.variant_powers`,
+                               :mod:`.marker_powers`
+``free_actions``     lookup    powers used in the ACTION phase without an action (Outwit,
+                               Perplex): :mod:`.free_powers`
+``lasting``          each      (universal) ends lasting effects (markers, countered powers,
+                               Perplex) when their time or their source's power is over:
+                               asked with ``"dial"`` after a dial turns, ``"turn_start"``
+                               and ``"turn_end"``
 ===================  ========  ============================================================
 
 Adding a power is registering its effect under its key; the engine's flow stays as it is.
@@ -43,8 +50,11 @@ REDUCTION_ROLL = HookPoint("reduction_roll", Combine.SUM, "a reduction that roll
 EVADES = HookPoint("evades", Combine.ANY, "does the hit figure evade the attack (rolls)")
 AVOIDS_TARGET = HookPoint("avoids_target", Combine.ANY, "does the declared target avoid it")
 VARIANTS = HookPoint("variants", Combine.LOOKUP, "a power's variant of an action")
+FREE_ACTIONS = HookPoint("free_actions", Combine.LOOKUP, "a power used without an action")
+LASTING = HookPoint("lasting", Combine.EACH, "end the lasting effects that are over")
 HOOKS = HookRegistry("heroclix", STANDARD_POINTS + (TRAITS, REDUCTION_ROLL, EVADES,
-                                                    AVOIDS_TARGET, VARIANTS))
+                                                    AVOIDS_TARGET, VARIANTS, FREE_ACTIONS,
+                                                    LASTING))
 
 # Trait names asked at TRAITS.
 AUTO_BREAKAWAY = "auto_breakaway"  # breaks away without a roll (R-10, R-11)
@@ -66,6 +76,7 @@ NOT_CARRIED = "not_carried"  # may not be carried (P-DMG-2)
 NOT_CONTROLLED = "not_controlled"  # may not be targeted by Mind Control (P-DMG-2)
 ENHANCES_RANGED = "enhances_ranged"  # +1 damage to adjacent friends' ranged attacks (P-DMG-5)
 GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
+UNCOUNTERABLE = "uncounterable"  # Outwit cannot counter it (P-SPD-4)
 
 _LEAP_CLIMB = frozenset({AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS,
                          CLOSE_ANY_LEVEL})
@@ -79,7 +90,7 @@ def _traits(key: str, traits: frozenset[str]) -> None:
 
 _traits("leap_climb", _LEAP_CLIMB)  # P-SPD-2 / R-10
 _traits("phasing", _PHASING)  # P-SPD-3 / R-11
-_traits("earthbound", frozenset({GROUNDED}))  # P-SPD-4 (its landing: combat.land_earthbound)
+_traits("earthbound", frozenset({GROUNDED, UNCOUNTERABLE}))  # P-SPD-4 (landing: combat.after_click)
 _traits("charge", frozenset({NO_KNOCKBACK}))  # P-SPD-5 (its action: variant_powers)
 _traits("plasticity", frozenset({SLIPPERY}))  # P-SPD-7
 _traits("stealth", frozenset({HIDDEN_BY_HINDERING}))  # P-SPD-10
@@ -137,5 +148,5 @@ def has_trait(powers: tuple[str, ...], trait: str) -> bool:
 
 def registered_keys() -> set[str]:
     """Every power key with an effect at some hook point (the implemented powers)."""
-    return {key for point in HOOKS.points for key in HOOKS.keys(point)}
+    return {key for point in HOOKS.points for key in HOOKS.keyed(point)}
 

@@ -194,7 +194,8 @@ _CARD: dict[Column, tuple[tuple[str, str, bool, tuple[ActionType, ...], str, Tie
 }
 
 
-IMPLEMENTED_T2 = frozenset({"earthbound"})
+IMPLEMENTED_T2 = frozenset({"earthbound", "smoke_cloud", "barrier", "pulse_wave", "outwit",
+                            "perplex"})
 
 
 def _build() -> dict[str, Power]:

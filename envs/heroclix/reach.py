@@ -233,8 +233,9 @@ def reach(game: ClixBase, state: State, figure: int) -> ModeReach:
     the last few answers are kept, keyed by everything the search reads."""
     key = (figure, state.cell.tobytes(), state.mode.tobytes(), state.click.tobytes(),
            state.power_off.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
-           state.rubble.tobytes(), state.objects.tobytes(), state.move_spent, state.move_budget,
-           state.passenger, tuple(state.broke_away))
+           state.rubble.tobytes(), state.objects.tobytes(), state.smoke.tobytes(),
+           state.move_spent, state.move_budget, state.passenger, tuple(state.broke_away),
+           tuple(map(tuple, state.outwits)), tuple(map(tuple, state.perplex)))
     cache = game.caches.setdefault("reach", {})
     found = cache.get(key)
     if found is None:

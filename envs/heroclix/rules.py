@@ -42,7 +42,8 @@ from .state import Phase, State
 from .turns import final_scores, start_turn
 from .variants import VariantPhase
 from .view import ClixView
-from . import turn_powers, variant_powers  # noqa: F401  (they register their powers)
+from . import (free_powers, marker_powers, turn_powers,  # noqa: F401  (they register powers)
+               variant_powers)
 
 __all__ = ["HeroclixGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO"]
 

@@ -48,7 +48,8 @@ class State(FlatState):
     ARRAY_DTYPES = {"cell": np.int16, "click": np.int8, "mode": np.int8, "tokens": np.int8,
                     "acted": bool, "carried": bool, "drafted": bool, "held": np.int8, "last_damager": np.int8,
                     "power_off": bool, "occupant": np.int16, "objects": np.int16,
-                    "walls_intact": bool, "blocking": bool, "rubble": bool}
+                    "walls_intact": bool, "blocking": bool, "rubble": bool, "smoke": np.int16,
+                    "barrier": np.int16}
     PHASE = Phase
 
     cell: np.ndarray  # int16[F]: the figure's square, NO_CELL once KO'd (HC-4.5)
@@ -66,6 +67,8 @@ class State(FlatState):
     walls_intact: np.ndarray  # bool[E]: wall segments still standing (HC-5.16)
     blocking: np.ndarray  # bool[n_cells]: blocking squares still standing (HC-5.16)
     rubble: np.ndarray  # bool[n_cells]: hindering from broken walls or blocking (HC-5.17)
+    smoke: np.ndarray  # int16[n_cells]: the figure whose Smoke Cloud marker is there, or -1
+    barrier: np.ndarray  # int16[n_cells]: the figure whose Barrier marker is there, or -1
     vp: list[float] = field(default_factory=list)  # victory points scored by KOs, per seat
     seat: int = 0
     phase: Phase = Phase.ACTION
@@ -82,6 +85,10 @@ class State(FlatState):
     variant: str = ""  # the power key of the variant being played (VARIANT phase)
     variant_stage: int = 0  # its step: what the variant asks for next
     extra_action_granted: bool = False  # P-DMG-11: one Leadership action per turn at most
+    free_used: list[int] = field(default_factory=list)  # figures that used a free power this turn
+    powers_ignored: list[int] = field(default_factory=list)  # P-ATT-3: during a Pulse Wave
+    outwits: list[list[int]] = field(default_factory=list)  # P-DMG-10: [target, column, source]
+    perplex: list[list[int]] = field(default_factory=list)  # P-DMG-9: [target, stat, delta, source]
     edges: list[str] = field(default_factory=list)  # setup="play": each seat's edge ("" none)
     setup_order: list[int] = field(default_factory=list)  # HC-2.6 roll order
     object_order: list[int] = field(default_factory=list)  # HC-2.7: hidden order of objects

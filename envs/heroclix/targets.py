@@ -103,7 +103,7 @@ def shots(game: ClixBase, state: State, figure: int, reach: int,
 def ranged_targets(game: ClixBase, state: State, figure: int,
                    snapshot: FireSnapshot | None = None) -> dict[int, bool]:
     """HC-4.15-4.24 with the figure's own range."""
-    return shots(game, state, figure, int(game.range[figure]), snapshot)
+    return shots(game, state, figure, game.range_value(state, figure), snapshot)
 
 
 def throw_targets(game: ClixBase, state: State, figure: int,
@@ -151,8 +151,9 @@ def break_shots(game: ClixBase, state: State, figure: int) -> list[tuple[int, in
             or has_trait(game.powers(state, figure), NO_RANGED):
         return []
     shots = []
-    if game.range[figure] > 0 and game.damage_value(state, figure) >= BREAK_DAMAGE:
-        shots.append((int(game.range[figure]), game.damage_value(state, figure), False))
+    reach = game.range_value(state, figure)
+    if reach > 0 and game.damage_value(state, figure) >= BREAK_DAMAGE:
+        shots.append((reach, game.damage_value(state, figure), False))
     held = int(state.held[figure])
     if held != NO_OBJECT and has_trait(game.powers(state, figure), PICKS_UP_OBJECTS):
         reach, damage = object_throw(game, held)

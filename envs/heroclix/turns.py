@@ -19,7 +19,7 @@ from ..core.events import Event
 from ..core.hooks import TURN_START
 from .combat import deal_damage
 from .game import ClixBase
-from .powers import HOOKS, NO_PUSHING_DAMAGE, has_trait
+from .powers import HOOKS, LASTING, NO_PUSHING_DAMAGE, has_trait
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, Phase, State
 
 
@@ -60,6 +60,7 @@ def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]
 def end_turn(game: ClixBase, state: State, events: list[Event]) -> None:
     seat = state.seat
     clear_decision(state)
+    HOOKS.run(LASTING, game, state, "turn_end", NO_FIGURE, events)
     mine = game.owner == seat
     state.tokens[mine & ~state.acted] = 0  # HC-3.15, HC-3.17
     state.acted[mine] = False
@@ -78,7 +79,9 @@ def start_turn(game: ClixBase, state: State, seat: int, events: list[Event]) -> 
     state.power_off[game.owner == seat] = False  # HC-3.8 default
     state.actions_left = game.actions_per_turn
     state.extra_action_granted = False
+    state.free_used = []
     state.phase = Phase.ACTION
+    HOOKS.run(LASTING, game, state, "turn_start", NO_FIGURE, events)
     turn_start_powers(game, state, seat, events)
     check_end(game, state, events)
 

@@ -30,17 +30,21 @@ Exploit Weakness        close   a close attack whose damage is penetrating
 (P-DMG-4)
 Close Combat Expert     close   +2 damage; not while holding an object (HC-6.11 would use it)
 (P-DMG-8)
+Pulse Wave (P-ATT-3)    ranged  at half range every figure with a line of fire that
+                                ignores figures, one roll; 1 damage each if two or more
 ======================  ======  ==========================================================
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..core.events import Event
 from ..core.knockback import compass_direction
 from .attacks import break_square, close_attack, declare_ranged
 from .combat import AttackSpec, avoids_targeting, knock_back, resolve_attack
 from .dice import roll_d6
-from .powers import NO_KNOCKBACK, has_trait
+from .powers import NO_KNOCKBACK, NO_RANGED, has_trait
 from .reach import mark_destinations, reach, walk_to
 from .state import NO_OBJECT, SOAR, Phase
 from .targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, ranged_targets,
@@ -303,7 +307,7 @@ class PsychicBlast(RangedVariant):
         # flag psychic_blast_ignores_lof: only walls and blocking terrain stop the line
         snapshot = game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
                                       indoor=game.indoor)
-        return shots(game, state, figure, int(game.range[figure]), snapshot)
+        return shots(game, state, figure, game.range_value(state, figure), snapshot)
 
     def spec(self, game, state, figure):
         return AttackSpec("ranged", power=self.key, penetrating=True)
@@ -346,4 +350,59 @@ class Incapacitate(Variant):
             back_to_figure(state)
             return
         close_attack(game, state, figure, target, self.spec(game, state, figure), events)
+        finish_action(game, state, figure, events)
+
+
+@register_variant
+class PulseWave(Variant):
+    """P-ATT-3: at half range, one roll against every figure, friend or enemy, with a line of
+    fire that ignores figures; damage 1 each when two or more are caught; the powers of the
+    figures in range (its own others too) are ignored meanwhile; no targeting (no Shape
+    Change). Not next to an enemy unless the ``pulse_wave_while_adjacent`` flag."""
+
+    key = "pulse_wave"
+    action = "ranged"
+
+    def reach(self, game, state, figure) -> int:
+        return (game.range_value(state, figure) + 1) // 2
+
+    def in_range(self, game, state, figure) -> list[int]:
+        cell, reach = int(state.cell[figure]), self.reach(game, state, figure)
+        return [f for f in game.alive(state) if f != figure and int(game.chebyshev[
+            cell, state.cell[f]]) <= ((reach + 1) // 2 if state.mode[f] == SOAR else reach)]
+
+    def caught(self, game, state, figure) -> dict[int, bool]:
+        """Figure -> hindered, for every figure the wave reaches."""
+        if self.reach(game, state, figure) <= 0 or has_trait(game.powers(state, figure),
+                                                               NO_RANGED):
+            return {}
+        if game.adjacent_enemies(state, figure) and not game.flags["pulse_wave_while_adjacent"]:
+            return {}
+        near = self.in_range(game, state, figure)
+        if not near:
+            return {}
+        snapshot = game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
+                                      hindering=game.hindering(state, movement=False),
+                                      indoor=game.indoor)
+        found = snapshot.targets_from(
+            int(state.cell[figure]), np.asarray([state.cell[f] for f in near]),
+            attacker_soaring=bool(state.mode[figure] == SOAR),
+            attacker_flying=game.flies(state, figure),
+            target_soaring=np.asarray([state.mode[f] == SOAR for f in near]),
+            target_flying=np.asarray([game.flies(state, f) for f in near]))
+        return {f: bool(h) for f, c, h in zip(near, found.clear, found.hindered) if c}
+
+    def offered(self, game, state, figure, options):
+        owner = game.owner[figure]
+        return any(game.owner[f] != owner for f in self.caught(game, state, figure))
+
+    def begin(self, game, state, figure, events):
+        caught = self.caught(game, state, figure)
+        victims = sorted(caught, key=lambda f: int(state.cell[f]))
+        spec = AttackSpec("ranged", power=self.key, damage=1 if len(victims) >= 2 else None)
+        state.powers_ignored = [figure, *self.in_range(game, state, figure)]
+        try:
+            resolve_attack(game, state, figure, victims, spec, events, hindered=caught)
+        finally:
+            state.powers_ignored = []
         finish_action(game, state, figure, events)

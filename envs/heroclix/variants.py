@@ -30,7 +30,7 @@ from ..core.flow import LegalMask, PhaseRule
 from .attacks import AttackOptions, close_attack, declare_ranged
 from .combat import AttackSpec, avoids_targeting
 from .game import ClixBase
-from .powers import HOOKS, VARIANTS
+from .powers import FREE_ACTIONS, HOOKS, VARIANTS
 from .reach import needs_breakaway, roll_breakaway
 from .state import Phase, State
 from .targets import close_targets, ranged_targets
@@ -96,9 +96,10 @@ def register_variant(cls: type[Variant]) -> type[Variant]:
     return cls
 
 
-def variant_keys() -> tuple[str, ...]:
-    """The ``power`` slot labels, in slot order."""
-    return tuple(HOOKS.keys(VARIANTS))
+def playing(state: State) -> Variant:
+    """The variant, or the free power (:mod:`.free_powers`), in ``state.variant``."""
+    key = state.variant
+    return HOOKS.get(VARIANTS, key) if HOOKS.has(VARIANTS, key) else HOOKS.get(FREE_ACTIONS, key)
 
 
 def offer_variants(game: ClixBase, state: State, legal: LegalMask, figure: int,
@@ -124,10 +125,10 @@ class VariantPhase(Rule):
     """The steps of the variant in ``state.variant``."""
 
     def mask(self, game, state, legal):
-        HOOKS.get(VARIANTS, state.variant).mask(game, state, legal)
+        playing(state).mask(game, state, legal)
 
     def apply(self, game, state, action, events):
-        HOOKS.get(VARIANTS, state.variant).apply(game, state, action, events)
+        playing(state).apply(game, state, action, events)
 
 
 # -- the shapes most variants share ------------------------------------------------------------

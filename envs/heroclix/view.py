@@ -16,9 +16,10 @@ from ..core.render import Piece, Scene
 from ..core.textboard import text_grid
 from .game import COLUMNS, EDGES, MAX_COPIES, ClixBase
 from .maps import Terrain
-from .powers import GROUNDED, HOOKS, VARIANTS, has_trait
+from .powers import GROUNDED, has_trait
 from .powers_catalog import POWERS
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
+from .variants import playing
 
 STAT_SCALE = 20.0
 CLICK_SCALE = 10.0
@@ -52,6 +53,10 @@ def plane_layout(num_players: int, full_dial: bool, pool: list[str] | None = Non
         View("figures", seats),
         View("stats", STATS),
         View("powers", list(POWERS)),  # powers working now (HC-3.7, HC-3.8)
+        # per column at the figure's square: its power switched off (HC-3.8) or countered
+        # (Outwit, P-DMG-10)
+        View("power_state", [f"{how}/{c}" for how in ("off", "countered") for c in COLUMNS]),
+        View("markers", ["smoke", "barrier"]),  # P-ATT-8 hindering, P-DEF-6 blocking
     ]
     if full_dial:  # HC-8.1 flag: the next clicks' values
         views.append(View("dial", [f"{k}/{c}" for k in range(1, DIAL_AHEAD + 1) for c in COLUMNS]))
@@ -77,7 +82,7 @@ class ClixView:
         self.game = game
         self.pool = [f.id for f in game.scenario.pool] if game.setup == "play" else None
         self.planes = planes = plane_layout(game.num_players, game.full_dial_visibility,
-                                            self.pool, game.variant_keys)
+                                            self.pool, game.playing_keys)
         self.channel_names = planes.channel_names
         self.shape = (len(planes), game.height, game.width)
         board = game.board
@@ -92,6 +97,7 @@ class ClixView:
         self.terrain = planes["terrain"]
         self.power_channel = {k: planes.channel("powers", k) for k in POWERS}
         self.stat_channels = np.asarray([planes.channel("stats", s) for s in STATS])
+        self.power_state = planes.start("power_state")
         self.dial_start = planes.start("dial") if game.full_dial_visibility else -1
         self.constant_start = planes.board_channels
         n_const = len(planes) - self.constant_start
@@ -100,7 +106,7 @@ class ClixView:
         self.turn_at = [planes.channel("turn", t) - self.constant_start
                         for t in ("actions_left", "round", "move_left")]
         self.variant_at = {k: planes.channel("variant", k) - self.constant_start
-                           for k in game.variant_keys}
+                           for k in game.playing_keys}
         self.vp_at = [planes.channel("vp", seat_label(k)) - self.constant_start
                       for k in range(game.num_players)]
         self.held_channel = planes.channel("objects", "held")
@@ -149,7 +155,8 @@ class ClixView:
         """The static planes plus terrain, walls and objects as they stand (cached per
         terrain state: they change only when something breaks or an object moves)."""
         key = (state.blocking.tobytes(), state.rubble.tobytes(), state.walls_intact.tobytes(),
-               state.objects.tobytes(), state.objects_placed)
+               state.objects.tobytes(), state.objects_placed, state.smoke.tobytes(),
+               state.barrier.tobytes())
         if key == self._board_key:
             return self._board_obs
         game, planes = self.game, self.planes
@@ -161,6 +168,8 @@ class ClixView:
         terrain[2] = blocking
         terrain[0] = game.board.exists & ~hindering & ~blocking & ~game.water
         obs[planes["wall"]] = game.walls.standing_sides(state.walls_intact).T
+        obs[planes.channel("markers", "smoke")] = state.smoke >= 0
+        obs[planes.channel("markers", "barrier")] = state.barrier >= 0
         lying = state.objects >= 0
         kinds = game.objects.kinds
         if self.pool and state.objects_placed < len(game.objects):  # HC-2.7: face down
@@ -190,10 +199,22 @@ class ClixView:
         rows[:, tokens] = state.tokens[alive] * 0.5
         rows[:, acted] = state.acted[alive]
         rows[:, soaring] = state.mode[alive] == SOAR
-        if state.power_off.any():  # HC-3.8: switched-off powers do not show
+        if state.power_off.any() or state.outwits:  # HC-3.8, P-DMG-10: they do not work
+            countered = np.zeros_like(state.power_off)
+            for target, col, _ in state.outwits:
+                countered[target, col] = True
             column = self.power_column[alive, clicks]
-            off = np.take_along_axis(state.power_off[alive], np.maximum(column, 0), axis=1)
+            either = state.power_off[alive] | countered[alive]
+            off = np.take_along_axis(either, np.maximum(column, 0), axis=1)
             rows[:, len(STATS):][off & (column >= 0)] = 0.0
+            for k, how in enumerate((state.power_off, countered)):
+                for i, figure in enumerate(alive.tolist()):
+                    for col in np.flatnonzero(how[figure]).tolist():
+                        obs[self.power_state + 4 * k + col, cells[i]] = 1.0
+        for target, stat, delta, _ in state.perplex:  # P-DMG-9: the values as they are now
+            where = np.flatnonzero(alive == target)
+            if where.size:
+                rows[where[0], stat] += delta / STAT_SCALE
         flat[self.row_offsets + cells[:, None]] = rows
         holders = alive[state.held[alive] != NO_OBJECT]
         if holders.size:
@@ -253,7 +274,7 @@ class ClixView:
         game = self.game
         decoded = game.layout.decode(action)
         if state.phase is Phase.VARIANT:
-            return HOOKS.get(VARIANTS, state.variant).describe(game, state, decoded)
+            return playing(state).describe(game, state, decoded)
         if not decoded.on_cell:
             if decoded.kind == "power":  # a power's variant of the action (envs.heroclix.variants)
                 return f"{game.variant_keys[decoded.index].replace('_', ' ')} " \

@@ -240,11 +240,10 @@ def test_HC_1_11_powers_come_and_go_with_the_click():
 
 
 def test_unimplemented_powers_stay_on_the_dial_but_are_not_usable():
-    captain = load_figure("bulwark_captain")
-    assert captain.click(3).powers == (None, None, "willpower", "outwit")  # outwit is T2
-    assert captain.usable_powers_at(3) == ("willpower",)
-    assert captain.usable_powers_at(6) == ()
-    assert captain.unavailable_powers == ("outwit",)
+    mind = load_figure("mindwarden")
+    assert "mind_control" in mind.click(0).powers  # tier T2, not implemented yet
+    assert "mind_control" not in mind.usable_powers_at(0)
+    assert mind.unavailable_powers == ("mind_control", "probability_control")
     assert load_figure("skylash").unavailable_powers == ("hypersonic_speed",)
     assert load_figure("street_thug").unavailable_powers == ()
 

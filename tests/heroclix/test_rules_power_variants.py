@@ -320,3 +320,46 @@ def test_P_DMG_8_close_combat_expert_not_with_a_held_object(H):
     game, state = duel(H, brute, plain(H, "Foe"), objects={"table": None},
                        held={"Brute": "table"})
     assert not H.options_of(game, state, "Brute", "close combat expert")
+
+
+# -- P-ATT-3 Pulse Wave ----------------------------------------------------------------------
+
+PULSE = (None, "pulse_wave", None, None)
+
+
+def test_P_ATT_3_pulse_wave_hits_every_figure_in_half_range_for_1(H):
+    pulser = plain(H, "Pulser", powers=PULSE, range=8, damage=3)
+    game, state = duel(H, pulser, plain(H, "Foe"), b_at=(5, 9), extra0=[plain(H, "Pal")],
+                       extra1=[plain(H, "Far"), plain(H, "Shielded")],
+                       placements={"Pal": (3, 5), "Far": (5, 10), "Shielded": (8, 8)},
+                       walls=[((7, 8), (8, 8)), ((7, 7), (8, 7)), ((7, 9), (8, 9)),
+                              ((8, 7), (8, 8)), ((8, 8), (8, 9))], dice=["3", "4"])
+    events = play(H, game, state, "Pulser", "pulse wave")
+    assert H.kinds(events).count("attack") == 1
+    assert H.clicks(game, state, "Foe") == 1 and H.clicks(game, state, "Pal") == 1
+    assert H.clicks(game, state, "Far") == 0  # 5 squares: range 8 halves to 4
+    assert H.clicks(game, state, "Shielded") == 0  # walls block the line
+    assert H.tokens(game, state, "Pulser") == 1
+
+
+def test_P_ATT_3_pulse_wave_ignores_figures_in_the_way_and_one_target_takes_full_damage(H):
+    pulser = plain(H, "Pulser", powers=PULSE, range=8, damage=3)
+    game, state = duel(H, pulser, plain(H, "Foe"), b_at=(5, 9), dice=["3", "4"])
+    play(H, game, state, "Pulser", "pulse wave")
+    assert H.clicks(game, state, "Foe") == 3
+
+
+def test_P_ATT_3_pulse_wave_ignores_the_powers_of_figures_in_range(H):
+    pulser = plain(H, "Pulser", powers=PULSE, range=8, damage=3)
+    tank = plain(H, "Tank", powers=(None, None, "toughness", None))
+    game, state = duel(H, pulser, tank, b_at=(5, 9), dice=["3", "4"])
+    play(H, game, state, "Pulser", "pulse wave")
+    assert H.clicks(game, state, "Tank") == 3  # Toughness ignored
+
+
+def test_P_ATT_3_pulse_wave_not_next_to_an_enemy_unless_the_flag(H):
+    pulser = plain(H, "Pulser", powers=PULSE, range=8)
+    game, state = duel(H, pulser, plain(H, "Foe"))
+    assert not H.options_of(game, state, "Pulser", "pulse wave")
+    game, state = duel(H, pulser, plain(H, "Foe"), options={"pulse_wave_while_adjacent": True})
+    assert H.options_of(game, state, "Pulser", "pulse wave") == {"pulse wave Pulser"}
