@@ -59,11 +59,11 @@ powers on each dial that are not implemented yet (a test keeps this table true):
     bulwark_captain F-01  55 7 T2 unique violet  inert: -
     quarry          F-02  70 8 T1                inert: -
     razorback       F-03  50 6 T1 crimson        inert: -
-    skylash         F-04  65 7 T2 crimson flyer  inert: hypersonic_speed
+    skylash         F-04  65 7 T2 crimson flyer  inert: -
     mindwarden      F-05  80 6 T2 unique         inert: mind_control probability_control
     gloam           F-06  40 6 T2                inert: -
     mender          F-07  35 5 T1                inert: -
-    tempest         F-08  60 7 T2 flyer          inert: hypersonic_speed
+    tempest         F-08  60 7 T2 flyer          inert: -
     elastic         F-09  45 6 T1                inert: -
     shift           F-10  50 6 T1                inert: -
     overlord        F-11  90 8 T2 unique violet  inert: mastermind probability_control

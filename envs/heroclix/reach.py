@@ -178,8 +178,10 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
     if PASSES_FIGURES not in traits:
         enter &= ~enemy_squares
     end = exists & ~blocking & ~occupied
-    if game.has_trait(state, figure, IGNORES_ENEMY_STOPS):  # the *_ignores_characters flags
+    if state.move_ignores_enemies or game.has_trait(state, figure, IGNORES_ENEMY_STOPS):
+        # Hypersonic Speed's move; the *_ignores_characters flags
         ground_foes = np.zeros_like(ground_foes)
+        soaring_foes = np.zeros_like(soaring_foes)
     walk = ModeRules(
         can_enter=enter, can_end=end & enter,
         step_cost=_step_costs(game, state, tables, flying=flying, traits=traits),
@@ -235,6 +237,7 @@ def reach(game: ClixBase, state: State, figure: int) -> ModeReach:
            state.power_off.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
            state.rubble.tobytes(), state.objects.tobytes(), state.smoke.tobytes(),
            state.move_spent, state.move_budget, state.passenger, tuple(state.broke_away),
+           state.move_ignores_enemies,
            tuple(map(tuple, state.outwits)), tuple(map(tuple, state.perplex)))
     cache = game.caches.setdefault("reach", {})
     found = cache.get(key)

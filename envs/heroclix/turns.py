@@ -30,6 +30,7 @@ def clear_decision(state: State) -> None:
     state.targets = []
     state.move_spent = state.move_budget = 0
     state.move_stopped = False
+    state.move_ignores_enemies = False
     state.broke_away = []
     state.untargetable = []
     state.variant = ""

@@ -32,6 +32,8 @@ Close Combat Expert     close   +2 damage; not while holding an object (HC-6.11 
 (P-DMG-8)
 Pulse Wave (P-ATT-3)    ranged  at half range every figure with a line of fire that
                                 ignores figures, one roll; 1 damage each if two or more
+Hypersonic Speed        move    full move, automatic breakaway, no stops next to enemies;
+(P-SPD-9)                       once on the way a close attack or a half-range shot
 ======================  ======  ==========================================================
 """
 
@@ -46,7 +48,7 @@ from .combat import AttackSpec, avoids_targeting, knock_back, resolve_attack
 from .dice import roll_d6
 from .powers import NO_KNOCKBACK, NO_RANGED, has_trait
 from .reach import mark_destinations, reach, walk_to
-from .state import NO_OBJECT, SOAR, Phase
+from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase
 from .targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, ranged_targets,
                       shots)
 from .turns import finish_action
@@ -406,3 +408,60 @@ class PulseWave(Variant):
         finally:
             state.powers_ignored = []
         finish_action(game, state, figure, events)
+
+
+@register_variant
+class HypersonicSpeed(Variant):
+    """P-SPD-9 option 1 (the default): a move of full speed that breaks away without a roll
+    and is not stopped next to enemies; once, from a square where it could end, one close
+    attack or a ranged attack at half range on one target [impl: one] (not next to an
+    enemy, HC-4.16); then the rest of the move. No passenger (it is not offered while
+    carrying)."""
+
+    key = "hypersonic_speed"
+    action = "move"
+
+    def offered(self, game, state, figure, options):
+        return state.passenger == NO_FIGURE
+
+    def begin(self, game, state, figure, events):
+        state.move_ignores_enemies = True
+        super().begin(game, state, figure, events)
+
+    def shots(self, game, state, figure) -> dict[int, bool]:
+        return shots(game, state, figure, (game.range_value(state, figure) + 1) // 2)
+
+    def mask(self, game, state, legal):
+        figure = state.selected
+        if state.variant_stage == 1:
+            legal.cells("close", cells_of(state, close_targets(game, state, figure)))
+            legal.cells("ranged", cells_of(state, self.shots(game, state, figure)))
+            legal.special("end_action")
+        else:
+            mark_destinations(game, state, legal, figure)
+
+    def apply(self, game, state, action, events):
+        figure = state.selected
+        if action.kind in ("move", "soar"):
+            walk_to(game, state, figure, action, events)
+            if state.variant_stage == 0 and (close_targets(game, state, figure)
+                                             or self.shots(game, state, figure)):
+                state.variant_stage = 1
+            else:
+                finish_action(game, state, figure, events)
+            return
+        if action.kind == "end_action":
+            finish_action(game, state, figure, events)
+            return
+        target = int(state.occupant[action.cell])
+        if avoids_targeting(game, state, figure, target, events):
+            return
+        if action.kind == "close":
+            close_attack(game, state, figure, target, AttackSpec("close", power=self.key), events)
+        else:
+            resolve_attack(game, state, figure, [target], AttackSpec("ranged", power=self.key),
+                           events, hindered=self.shots(game, state, figure))
+        if state.cell[figure] == NO_CELL or state.move_spent >= state.move_budget:
+            finish_action(game, state, figure, events)
+        else:
+            state.variant_stage = 2  # the rest of the move

@@ -363,3 +363,41 @@ def test_P_ATT_3_pulse_wave_not_next_to_an_enemy_unless_the_flag(H):
     assert not H.options_of(game, state, "Pulser", "pulse wave")
     game, state = duel(H, pulser, plain(H, "Foe"), options={"pulse_wave_while_adjacent": True})
     assert H.options_of(game, state, "Pulser", "pulse wave") == {"pulse wave Pulser"}
+
+
+# -- P-SPD-9 Hypersonic Speed -----------------------------------------------------------------
+
+HYPER = ("hypersonic_speed", None, None, None)
+
+
+def test_P_SPD_9_hypersonic_speed_attacks_on_the_way_and_moves_on(H):
+    game, state = duel(H, plain(H, "Streak", powers=HYPER, speed=8), plain(H, "Foe"),
+                       a_at=(5, 1), b_at=(5, 6), dice=["3", "4"])
+    events = play(H, game, state, "Streak", "hypersonic speed",
+                  "hypersonic speed Streak (5,1)->(5,5)",
+                  "hypersonic speed Streak -> Foe (5,6)")
+    assert "breakaway" not in H.kinds(events) and H.clicks(game, state, "Foe") == 2
+    assert H.phase(game, state) == "VARIANT"
+    dests = {n.rsplit("->", 1)[1] for n in H.names(game, state) if "->" in n}
+    assert "(4,9)" in dests and "(4,10)" not in dests  # 4 squares left of 8, past the Foe
+    game.apply_string(state, "hypersonic speed Streak (5,5)->(4,9)")
+    assert H.sq(game, state, "Streak") == (4, 9) and H.tokens(game, state, "Streak") == 1
+
+
+def test_P_SPD_9_hypersonic_speed_breaks_away_and_passes_enemies_without_stopping(H):
+    game, state = duel(H, plain(H, "Streak", powers=HYPER), plain(H, "Foe"),
+                       extra1=[plain(H, "Guard")], placements={"Guard": (7, 8)})
+    H.select(game, state, "Streak")
+    game.apply_string(state, "hypersonic speed Streak")
+    dests = {n.rsplit("->", 1)[1] for n in H.names(game, state) if "->" in n}
+    assert "(8,10)" in dests  # past squares next to Guard, no roll
+
+
+def test_P_SPD_9_hypersonic_ranged_attack_at_half_range(H):
+    streak = plain(H, "Streak", powers=HYPER, range=6, speed=4)
+    game, state = duel(H, streak, plain(H, "Foe"), a_at=(5, 0), b_at=(5, 8), dice=["3", "4"])
+    play(H, game, state, "Streak", "hypersonic speed", "hypersonic speed Streak (5,0)->(5,4)")
+    assert H.phase(game, state) == "ACTION"  # 4 squares: no shot at 3, the move is over
+    game2, state2 = duel(H, streak, plain(H, "Foe"), a_at=(5, 0), b_at=(5, 7), dice=["3", "4"])
+    play(H, game2, state2, "Streak", "hypersonic speed", "hypersonic speed Streak (5,0)->(5,4)")
+    assert "hypersonic speed Streak -> Foe (5,7)" in H.names(game2, state2)  # 3 of 6
