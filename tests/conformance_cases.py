@@ -151,14 +151,17 @@ def check_heroclix_state(env) -> None:
         allowed = game.actions_per_turn + int(d["extra_action_granted"])  # P-DMG-11
         assert setup or 0 < d["actions_left"] <= allowed
         assert 0 <= d["round"] < game.max_rounds
+        acting = d["saved_seat"] if d["phase"] == "INTERRUPT" else d["seat"]
+        assert not d["interrupt"] or d["phase"] == "INTERRUPT", "a request outside INTERRUPT"
         if not setup:  # HC-3.4: one action per figure per turn, each using one of the player's
-            mine = np.asarray(game.owner) == d["seat"]
+            mine = np.asarray(game.owner) == acting
             acted = int((np.asarray(d["acted"]) & mine).sum())
             assert acted <= allowed - d["actions_left"], "a figure acted twice, or for free"
             if d["selected"] >= 0:
                 assert not d["acted"][d["selected"]], "a figure that acted is acting again"
         assert bool(d["variant"]) == (d["phase"] == "VARIANT" or (
-            d["phase"] == "TARGETS" and bool(d["variant"]))), f"variant {d['variant']!r} in {d['phase']}"
+            d["phase"] in ("TARGETS", "INTERRUPT") and bool(d["variant"]))), \
+            f"variant {d['variant']!r} in {d['phase']}"
         _check_lasting_effects(game, state, d, np.asarray(d["cell"]) >= 0)
     json.dumps(d)
 

@@ -40,8 +40,9 @@ from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
 from .dice import roll_2d6, roll_d6
 from .game import ClixBase
+from .interrupts import DECLINE, MASTERMIND, ask
 from .powers import (AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS, LASTING,
-                     LENDS_DEFENSE, NO_KNOCKBACK, REDUCTION_ROLL, has_trait)
+                     LENDS_DEFENSE, NO_KNOCKBACK, REDUCTION_ROLL, TRANSFERS_DAMAGE, has_trait)
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
 
 REDUCIBLE = frozenset({"attack", "knockback", "poison"})
@@ -287,6 +288,7 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
         amount = per_hit * times + int(critical)  # HC-4.7 (P-ATT-2: +1 to each figure hit)
         if spec.damage_roll:
             amount = _rolled_damage(state, spec, events) + int(critical)
+        victim = damage_recipient(game, state, victim, amount, "attack")
         victim_cell = int(state.cell[victim])
         taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
                             penetrating=spec.penetrating)
@@ -332,4 +334,21 @@ def knock_back(game: ClixBase, state: State, target: int, source_cell: int, targ
                         f"{game.cell_label(stop)} ({push.reason.value})", state.seat,
                         cells=(target_cell, stop)))
     if push.extra_damage:
+        target = damage_recipient(game, state, target, push.extra_damage, "knockback")
         deal_damage(game, state, target, push.extra_damage, "knockback", attacker, events)
+
+
+def damage_recipient(game: ClixBase, state: State, figure: int, amount: int, kind: str) -> int:
+    """P-DEF-7 Mastermind: a figure about to take an attack's or knockback's damage may have
+    an adjacent friend of lower points take all of it instead (its controller's decision,
+    :mod:`.interrupts`); the friend's reductions apply and a KO counts for the attacker."""
+    if amount <= 0 or not has_trait(game.powers(state, figure), TRANSFERS_DAMAGE):
+        return figure
+    owner, points = game.owner[figure], game.points[figure]
+    friends = [f for f in game.adjacent_figures(state, figure)
+               if game.owner[f] == owner and game.points[f] < points]
+    if not friends:
+        return figure
+    answer = ask(state, [MASTERMIND, int(owner), figure, int(amount),
+                         *sorted(int(state.cell[f]) for f in friends)])
+    return figure if answer == DECLINE else int(state.occupant[answer])

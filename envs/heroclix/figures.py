@@ -66,7 +66,7 @@ powers on each dial that are not implemented yet (a test keeps this table true):
     tempest         F-08  60 7 T2 flyer          inert: -
     elastic         F-09  45 6 T1                inert: -
     shift           F-10  50 6 T1                inert: -
-    overlord        F-11  90 8 T2 unique violet  inert: mastermind probability_control
+    overlord        F-11  90 8 T2 unique violet  inert: probability_control
     street_thug     F-12  15 4 T1                inert: -
 
 (columns: id, ref, points, clicks before KO, tier, unique, archenemy colour, flyer.)

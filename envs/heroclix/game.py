@@ -29,7 +29,8 @@ from ..core.walls import WallGeometry
 from .dice import roll_2d6
 from .flags import FLAG_DEFAULTS, checked_flags, flag_traits
 from .maps import ClixMap, Terrain
-from .powers import FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, VARIANTS, has_trait
+from .powers import (FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, TRANSFERS_DAMAGE, VARIANTS,
+                     has_trait)
 from .powers_catalog import POWERS
 from .scenarios import OBJECT_KINDS, Scenario, load_scenario
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
@@ -45,7 +46,8 @@ SWITCH_SLOTS = SlotFamily.of("switch_off", list(COLUMNS))
 BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "wall_n", "wall_e",
                "wall_s", "wall_w", "tk_object", "tk_move", "tk_hurl", "pick_up", "carry", "drop",
                "support", "marker", "free", "target")
-SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move", "end_action")
+SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move", "end_action",
+            "decline")
 REWARDS = ("win", "vp")
 SETUPS = ("fixed", "play")
 SETUP_PLANES = ("place", "place_soar", "place_object")
@@ -159,6 +161,9 @@ class ClixBase(StandardGame[State]):
         self.build_total = sc.build_total
         self.actions_per_turn = sc.build_total // 100  # HC-3.2 default
         self._build_forces()
+        # whether a decision may come inside another seat's action (.interrupts)
+        self.may_interrupt = any(has_trait(keys, TRANSFERS_DAMAGE) for dial in self.dial_keys
+                                 for keys in dial)
         self.objects = TokenLayer([OBJECT_KINDS[o.kind] for o in sc.objects],
                                   [o.kind for o in sc.objects], self.n_cells)
         self.object_heavy = self.objects.kinds == 1

@@ -2,8 +2,8 @@
 
 Rules: ``rules/heroclix.md`` of the project's specification (HC-1.1 ... HC-8.3, R-1 ... R-22)
 with every ``Default:`` line, and the Powers and Abilities card of ``rules/heroclix_powers.md``
-(P-SPD-1 ... P-DMG-11): its 34 tier-T1 powers and six of the ten tier-T2 powers work; the
-other four are on the dials but inert (see Powers below). Rule IDs name the tests
+(P-SPD-1 ... P-DMG-11): its 34 tier-T1 powers and eight of the ten tier-T2 powers work; the
+other two are on the dials but inert (see Powers below). Rule IDs name the tests
 (``tests/heroclix/test_rules_*.py``). The engine: :mod:`envs.heroclix.rules` (its module
 docstring maps the package).
 
@@ -37,7 +37,7 @@ skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
 bound on the decisions of a game from ``max_rounds`` and the longest possible action.
 
-Action space: ``Discrete(21 * H * W + 41)``
+Action space: ``Discrete(21 * H * W + 42)``
 ------------------------------------------
 Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
 for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
@@ -67,7 +67,8 @@ plane / action    meaning (the phase that offers it)
 ``marker``        put the Smoke Cloud / Barrier marker there (VARIANT)
 ``free``          use the free power (Outwit, Perplex) of the figure there: no action,
                   once a turn (ACTION)
-``target``        the figure there is the free power's target (VARIANT)
+``target``        the figure there is the free power's target (VARIANT); Mastermind: the
+                  friend there takes the damage (INTERRUPT)
 ``pass``          use one action doing nothing (HC-3.5)
 ``end_turn``      pass every action left (HC-3.5 default)
 ``break_away``    roll to break away from adjacent enemies (HC-3.23)
@@ -76,6 +77,7 @@ plane / action    meaning (the phase that offers it)
 ``end_move``      end the move without picking up an object (PICKUP)
 ``end_action``    end a power variant's optional part: Charge's attack, Flurry's second
                   blow (VARIANT)
+``decline``       keep the damage instead of passing it on (Mastermind, INTERRUPT)
 ``switch_off_*``  switch off the chosen figure's optional speed / attack / defense /
                   damage power until your next turn (HC-3.8)
 ``power_<key>``   play that power's variant of an action (FIGURE): ``barrier,
@@ -93,7 +95,8 @@ plane / action    meaning (the phase that offers it)
 
 The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, wall_e, wall_s,
 wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support, marker, free, target``
-(H x W each), then ``pass, end_turn, break_away, regenerate, fire, end_move, end_action``,
+(H x W each), then ``pass, end_turn, break_away, regenerate, fire, end_move, end_action,
+decline``,
 the four ``switch_off`` slots, the fifteen ``power`` slots (``env.game.variant_keys``), the
 four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 
@@ -130,12 +133,13 @@ view              channels
                   in ``terrain``) markers on the map
 ``dial``          only with ``full_dial_visibility``: ``k/<column>`` the value k clicks
                   on (k = 1..8, /20; 0 past KO) (HC-8.1)
-``decision``      ``selected`` figure, ``passenger``, ``tk_object``, declared ``targets``
-``phase``         constant planes from here on: the phase one-hot (13)
+``decision``      ``selected`` figure, ``passenger``, ``tk_object``, declared ``targets``,
+                  ``interrupt``: the figure an INTERRUPT asks about (value: damage / 10)
+``phase``         constant planes from here on: the phase one-hot (14)
 ``turn``          ``actions_left`` / actions per turn, ``round`` / max_rounds,
                   ``move_left`` squares (/10)
 ``variant``       one per power variant and free power: the one being played (VARIANT,
-                  TARGETS)
+                  TARGETS, INTERRUPT)
 ``vp``            ``seat+k``: victory points scored so far / build total
 ================  ===================================================================
 
@@ -166,11 +170,15 @@ the flow asks without naming a power:
 * free powers on the ``free`` plane (``envs.heroclix.free_powers``): Outwit (counter a
   power until your next turn, or force a soarer to hover), Perplex (+1/-1 to a value until
   the end of the turn);
-* Earthbound: a flyer showing it is not one; soaring when it appears, it lands and takes 1.
+* Earthbound: a flyer showing it is not one; soaring when it appears, it lands and takes 1;
+* Hypersonic Speed (a move variant: full move, no stops, one attack on the way);
+* Mastermind: an *interrupt*: when it would take an attack's or knockback's damage, its
+  controller decides (the INTERRUPT phase, that seat's turn in ``agent_selection``) whether
+  an adjacent friend of lower points takes it all (``envs.heroclix.interrupts``: the action
+  is replayed around the answer, with the same dice).
 
-Not yet implemented (tier T2, inert on the dials): Mind Control, Hypersonic Speed,
-Mastermind, Probability Control. Defend takes the higher defense by itself (choosing a
-lower one is never better).
+Not yet implemented (tier T2, inert on the dials): Mind Control, Probability Control.
+Defend takes the higher defense by itself (choosing a lower one is never better).
 
 Rewards and termination
 -----------------------

@@ -7,7 +7,11 @@
        |                 |--tk_object--> TELEKINESIS --tk_move / tk_hurl-->
        |                 |--power_<key>--> VARIANT --the variant's steps--> (TARGETS)
        |                 \\--close, throw, smash, wall_*, support, regenerate -->
+       |--free (Outwit, Perplex) --> VARIANT --target, choice--> ACTION (no action used)
        |--pass, end_turn
+
+An effect that needs another seat's decision mid-action (Mastermind) raises it as an
+INTERRUPT (:mod:`.interrupts`): the action is replayed around the answer.
 
 An action over goes through :func:`~envs.heroclix.turns.finish_action` (tokens, pushing,
 the next action or the end of the turn). ``switch_off`` (HC-3.8) turns off one optional

@@ -77,6 +77,7 @@ NOT_CONTROLLED = "not_controlled"  # may not be targeted by Mind Control (P-DMG-
 ENHANCES_RANGED = "enhances_ranged"  # +1 damage to adjacent friends' ranged attacks (P-DMG-5)
 GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
 UNCOUNTERABLE = "uncounterable"  # Outwit cannot counter it (P-SPD-4)
+TRANSFERS_DAMAGE = "transfers_damage"  # may pass its damage to a lesser friend (P-DEF-7)
 
 _LEAP_CLIMB = frozenset({AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS,
                          CLOSE_ANY_LEVEL})
@@ -98,6 +99,7 @@ _traits("super_strength", frozenset({PICKS_UP_OBJECTS}))  # P-ATT-5 / R-8
 _traits("telekinesis", frozenset({MOVES_OBJECTS}))  # P-ATT-11 / R-9
 _traits("defend", frozenset({LENDS_DEFENSE}))  # P-DEF-3
 _traits("willpower", frozenset({NO_PUSHING_DAMAGE}))  # P-DEF-8
+_traits("mastermind", frozenset({TRANSFERS_DAMAGE}))  # P-DEF-7 (combat.damage_recipient)
 _traits("battle_fury", frozenset({NO_RANGED, NOT_CARRIED, NOT_CONTROLLED}))  # P-DMG-2
 _traits("enhancement", frozenset({ENHANCES_RANGED}))  # P-DMG-5
 

@@ -195,7 +195,7 @@ _CARD: dict[Column, tuple[tuple[str, str, bool, tuple[ActionType, ...], str, Tie
 
 
 IMPLEMENTED_T2 = frozenset({"earthbound", "smoke_cloud", "barrier", "pulse_wave", "outwit",
-                            "perplex", "hypersonic_speed"})
+                            "perplex", "hypersonic_speed", "mastermind"})
 
 
 def _build() -> dict[str, Power]:

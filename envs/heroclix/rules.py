@@ -17,8 +17,10 @@ rules/heroclix_powers.md).
 :mod:`.objects`          Super Strength and Telekinesis objects (HC-6)
 :mod:`.powers`           the hook registry and the powers' traits and reductions;
                          :mod:`.power_actions` the action powers; :mod:`.variants` and
-                         :mod:`.variant_powers` the power variants of actions (the
-                         VARIANT phase); :mod:`.turn_powers` start-of-turn powers;
+                         :mod:`.variant_powers`, :mod:`.marker_powers` the power
+                         variants of actions (the VARIANT phase); :mod:`.free_powers`
+                         Outwit and Perplex; :mod:`.turn_powers` start-of-turn powers;
+                         :mod:`.interrupts` decisions inside another seat's action;
                          :mod:`.powers_catalog` the 44 powers of the card
 :mod:`.turns`            tokens and pushing, the end of a turn and of the game
 :mod:`.view`             observations (one declared plane layout), names, text, scenes
@@ -40,6 +42,7 @@ from .phases import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
 from .setup import Draft, Edge, PlaceFigure, PlaceObject
 from .state import Phase, State
 from .turns import final_scores, start_turn
+from .interrupts import Interrupt, apply_with_interrupts
 from .variants import VariantPhase
 from .view import ClixView
 from . import (free_powers, marker_powers, turn_powers,  # noqa: F401  (they register powers)
@@ -60,6 +63,7 @@ class HeroclixGame(ClixBase):
         Phase.TARGETS: Targets(),
         Phase.TELEKINESIS: Telekinesis(),
         Phase.VARIANT: VariantPhase(),
+        Phase.INTERRUPT: Interrupt(),
         Phase.DRAFT: Draft(),
         Phase.EDGE: Edge(),
         Phase.PLACE_OBJECT: PlaceObject(),
@@ -81,6 +85,13 @@ class HeroclixGame(ClixBase):
 
     def start_turn(self, state: State, seat: int, events: list) -> None:
         start_turn(self, state, seat, events)
+
+    def apply_legal(self, state: State, action: int) -> list:
+        """Actions whose effects may ask another seat (Mastermind) are replayed around the
+        answer (:mod:`.interrupts`); other games take the plain path."""
+        if not self.may_interrupt:
+            return super().apply_legal(state, action)
+        return apply_with_interrupts(self, state, action, super().apply_legal)
 
     def returns(self, state: State) -> np.ndarray:
         """``reward="win"``: the core's zero-sum win/loss; ``"vp"``: final victory points

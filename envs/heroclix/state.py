@@ -36,11 +36,12 @@ class Phase(enum.IntEnum):
     TARGETS = 5  # HC-4.24: more targets for a multi-bolt ranged attack, or fire
     TELEKINESIS = 6  # HC-6.14/6.15: where the chosen object goes, or whom it hits
     VARIANT = 7  # a power's variant of an action: its destination, targets, next step
-    DRAFT = 8  # HC-2.3 (setup="play"): add a figure to the force, or done
-    EDGE = 9  # HC-2.6: choose a starting edge, in roll order
-    PLACE_OBJECT = 10  # HC-2.7: place the next face-down object
-    PLACE_FIGURE = 11  # HC-2.9/2.10: place the next figure of the force (hovering or soaring)
-    GAME_OVER = 12
+    INTERRUPT = 8  # a decision inside another seat's action (Mastermind): .interrupts
+    DRAFT = 9  # HC-2.3 (setup="play"): add a figure to the force, or done
+    EDGE = 10  # HC-2.6: choose a starting edge, in roll order
+    PLACE_OBJECT = 11  # HC-2.7: place the next face-down object
+    PLACE_FIGURE = 12  # HC-2.9/2.10: place the next figure of the force (hovering or soaring)
+    GAME_OVER = 13
 
 
 @dataclass
@@ -90,6 +91,13 @@ class State(FlatState):
     powers_ignored: list[int] = field(default_factory=list)  # P-ATT-3: during a Pulse Wave
     outwits: list[list[int]] = field(default_factory=list)  # P-DMG-10: [target, column, source]
     perplex: list[list[int]] = field(default_factory=list)  # P-DMG-9: [target, stat, delta, source]
+    # interrupts (.interrupts): the request asked, the answers so far, the action replayed
+    interrupt: list[int] = field(default_factory=list)
+    answers: list[int] = field(default_factory=list)
+    asked: int = 0  # answers used by the replay in progress
+    pending_action: int = -1
+    saved_phase: int = 0  # the phase and seat the pending action was chosen in
+    saved_seat: int = 0
     edges: list[str] = field(default_factory=list)  # setup="play": each seat's edge ("" none)
     setup_order: list[int] = field(default_factory=list)  # HC-2.6 roll order
     object_order: list[int] = field(default_factory=list)  # HC-2.7: hidden order of objects

@@ -19,6 +19,7 @@ from .maps import Terrain
 from .powers import GROUNDED, has_trait
 from .powers_catalog import POWERS
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
+from .interrupts import interrupt_action_name
 from .variants import playing
 
 STAT_SCALE = 20.0
@@ -27,7 +28,7 @@ DIAL_AHEAD = 8  # clicks after the current one shown with full_dial_visibility (
 TERRAINS = ("clear", "hindering", "blocking", "water")
 STATS = ("speed", "attack", "defense", "damage", "range", "targets", "clicks_left", "tokens",
          "acted", "flyer", "soaring", "points")
-DECISION = ("selected", "passenger", "tk_object", "targets")
+DECISION = ("selected", "passenger", "tk_object", "targets", "interrupt")
 TERRAIN_COLORS = {int(Terrain.CLEAR): (200, 200, 190), int(Terrain.HINDERING): (120, 160, 90),
                   int(Terrain.BLOCKING): (70, 70, 80), int(Terrain.WATER): (90, 140, 210)}
 TERRAIN_NAMES = {int(t): t.name.lower() for t in Terrain}
@@ -234,6 +235,8 @@ class ClixView:
         for target in state.targets:
             if state.cell[target] != NO_CELL:
                 obs[decision + 3, state.cell[target]] = 1.0
+        if state.interrupt:  # the figure asked about, and the damage at stake (/10)
+            obs[decision + 4, state.cell[state.interrupt[2]]] = state.interrupt[3] / CLICK_SCALE
         constants = self._no_constants.copy()
         constants[self.phase_at[state.phase]] = 1.0
         constants[self.turn_at[0]] = state.actions_left / max(1, game.actions_per_turn)
@@ -275,6 +278,8 @@ class ClixView:
         decoded = game.layout.decode(action)
         if state.phase is Phase.VARIANT:
             return playing(state).describe(game, state, decoded)
+        if state.phase is Phase.INTERRUPT:
+            return interrupt_action_name(game, state, decoded)
         if not decoded.on_cell:
             if decoded.kind == "power":  # a power's variant of the action (envs.heroclix.variants)
                 return f"{game.variant_keys[decoded.index].replace('_', ' ')} " \

@@ -320,3 +320,57 @@ def test_P_SPD_4_earthbound_figure_moves_like_a_non_flyer(H):
     assert not H.dests(game, state, "Skyfall", soar=True)
     assert (5, 7) not in H.dests(game, state, "Skyfall")  # hindering stops it (HC-5.10)
     assert not H.options_of(game, state, "Skyfall", "carry")
+
+
+# -- P-DEF-7 Mastermind (an interrupt: a decision for the defender inside the attack) ---------
+
+MASTER = (None, None, "mastermind", None)
+
+
+def mastermind_game(H, dice, **kw):
+    boss = plain(H, "Boss", powers=MASTER, points=60)
+    return duel(H, plain(H, "Hitter", damage=3), boss, extra1=[plain(H, "Minion", points=15)],
+                placements={"Minion": (6, 6)}, dice=dice, **kw)
+
+
+def test_P_DEF_7_mastermind_may_pass_the_damage_to_a_lesser_adjacent_friend(H):
+    game, state = mastermind_game(H, ["3", "4"])
+    events = H.close(game, state, "Hitter", "Boss")
+    assert H.phase(game, state) == "INTERRUPT" and H.seat(game, state) == 1
+    assert "interrupt" in H.kinds(events)
+    assert set(H.names(game, state)) == {"transfer 3 from Boss to Minion (6,6)",
+                                         "Boss takes the 3"}
+    events = game.apply_string(state, "transfer 3 from Boss to Minion (6,6)")
+    assert H.clicks(game, state, "Boss") == 0 and H.clicks(game, state, "Minion") == 3
+    assert "attack" in H.kinds(events)  # the attack's events, from the replay
+    assert H.phase(game, state) == "ACTION" and H.seat(game, state) == 1  # Hitter's turn over
+
+
+def test_P_DEF_7_mastermind_may_take_the_damage(H):
+    game, state = mastermind_game(H, ["3", "4"])
+    H.close(game, state, "Hitter", "Boss")
+    game.apply_string(state, "Boss takes the 3")
+    assert H.clicks(game, state, "Boss") == 3 and H.clicks(game, state, "Minion") == 0
+
+
+def test_P_DEF_7_the_knockback_goes_to_the_friend_and_the_ko_counts_for_the_attacker(H):
+    game, state = mastermind_game(H, ["4", "4"], clicks={"Minion": 3})
+    H.close(game, state, "Hitter", "Boss")
+    game.apply_string(state, "transfer 3 from Boss to Minion (6,6)")
+    assert H.sq(game, state, "Minion") is None  # 3 + 3 clicks: KO
+    assert H.d(game, state)["vp"][0] == 15
+
+
+def test_P_DEF_7_no_interrupt_without_a_lesser_adjacent_friend(H):
+    boss = plain(H, "Boss", powers=MASTER, points=60)
+    game, state = duel(H, plain(H, "Hitter", damage=3), boss, dice=["3", "4"])
+    H.close(game, state, "Hitter", "Boss")
+    assert H.clicks(game, state, "Boss") == 3 and H.phase(game, state) == "ACTION"
+
+
+def test_P_DEF_7_the_state_round_trips_during_the_interrupt(H):
+    game, state = mastermind_game(H, ["3", "4"])
+    H.close(game, state, "Hitter", "Boss")
+    copy = H.copy(game, state)
+    game.apply_string(copy, "transfer 3 from Boss to Minion (6,6)")
+    assert H.clicks(game, copy, "Minion") == 3

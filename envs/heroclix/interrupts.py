@@ -1,0 +1,104 @@
+"""Decisions inside another player's action (interrupts): Mastermind's transfer (P-DEF-7).
+
+A rule deep inside an action (an attack's damage step) may need a choice from a seat that is
+not acting. Rather than suspend Python code, the action is *replayed*: the effect calls
+:func:`ask`, which returns the answer already given for that request or raises
+:class:`NeedDecision`. :func:`apply_with_interrupts` then puts the state back as it was
+before the action (dice included, so the replay rolls the same results), records the
+request in ``state.interrupt`` and hands the INTERRUPT phase to the asked seat. Its answer
+goes to ``state.answers`` and the pending action is applied again, from the start, until it
+completes; then the answers are forgotten. Events are those of the replay that completes.
+
+Requests are lists of ints ``[kind, seat, figure, amount, *squares]``:
+
+===========  =============================================================================
+kind         decision
+===========  =============================================================================
+mastermind   the figure would take ``amount`` damage (an attack's or knockback's): give it
+             all to the adjacent friend of lower points on one of ``squares`` (``target``
+             plane) or take it (``decline``)
+===========  =============================================================================
+
+Only games whose dials show an interrupting power pay for the replay's state copy
+(``game.may_interrupt``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..core.events import Event
+from ..core.flow import PhaseRule
+from .game import ClixBase
+from .state import Phase, State
+
+KINDS = ("mastermind",)
+MASTERMIND = 0
+DECLINE = -1
+
+
+class NeedDecision(Exception):
+    def __init__(self, request: list[int]):
+        super().__init__(f"decision needed: {request}")
+        self.request = request
+
+
+def ask(state: State, request: list[int]) -> int:
+    """The answer to ``request`` in this replay of the action, or :class:`NeedDecision`."""
+    if state.asked < len(state.answers):
+        answer = state.answers[state.asked]
+        state.asked += 1
+        return answer
+    raise NeedDecision(request)
+
+
+def apply_with_interrupts(game: ClixBase, state: State, action: int,
+                          apply: Callable[[State, int], list[Event]]) -> list[Event]:
+    if state.phase is Phase.INTERRUPT:
+        decoded = game.layout.decode(action)
+        state.answers = [*state.answers, decoded.cell if decoded.on_cell else DECLINE]
+        state.phase, state.seat = Phase(state.saved_phase), state.saved_seat
+        state.interrupt = []
+        action = state.pending_action
+    before = state.copy()
+    state.asked = 0
+    try:
+        events = apply(state, action)
+    except NeedDecision as need:
+        state.__dict__.clear()
+        state.__dict__.update(before.__dict__)
+        state.forget_mask()
+        state.pending_action = action
+        state.interrupt = list(need.request)
+        state.saved_phase, state.saved_seat = int(state.phase), state.seat
+        state.phase = Phase.INTERRUPT
+        state.seat = need.request[1]
+        return [Event("interrupt", describe_request(game, state), state.seat)]
+    state.answers = []
+    state.pending_action = -1
+    state.asked = 0
+    return events
+
+
+def describe_request(game: ClixBase, state: State) -> str:
+    _, _, figure, amount, *_ = state.interrupt
+    return f"{game.label(figure)} would take {amount}: transfer it? (Mastermind)"
+
+
+def interrupt_action_name(game: ClixBase, state: State, decoded) -> str:
+    _, _, figure, amount, *_ = state.interrupt
+    if decoded.kind == "decline":
+        return f"{game.label(figure)} takes the {amount}"
+    return f"transfer {amount} from {game.label(figure)} to {game.view.who(state, decoded.cell)} " \
+           f"{game.cell_label(decoded.cell)}"
+
+
+class Interrupt(PhaseRule[ClixBase, State]):
+    """The asked seat's answer; :func:`apply_with_interrupts` carries it out."""
+
+    def mask(self, game, state, legal):
+        legal.cells("target", state.interrupt[4:])
+        legal.special("decline")
+
+    def apply(self, game, state, action, events):
+        raise AssertionError("INTERRUPT answers are applied by apply_with_interrupts")
