@@ -41,8 +41,10 @@ from ..core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
 from .dice import roll_2d6, roll_d6
 from .game import ClixBase
 from .interrupts import DECLINE, MASTERMIND, ask
-from .powers import (AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS, LASTING,
-                     LENDS_DEFENSE, NO_KNOCKBACK, REDUCTION_ROLL, TRANSFERS_DAMAGE, has_trait)
+from .powers import (AIMS_FOR_FRIENDS, AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS,
+                     LASTING, LENDS_ATTACK, LENDS_DEFENSE, LENDS_DEFENSE_TEAM, NO_KNOCKBACK,
+                     RALLIES, REDUCTION_ROLL, RETALIATES, TRANSFERS_DAMAGE, has_trait)
+from .targets import fire_snapshot
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
 
 REDUCIBLE = frozenset({"attack", "knockback", "poison"})
@@ -181,28 +183,58 @@ def knock_out(game: ClixBase, state: State, figure: int, source: int, kind: str,
     if state.passenger == figure:
         state.passenger = NO_FIGURE
     HOOKS.run(LASTING, game, state, "dial", figure, events)
+    if game.team_keys[figure]:  # TA-FF: the other members rally (heal 1) [impl: always]
+        for friend in game.alive(state, owner):
+            if has_trait(game.powers(state, friend), RALLIES) \
+                    and set(game.team_keys[friend]) & set(game.team_keys[figure]):
+                heal(game, state, friend, 1, events)
 
 
 def attack_total(game: ClixBase, state: State, spec: AttackSpec, attacker: int, target: int,
                  roll: int) -> int:
-    return int(HOOKS.total(ATTACK_VALUE, roll + game.attack_value(state, attacker), game, state,
-                           spec, attacker, target, keys=game.powers(state, attacker)))
+    base = game.attack_value(state, attacker)
+    if has_trait(game.powers(state, attacker), LENDS_ATTACK):  # TA-SS: the higher [impl]
+        base = max([base, *(game.attack_value(state, f) for f in members_beside(
+            game, state, attacker, LENDS_ATTACK))])
+    return int(HOOKS.total(ATTACK_VALUE, roll + base, game, state, spec, attacker, target,
+                           keys=game.powers(state, attacker)))
+
+
+def members_beside(game: ClixBase, state: State, figure: int, trait: str) -> list[int]:
+    """Adjacent friends whose powers (team abilities included) have ``trait``."""
+    owner = game.owner[figure]
+    return [f for f in game.adjacent_figures(state, figure)
+            if game.owner[f] == owner and has_trait(game.powers(state, f), trait)]
 
 
 def defense_base(game: ClixBase, state: State, target: int) -> int:
-    """The target's defense value, or an adjacent Defend friend's when higher (P-DEF-3)."""
-    own = game.defense_value(state, target)
-    owner = game.owner[target]
-    lent = [game.defense_value(state, f) for f in game.adjacent_figures(state, target)
-            if game.owner[f] == owner and has_trait(game.powers(state, f), LENDS_DEFENSE)]
-    return max([own, *lent])
+    """The target's defense value, or an adjacent Defend friend's when higher (P-DEF-3;
+    TA-DEF between members)."""
+    lenders = members_beside(game, state, target, LENDS_DEFENSE)
+    if has_trait(game.powers(state, target), LENDS_DEFENSE_TEAM):
+        lenders += members_beside(game, state, target, LENDS_DEFENSE_TEAM)
+    return max([game.defense_value(state, target),
+                *(game.defense_value(state, f) for f in lenders)])
 
 
 def defense_total(game: ClixBase, state: State, spec: AttackSpec, attacker: int, target: int,
                   hindered: bool) -> int:
     base = defense_base(game, state, target) + int(hindered)
+    if spec.kind == "ranged" and hydra_aim(game, state, attacker, target):
+        base -= 1  # TA-HYD
     return int(HOOKS.total(DEFENSE_VALUE, base, game, state, spec, attacker, target,
                            keys=game.powers(state, target)))
+
+
+def hydra_aim(game: ClixBase, state: State, attacker: int, target: int) -> bool:
+    """TA-HYD: a member next to the attacker with a clear line of fire to the target."""
+    helpers = members_beside(game, state, attacker, AIMS_FOR_FRIENDS)
+    if not helpers:
+        return False
+    snapshot = fire_snapshot(game, state)
+    return any(snapshot.targets_from(int(state.cell[h]), [int(state.cell[target])],
+                                     attacker_flying=game.flies(state, h)).clear[0]
+               for h in helpers)
 
 
 def enhancement(game: ClixBase, state: State, attacker: int) -> int:
@@ -293,6 +325,9 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
         taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
                             penetrating=spec.penetrating)
         result.damage_taken[victim] = taken
+        if taken > 0 and has_trait(game.powers(state, victim), RETALIATES) \
+                and state.cell[attacker] != NO_CELL:  # TA-MYS: not an attack, not reduced
+            deal_damage(game, state, attacker, 1, "retaliation", victim, events)
         knocked = spec.always_knockback or dice[0] == dice[1]  # HC-4.8
         if knocked and taken > 0 and state.cell[victim] != NO_CELL \
                 and not has_trait(game.powers(state, victim), NO_KNOCKBACK):

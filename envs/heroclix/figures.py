@@ -89,6 +89,7 @@ from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, Line
                                 resolve_data_file, validate)
 
 from .powers_catalog import COLUMNS, POWERS, Column, Tier, UnknownPowerError, close_power_keys
+from .teams import teams
 
 __all__ = [
     "FIGURES_DIR",
@@ -329,6 +330,9 @@ def figure_from_data(data: Any, lines: LineMap, at: Sequence[str | int] = (), *,
         # Ids are how figures are listed and referenced, so they must not drift from files.
         raise lines.error(at + ("id",), f"id '{spec.id}' does not match the file name "
                                         f"'{file_name}' (expected id '{Path(file_name).stem}')")
+    if spec.team is not None and spec.team not in teams():
+        raise lines.error(at + ("team",), f"unknown team {spec.team!r}; known: "
+                                          f"{', '.join(sorted(teams()))} (teams.yaml)")
     dial = _build_dial(spec, lines, at + ("dial",))
     return Figure(id=spec.id, ref=spec.ref, name=spec.name, points=spec.points, team=spec.team,
                   range=spec.range, targets=spec.targets, flyer=spec.flyer, unique=spec.unique,

@@ -29,8 +29,9 @@ from ..core.walls import WallGeometry
 from .dice import roll_2d6
 from .flags import FLAG_DEFAULTS, checked_flags, flag_traits
 from .maps import ClixMap, Terrain
-from .powers import (FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, TRANSFERS_DAMAGE, VARIANTS,
-                     has_trait)
+from .powers import (ACTS_EXHAUSTED, FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS,
+                     TRANSFERS_DAMAGE, VARIANTS, has_trait)
+from .teams import WILD_CARD, teams
 from .powers_catalog import POWERS
 from .scenarios import OBJECT_KINDS, Scenario, load_scenario
 from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
@@ -103,7 +104,8 @@ class ClixBase(StandardGame[State]):
                  support_vs_target_defense: bool = False,
                  support_no_adjacent_enemies: bool = False,
                  support_min_heal: int = 0,
-                 pulse_wave_while_adjacent: bool = False):
+                 pulse_wave_while_adjacent: bool = False,
+                 team_abilities: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()
                                     if name in FLAG_DEFAULTS})
@@ -139,6 +141,9 @@ class ClixBase(StandardGame[State]):
             if not isinstance(value, bool):
                 raise OptionError(option, f"must be true or false, got {value!r}")
         self.full_dial_visibility = full_dial_visibility
+        if not isinstance(team_abilities, bool):
+            raise OptionError("team_abilities", f"must be true or false, got {team_abilities!r}")
+        self.team_abilities = team_abilities
         self.passenger_may_act_after_drop = passenger_may_act_after_drop
         self.padded, self.walls, self.fire, self.chebyshev = _map_tables(self.map, (self.height,
                                                                                    self.width))
@@ -161,6 +166,7 @@ class ClixBase(StandardGame[State]):
         self.build_total = sc.build_total
         self.actions_per_turn = sc.build_total // 100  # HC-3.2 default
         self._build_forces()
+        self.team_keys = self._team_keys()
         # whether a decision may come inside another seat's action (.interrupts)
         self.may_interrupt = any(has_trait(keys, TRANSFERS_DAMAGE) for dial in self.dial_keys
                                  for keys in dial)
@@ -262,6 +268,23 @@ class ClixBase(StandardGame[State]):
             self.figure_label = [n if names.count(n) == 1 else f"{n} {names[:i + 1].count(n)}"
                                  for i, n in enumerate(names)]
 
+    def _team_keys(self) -> list[tuple[str, ...]]:
+        """Per figure, the team ability effects it has (R-13: none unless team_abilities);
+        the wild card takes those of every team in its force (TA-MOD)."""
+        if not self.team_abilities:
+            return [()] * self.n_figures
+        table = teams()
+        own = [table[f.team].effect if f.team else None for f in self.figures]
+        keys = []
+        for i, effect in enumerate(own):
+            if effect == WILD_CARD:
+                force = {own[j] for j in range(self.n_figures)
+                         if self.owner[j] == self.owner[i] and own[j] not in (None, WILD_CARD)}
+                keys.append(tuple(sorted(force)))
+            else:
+                keys.append((effect,) if effect else ())
+        return keys
+
     def new_state(self, seed: int | None = None) -> State:
         n, f = self.n_cells, self.n_figures
         state = State(
@@ -347,7 +370,7 @@ class ClixBase(StandardGame[State]):
         countered (Outwit, P-DMG-10) or ignored (during a Pulse Wave, P-ATT-3)."""
         if state.cell[figure] == NO_CELL or figure in state.powers_ignored:
             return ()
-        shown = self.dial_keys[figure][int(state.click[figure])]
+        shown = self.dial_keys[figure][int(state.click[figure])] + self.team_keys[figure]
         off = state.power_off[figure]
         if state.outwits:
             off = off.copy()
@@ -357,7 +380,7 @@ class ClixBase(StandardGame[State]):
         if not off.any():
             return shown
         return tuple(k for col, k in enumerate(self.dial_powers[figure][int(state.click[figure])])
-                     if k is not None and not off[col])
+                     if k is not None and not off[col]) + self.team_keys[figure]
 
     def flies(self, state: State, figure: int) -> bool:
         """A flyer (HC-1.12) that is not grounded by Earthbound now (P-SPD-4)."""
@@ -421,7 +444,8 @@ class ClixBase(StandardGame[State]):
         """HC-3.4, HC-3.17: on the map, not acted this turn, fewer than two tokens; not
         carried this turn when ``passenger_may_act_after_drop`` is off (HC-3.33)."""
         return bool(state.cell[figure] != NO_CELL and not state.acted[figure]
-                    and state.tokens[figure] < 2
+                    and (state.tokens[figure] < 2
+                         or has_trait(self.powers(state, figure), ACTS_EXHAUSTED))  # TA-MOE
                     and (self.passenger_may_act_after_drop or not state.carried[figure]))
 
     def break_wall(self, state: State, wall: int) -> None:

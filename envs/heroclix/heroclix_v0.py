@@ -177,6 +177,13 @@ the flow asks without naming a power:
   an adjacent friend of lower points takes it all (``envs.heroclix.interrupts``: the action
   is replayed around the answer, with the same dice).
 
+Team abilities (heroclix_powers.md section 6) are data (``envs/heroclix/teams.yaml``); with
+``team_abilities`` a figure's team effect joins its powers: free move actions (Avengers,
+Brotherhood), lent defense (Defenders) or attack (Sinister Syndicate) between adjacent
+members, a heal when a member is KO'd (Fantastic Four), -1 defense to a friend's ranged
+target (Hydra), acting with two tokens for a click (Masters of Evil), 1 back to an attacker
+(Mystics), and the wild card (Minions of Doom). The shipped figures have no team.
+
 Not yet implemented (tier T2, inert on the dials): Mind Control, Probability Control.
 Defend takes the higher defense by itself (choosing a lower one is never better).
 
@@ -214,6 +221,9 @@ psychic_blast_ignores_lof         False     P-ATT-7: figures and hindering do no
 support_vs_target_defense         False     P-DMG-3: roll against the friend's defense
 support_no_adjacent_enemies       False     P-DMG-3: not while either is next to an enemy
 support_min_heal                  0         P-DMG-3: least heal of a success (0 or 1)
+pulse_wave_while_adjacent         False     P-ATT-3: Pulse Wave next to an enemy
+team_abilities                    False     R-13: the team abilities of ``teams.yaml``
+                                            (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)
 max_turns                         None      truncate after this many player turns
 ================================  ========  ===============================================

@@ -89,6 +89,7 @@ class Figure(AttackHandlers):
             legal.slot("switch_off", column)
 
     def move(self, game, state, action, events):
+        state.action_kind = "move"
         arrive(game, state, state.selected, action, events)
 
     def variant(self, game, state, action, events):
@@ -96,6 +97,7 @@ class Figure(AttackHandlers):
 
     def break_away(self, game, state, action, events):
         figure = state.selected
+        state.action_kind = "move"
         if not roll_breakaway(game, state, figure, events):  # HC-3.23 default: the action is used
             finish_action(game, state, figure, events)
             return
@@ -104,6 +106,7 @@ class Figure(AttackHandlers):
 
     def carry(self, game, state, action, events):
         figure = state.selected
+        state.action_kind = "move"
         state.passenger = int(state.occupant[action.cell])
         events.append(Event("carry", f"{game.label(figure)} picks up "
                             f"{game.label(state.passenger)}", state.seat))
@@ -119,6 +122,7 @@ class Figure(AttackHandlers):
 
     def pick_up(self, game, state, action, events):
         figure = state.selected
+        state.action_kind = "move"
         start_move(game, state, figure)
         take(game, state, figure, action.cell, events)
         state.phase = Phase.MOVE
@@ -237,6 +241,7 @@ class Telekinesis(Rule):
 
     def move_object(self, game, state, action, events):
         obj, figure = state.tk_object, state.selected
+        state.action_kind = "move"  # HC-6.14: a move action
         start = int(state.objects[obj])
         state.objects[obj] = action.cell
         events.append(Event("tk_move", f"{game.label(figure)} moves the "

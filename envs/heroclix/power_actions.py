@@ -109,6 +109,7 @@ class Regeneration(PowerAction):
         return [int(state.cell[figure])] if state.click[figure] > 0 else []
 
     def perform(self, game, state, figure, cell, events):
+        state.action_kind = "move"  # a move action without moving
         roll = roll_d6(state)
         amount = max(0, roll - 2)
         events.append(Event("regenerate", f"{game.label(figure)} regenerates {amount}",

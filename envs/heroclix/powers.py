@@ -78,6 +78,15 @@ ENHANCES_RANGED = "enhances_ranged"  # +1 damage to adjacent friends' ranged att
 GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
 UNCOUNTERABLE = "uncounterable"  # Outwit cannot counter it (P-SPD-4)
 TRANSFERS_DAMAGE = "transfers_damage"  # may pass its damage to a lesser friend (P-DEF-7)
+# team abilities (teams.yaml, heroclix_powers.md section 6): effects among a figure's powers
+# only with the team_abilities option
+FREE_MOVE = "free_move"  # its move action uses none of the player's actions (TA-AVG, TA-BRO)
+LENDS_DEFENSE_TEAM = "lends_defense_team"  # members use each other's defense (TA-DEF)
+RALLIES = "rallies"  # heals 1 when another member is KO'd (TA-FF)
+AIMS_FOR_FRIENDS = "aims_for_friends"  # -1 defense to a friend's ranged target (TA-HYD)
+ACTS_EXHAUSTED = "acts_exhausted"  # may act with 2 tokens, for 1 click (TA-MOE)
+RETALIATES = "retaliates"  # an attacker that damages it takes 1 (TA-MYS)
+LENDS_ATTACK = "lends_attack"  # members attack with each other's attack value (TA-SS)
 
 _LEAP_CLIMB = frozenset({AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS,
                          CLOSE_ANY_LEVEL})
@@ -102,6 +111,13 @@ _traits("willpower", frozenset({NO_PUSHING_DAMAGE}))  # P-DEF-8
 _traits("mastermind", frozenset({TRANSFERS_DAMAGE}))  # P-DEF-7 (combat.damage_recipient)
 _traits("battle_fury", frozenset({NO_RANGED, NOT_CARRIED, NOT_CONTROLLED}))  # P-DMG-2
 _traits("enhancement", frozenset({ENHANCES_RANGED}))  # P-DMG-5
+_traits("team_free_move", frozenset({FREE_MOVE}))
+_traits("team_defend", frozenset({LENDS_DEFENSE_TEAM}))
+_traits("team_rally", frozenset({RALLIES}))
+_traits("team_hydra_aim", frozenset({AIMS_FOR_FRIENDS}))
+_traits("team_exhausted_action", frozenset({ACTS_EXHAUSTED}))
+_traits("team_retaliation", frozenset({RETALIATES}))
+_traits("team_borrowed_attack", frozenset({LENDS_ATTACK}))
 
 
 def _reduction(key: str, amount: int) -> None:

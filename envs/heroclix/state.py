@@ -82,6 +82,7 @@ class State(FlatState):
     move_budget: int = 0  # the move's speed after halving (HC-5.10)
     move_stopped: bool = False  # the last leg ended on a square whose entry stops a move
     move_ignores_enemies: bool = False  # squares next to enemies do not stop it (P-SPD-9)
+    action_kind: str = ""  # "move" once the action is a move action (TA-AVG's free move)
     broke_away: list[int] = field(default_factory=list)  # HC-3.25: enemies broken away from
     untargetable: list[int] = field(default_factory=list)  # P-DMG-7: avoided this action
     variant: str = ""  # the power key of the variant being played (VARIANT phase)

@@ -19,7 +19,7 @@ from ..core.events import Event
 from ..core.hooks import TURN_START
 from .combat import deal_damage
 from .game import ClixBase
-from .powers import HOOKS, LASTING, NO_PUSHING_DAMAGE, has_trait
+from .powers import FREE_MOVE, HOOKS, LASTING, NO_PUSHING_DAMAGE, has_trait
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, Phase, State
 
 
@@ -31,6 +31,7 @@ def clear_decision(state: State) -> None:
     state.move_spent = state.move_budget = 0
     state.move_stopped = False
     state.move_ignores_enemies = False
+    state.action_kind = ""
     state.broke_away = []
     state.untargetable = []
     state.variant = ""
@@ -39,16 +40,23 @@ def clear_decision(state: State) -> None:
 
 def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
     """After ``figure``'s non-pass action (HC-3.14, HC-3.16); ``NO_FIGURE`` for a pass."""
+    free = figure != NO_FIGURE and state.action_kind == "move" and has_trait(
+        game.powers(state, figure), FREE_MOVE)  # TA-AVG, TA-BRO
     clear_decision(state)
     if figure != NO_FIGURE:
+        exhausted = state.tokens[figure] >= 2  # only with TA-MOE: 1 click, tokens stay
         pushed = state.tokens[figure] >= 1
         state.tokens[figure] = min(2, int(state.tokens[figure]) + 1)
         state.acted[figure] = True
-        if pushed and state.cell[figure] != NO_CELL:
+        if exhausted and state.cell[figure] != NO_CELL:
+            events.append(Event("exhausted", f"{game.label(figure)} acts exhausted", state.seat))
+            deal_damage(game, state, figure, 1, "exhausted", figure, events)
+        elif pushed and state.cell[figure] != NO_CELL:
             events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
             if not has_trait(game.powers(state, figure), NO_PUSHING_DAMAGE):
                 deal_damage(game, state, figure, 1, "pushing", figure, events)
-    state.actions_left -= 1
+    if not free:
+        state.actions_left -= 1
     if check_end(game, state, events):
         return
     if state.actions_left <= 0 or not any(game.can_act(state, f)

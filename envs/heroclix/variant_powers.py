@@ -426,6 +426,7 @@ class HypersonicSpeed(Variant):
 
     def begin(self, game, state, figure, events):
         state.move_ignores_enemies = True
+        state.action_kind = "move"
         super().begin(game, state, figure, events)
 
     def shots(self, game, state, figure) -> dict[int, bool]:
