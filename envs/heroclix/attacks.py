@@ -15,7 +15,7 @@ from ..core.events import Event
 from ..core.flow import LegalMask, PhaseRule
 from ..core.hooks import EXTRA_ACTIONS
 from ..core.tokens import GONE
-from .combat import RANGED, AttackSpec, avoids_targeting, resolve_attack
+from .combat import RANGED, AttackResult, AttackSpec, avoids_targeting, resolve_attack
 from .game import WALL_PLANES, ClixBase
 from .power_actions import power_actions
 from .powers import HOOKS, VARIANTS
@@ -131,13 +131,13 @@ def use_held_object(game: ClixBase, state: State, figure: int, events: list[Even
 
 
 def close_attack(game: ClixBase, state: State, figure: int, target: int, spec: AttackSpec,
-                 events: list[Event]) -> None:
+                 events: list[Event]) -> AttackResult:
     """A close attack; a held object adds its strike bonus and is used (HC-6.11)."""
     bonus = strike_bonus(game, state, figure)
     if bonus:
         spec = AttackSpec(**{**spec.__dict__, "bonus": spec.bonus + bonus})
     use_held_object(game, state, figure, events)
-    resolve_attack(game, state, figure, [target], spec, events)
+    return resolve_attack(game, state, figure, [target], spec, events)
 
 
 def declare_ranged(game: ClixBase, state: State, figure: int, cell: int, events: list[Event],
@@ -207,8 +207,12 @@ def fire(game: ClixBase, state: State, figure: int, events: list[Event],
     """Shoot the declared targets; ``hindered``: :func:`shootable` of this position."""
     if hindered is None:
         hindered = shootable(game, state, figure)
-    resolve_attack(game, state, figure, list(state.targets), ranged_spec(game, state, figure),
-                   events, hindered={t: hindered.get(t, False) for t in state.targets})
+    result = resolve_attack(game, state, figure, list(state.targets),
+                            ranged_spec(game, state, figure), events,
+                            hindered={t: hindered.get(t, False) for t in state.targets})
+    if state.variant and HOOKS.get(VARIANTS, state.variant).after_fire(game, state, figure,
+                                                                       result, events):
+        return  # the variant goes on (Mind Control's controlled actions)
     finish_action(game, state, figure, events)
 
 

@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 
 from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
-from .dice import roll_2d6, roll_d6
 from .game import ClixBase
 from .interrupts import DECLINE, MASTERMIND, ask
 from .powers import (AIMS_FOR_FRIENDS, AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS,
@@ -112,7 +111,7 @@ def deal_damage(game: ClixBase, state: State, figure: int, amount: int, kind: st
         amount = reduced(game, state, figure, amount, kind)
     if amount <= 0:
         return 0
-    dealer_seat = int(game.owner[source])
+    dealer_seat = game.side(state, source)  # a Mind Controlled figure's damage: the controller's
     if dealer_seat != int(game.owner[figure]):
         state.last_damager[figure] = dealer_seat
     before = int(state.click[figure])
@@ -165,7 +164,7 @@ def knock_out(game: ClixBase, state: State, figure: int, source: int, kind: str,
     state.occupant[cell] = NO_FIGURE
     state.mode[figure] = 0
     owner, points = int(game.owner[figure]), float(game.points[figure])
-    dealer = int(game.owner[source])
+    dealer = game.side(state, source)
     if source != figure and dealer != owner:
         double = game.archenemies(source, figure)
         state.vp[dealer] += points * (2 if double else 1)  # HC-7.6
@@ -281,7 +280,7 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
                    origin: int | None = None) -> AttackResult:
     """One attack (steps 1-6 of the module docstring). ``origin`` is the square knockback
     pushes away from (the attacker's by default)."""
-    dice = roll_2d6(state)
+    dice = game.roll_for(state, attacker, 2)
     total_roll = sum(dice)
     result = AttackResult(attacker, spec, dice)
     source_cell = int(state.cell[attacker]) if origin is None else origin
@@ -319,7 +318,7 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
             continue
         amount = per_hit * times + int(critical)  # HC-4.7 (P-ATT-2: +1 to each figure hit)
         if spec.damage_roll:
-            amount = _rolled_damage(state, spec, events) + int(critical)
+            amount = _rolled_damage(game, state, spec, attacker, events) + int(critical)
         victim = damage_recipient(game, state, victim, amount, "attack")
         victim_cell = int(state.cell[victim])
         taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
@@ -351,9 +350,10 @@ def _damage_value(game: ClixBase, state: State, spec: AttackSpec, attacker: int,
     return amount
 
 
-def _rolled_damage(state: State, spec: AttackSpec, events: list[Event]) -> int:
+def _rolled_damage(game: ClixBase, state: State, spec: AttackSpec, attacker: int,
+                   events: list[Event]) -> int:
     """P-ATT-1: the d6 replaces the damage value; the modifiers still add."""
-    roll = roll_d6(state)
+    roll = game.roll_for(state, attacker)[0]
     events.append(Event("damage_roll", f"damage roll {roll}", state.seat, dice=(str(roll),)))
     return roll + spec.bonus
 

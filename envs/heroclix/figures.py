@@ -60,13 +60,13 @@ powers on each dial that are not implemented yet (a test keeps this table true):
     quarry          F-02  70 8 T1                inert: -
     razorback       F-03  50 6 T1 crimson        inert: -
     skylash         F-04  65 7 T2 crimson flyer  inert: -
-    mindwarden      F-05  80 6 T2 unique         inert: mind_control probability_control
+    mindwarden      F-05  80 6 T2 unique         inert: -
     gloam           F-06  40 6 T2                inert: -
     mender          F-07  35 5 T1                inert: -
     tempest         F-08  60 7 T2 flyer          inert: -
     elastic         F-09  45 6 T1                inert: -
     shift           F-10  50 6 T1                inert: -
-    overlord        F-11  90 8 T2 unique violet  inert: probability_control
+    overlord        F-11  90 8 T2 unique violet  inert: -
     street_thug     F-12  15 4 T1                inert: -
 
 (columns: id, ref, points, clicks before KO, tier, unique, archenemy colour, flyer.)

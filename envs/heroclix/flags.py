@@ -27,6 +27,8 @@ flag                                rule     what it changes
                                              enemy
 ``support_min_heal``                P-DMG-3  the least a successful Support heals: 0 or 1
 ``pulse_wave_while_adjacent``       P-ATT-3  Pulse Wave may be used next to an enemy
+``probability_control``             P-DMG-6  Probability Control works (its Default: off):
+                                             rerolls as decisions after each roll
 ==================================  =======  ===============================================
 """
 
@@ -64,6 +66,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("support_no_adjacent_enemies", "P-DMG-3"),
     Flag("support_min_heal", "P-DMG-3", (0, 1)),
     Flag("pulse_wave_while_adjacent", "P-ATT-3"),
+    Flag("probability_control", "P-DMG-6"),
 )
 FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
 

@@ -21,43 +21,21 @@ Perplex    ``target`` any figure within 10 squares and line of fire (itself incl
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.events import Event
 from ..core.flow import LegalMask
 from .combat import after_click
 from .game import COLUMNS, PERPLEX_SLOTS, PERPLEX_STATS, ClixBase
-from .powers import FREE_ACTIONS, HIDDEN_BY_HINDERING, HOOKS, LASTING, UNCOUNTERABLE, has_trait
+from .powers import FREE_ACTIONS, HOOKS, LASTING, UNCOUNTERABLE, has_trait
 from .state import GROUND, NO_CELL, SOAR, Phase, State
-from .targets import fire_snapshot
+from .targets import within_sight
 from .turns import clear_decision
 from .variants import Variant
 
-FREE_REACH = 10  # heroclix_powers.md section 0: "within 10 squares and line of fire"
 
 
 def register_free(cls: type[Variant]) -> type[Variant]:
     HOOKS.register(FREE_ACTIONS, cls.key)(cls())
     return cls
-
-
-def within_sight(game: ClixBase, state: State, figure: int, others: list[int]) -> list[int]:
-    """``others`` within 10 squares and a clear line of fire of ``figure`` (not an attack:
-    no adjacency rule, no bolts); Stealth blocks a hindered line (P-SPD-10)."""
-    cell = int(state.cell[figure])
-    near = [f for f in others if int(game.chebyshev[cell, state.cell[f]]) <= FREE_REACH]
-    out = [f for f in near if f == figure]
-    near = [f for f in near if f != figure]
-    if near:
-        found = fire_snapshot(game, state).targets_from(
-            cell, np.asarray([state.cell[f] for f in near]),
-            attacker_soaring=bool(state.mode[figure] == SOAR),
-            attacker_flying=game.flies(state, figure),
-            target_soaring=np.asarray([state.mode[f] == SOAR for f in near]),
-            target_flying=np.asarray([game.flies(state, f) for f in near]))
-        out += [f for f, c, h in zip(near, found.clear, found.hindered)
-                if c and not (h and has_trait(game.powers(state, f), HIDDEN_BY_HINDERING))]
-    return sorted(out)
 
 
 def offer_free_powers(game: ClixBase, state: State, legal: LegalMask) -> None:

@@ -29,7 +29,7 @@ from ..core.walls import WallGeometry
 from .dice import roll_2d6
 from .flags import FLAG_DEFAULTS, checked_flags, flag_traits
 from .maps import ClixMap, Terrain
-from .powers import (ACTS_EXHAUSTED, FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS,
+from .powers import (ACTS_EXHAUSTED, FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, REROLLS,
                      TRANSFERS_DAMAGE, VARIANTS, has_trait)
 from .teams import WILD_CARD, teams
 from .powers_catalog import POWERS
@@ -48,7 +48,7 @@ BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "w
                "wall_s", "wall_w", "tk_object", "tk_move", "tk_hurl", "pick_up", "carry", "drop",
                "support", "marker", "free", "target")
 SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move", "end_action",
-            "decline")
+            "decline", "reroll")
 REWARDS = ("win", "vp")
 SETUPS = ("fixed", "play")
 SETUP_PLANES = ("place", "place_soar", "place_object")
@@ -105,6 +105,7 @@ class ClixBase(StandardGame[State]):
                  support_no_adjacent_enemies: bool = False,
                  support_min_heal: int = 0,
                  pulse_wave_while_adjacent: bool = False,
+                 probability_control: bool = False,
                  team_abilities: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()
@@ -168,8 +169,10 @@ class ClixBase(StandardGame[State]):
         self._build_forces()
         self.team_keys = self._team_keys()
         # whether a decision may come inside another seat's action (.interrupts)
-        self.may_interrupt = any(has_trait(keys, TRANSFERS_DAMAGE) for dial in self.dial_keys
-                                 for keys in dial)
+        self.may_interrupt = any(
+            has_trait(keys, TRANSFERS_DAMAGE) or (self.flags["probability_control"]
+                                                  and has_trait(keys, REROLLS))
+            for dial in self.dial_keys for keys in dial)
         self.objects = TokenLayer([OBJECT_KINDS[o.kind] for o in sc.objects],
                                   [o.kind for o in sc.objects], self.n_cells)
         self.object_heavy = self.objects.kinds == 1
@@ -324,6 +327,16 @@ class ClixBase(StandardGame[State]):
         """The turn of ``seat`` begins (:func:`envs.heroclix.turns.start_turn`)."""
         raise NotImplementedError
 
+    def finish_controlled(self, state: State, figure: int, events: list) -> None:
+        """The end of an action Mind Control gave ``figure``
+        (:func:`envs.heroclix.mind_control.finish_controlled`)."""
+        raise NotImplementedError
+
+    def roll_for(self, state: State, figure: int, dice: int = 1) -> tuple[int, ...]:
+        """``dice`` d6 rolled by ``figure``'s controller for it; Probability Control may
+        have it rerolled (:func:`envs.heroclix.probability.roll_for`)."""
+        raise NotImplementedError
+
     def force_points(self, state: State, seat: int) -> int:
         """Points of the force ``seat`` built (HC-7.9 default: the actual total)."""
         return int(self.points[(self.owner == seat) & state.drafted].sum())
@@ -425,9 +438,21 @@ class ClixBase(StandardGame[State]):
             on_map &= self.owner == seat
         return [int(f) for f in np.flatnonzero(on_map)]
 
+    def side(self, state: State, figure: int) -> int:
+        """The seat a figure fights for now: its owner's, or its Mind Controller's during
+        the action it is given (P-SPD-6)."""
+        return state.controller if figure == state.controlled else int(self.owner[figure])
+
+    def sides(self, state: State) -> np.ndarray:
+        if state.controlled == NO_FIGURE:
+            return self.owner
+        sides = self.owner.copy()
+        sides[state.controlled] = state.controller
+        return sides
+
     def enemies_of(self, state: State, figure: int) -> list[int]:
-        return [int(f) for f in np.flatnonzero((state.cell != NO_CELL)
-                                               & (self.owner != self.owner[figure]))]
+        sides = self.sides(state)
+        return [int(f) for f in np.flatnonzero((state.cell != NO_CELL) & (sides != sides[figure]))]
 
     def move_figure_onto_map(self, state: State, figure: int, cell: int) -> None:
         """A figure that is on no square comes onto ``cell`` (placed at setup, set down by
@@ -500,8 +525,8 @@ class ClixBase(StandardGame[State]):
         return sorted(found)
 
     def adjacent_enemies(self, state: State, figure: int) -> list[int]:
-        owner = self.owner[figure]
-        return [e for e in self.adjacent_figures(state, figure) if self.owner[e] != owner]
+        side = self.side(state, figure)
+        return [e for e in self.adjacent_figures(state, figure) if self.side(state, e) != side]
 
     def knockback_path(self, state: State, target: int, source_cell: int,
                        distance: int) -> Knockback:

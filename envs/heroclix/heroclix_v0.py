@@ -2,8 +2,8 @@
 
 Rules: ``rules/heroclix.md`` of the project's specification (HC-1.1 ... HC-8.3, R-1 ... R-22)
 with every ``Default:`` line, and the Powers and Abilities card of ``rules/heroclix_powers.md``
-(P-SPD-1 ... P-DMG-11): its 34 tier-T1 powers and eight of the ten tier-T2 powers work; the
-other two are on the dials but inert (see Powers below). Rule IDs name the tests
+(P-SPD-1 ... P-DMG-11): all 44 powers (Probability Control only with its flag, as its
+Default says; see Powers below). Rule IDs name the tests
 (``tests/heroclix/test_rules_*.py``). The engine: :mod:`envs.heroclix.rules` (its module
 docstring maps the package).
 
@@ -37,7 +37,7 @@ skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
 bound on the decisions of a game from ``max_rounds`` and the longest possible action.
 
-Action space: ``Discrete(21 * H * W + 42)``
+Action space: ``Discrete(21 * H * W + 43)``
 ------------------------------------------
 Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
 for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
@@ -77,7 +77,9 @@ plane / action    meaning (the phase that offers it)
 ``end_move``      end the move without picking up an object (PICKUP)
 ``end_action``    end a power variant's optional part: Charge's attack, Flurry's second
                   blow (VARIANT)
-``decline``       keep the damage instead of passing it on (Mastermind, INTERRUPT)
+``decline``       keep the damage instead of passing it on (Mastermind), let a roll stand
+                  (Probability Control) (INTERRUPT)
+``reroll``        have the roll made again (Probability Control, INTERRUPT)
 ``switch_off_*``  switch off the chosen figure's optional speed / attack / defense /
                   damage power until your next turn (HC-3.8)
 ``power_<key>``   play that power's variant of an action (FIGURE): ``barrier,
@@ -96,7 +98,7 @@ plane / action    meaning (the phase that offers it)
 The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, wall_e, wall_s,
 wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support, marker, free, target``
 (H x W each), then ``pass, end_turn, break_away, regenerate, fire, end_move, end_action,
-decline``,
+decline, reroll``,
 the four ``switch_off`` slots, the fifteen ``power`` slots (``env.game.variant_keys``), the
 four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 
@@ -145,9 +147,9 @@ view              channels
 
 Powers
 ------
-A figure's powers are the keys its dial shows now (``powers`` planes). Those implemented
-(all 34 of tier T1) are effects in the hook registry ``envs.heroclix.powers.HOOKS``, at points
-the flow asks without naming a power:
+A figure's powers are the keys its dial shows now (``powers`` planes). Each is an effect in
+the hook registry ``envs.heroclix.powers.HOOKS``, at points the flow asks without naming a
+power:
 
 * movement and combat *traits*: Leap/Climb, Phasing, Plasticity (breakaway 2-6; 6 to leave
   it), Stealth (a hindered line to it is blocked), Charge (no knockback), Willpower (no
@@ -175,7 +177,10 @@ the flow asks without naming a power:
 * Mastermind: an *interrupt*: when it would take an attack's or knockback's damage, its
   controller decides (the INTERRUPT phase, that seat's turn in ``agent_selection``) whether
   an adjacent friend of lower points takes it all (``envs.heroclix.interrupts``: the action
-  is replayed around the answer, with the same dice).
+  is replayed around the answer, with the same dice);
+* Probability Control (flag ``probability_control``; its Default is off): after a roll for a
+  figure within 10 squares and line of fire, its controller may reroll its own roll once
+  in its turn, or make an opponent reroll once per round (``envs.heroclix.probability``).
 
 Team abilities (heroclix_powers.md section 6) are data (``envs/heroclix/teams.yaml``); with
 ``team_abilities`` a figure's team effect joins its powers: free move actions (Avengers,
@@ -184,7 +189,11 @@ members, a heal when a member is KO'd (Fantastic Four), -1 defense to a friend's
 target (Hydra), acting with two tokens for a click (Masters of Evil), 1 back to an attacker
 (Mystics), and the wild card (Minions of Doom). The shipped figures have no team.
 
-Not yet implemented (tier T2, inert on the dials): Mind Control, Probability Control.
+* Mind Control (a close or ranged variant, ``envs.heroclix.mind_control``): no damage; each
+  enemy hit is given one action, decided by the Mind Controller's seat in the FIGURE phase
+  (it fights for that seat meanwhile: ``game.side``), then the Mind Controller takes a click
+  per 100 points hit.
+
 Defend takes the higher defense by itself (choosing a lower one is never better).
 
 Rewards and termination
@@ -222,6 +231,8 @@ support_vs_target_defense         False     P-DMG-3: roll against the friend's d
 support_no_adjacent_enemies       False     P-DMG-3: not while either is next to an enemy
 support_min_heal                  0         P-DMG-3: least heal of a success (0 or 1)
 pulse_wave_while_adjacent         False     P-ATT-3: Pulse Wave next to an enemy
+probability_control               False     P-DMG-6: Probability Control works (off is
+                                            the card's Default): rerolls as INTERRUPTs
 team_abilities                    False     R-13: the team abilities of ``teams.yaml``
                                             (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)

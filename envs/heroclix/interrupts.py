@@ -1,4 +1,5 @@
-"""Decisions inside another player's action (interrupts): Mastermind's transfer (P-DEF-7).
+"""Decisions inside an action (interrupts): Mastermind's transfer (P-DEF-7) and Probability
+Control's reroll (P-DMG-6, :mod:`.probability`).
 
 A rule deep inside an action (an attack's damage step) may need a choice from a seat that is
 not acting. Rather than suspend Python code, the action is *replayed*: the effect calls
@@ -17,10 +18,12 @@ kind         decision
 mastermind   the figure would take ``amount`` damage (an attack's or knockback's): give it
              all to the adjacent friend of lower points on one of ``squares`` (``target``
              plane) or take it (``decline``)
+probability  the roll for the figure came to ``amount``: ``reroll`` it or let it stand
+             (``decline``)
 ===========  =============================================================================
 
-Only games whose dials show an interrupting power pay for the replay's state copy
-(``game.may_interrupt``).
+Only games whose dials show an interrupting power (and, for Probability Control, with its
+flag on) pay for the replay's state copy (``game.may_interrupt``).
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from ..core.flow import PhaseRule
 from .game import ClixBase
 from .state import Phase, State
 
-KINDS = ("mastermind",)
-MASTERMIND = 0
-DECLINE = -1
+KINDS = ("mastermind", "probability")
+MASTERMIND, PROBABILITY = 0, 1
+DECLINE, REROLL = -1, -2
+_SPECIAL_ANSWERS = {"decline": DECLINE, "reroll": REROLL}
 
 
 class NeedDecision(Exception):
@@ -56,7 +60,8 @@ def apply_with_interrupts(game: ClixBase, state: State, action: int,
                           apply: Callable[[State, int], list[Event]]) -> list[Event]:
     if state.phase is Phase.INTERRUPT:
         decoded = game.layout.decode(action)
-        state.answers = [*state.answers, decoded.cell if decoded.on_cell else DECLINE]
+        answer = decoded.cell if decoded.on_cell else _SPECIAL_ANSWERS[decoded.kind]
+        state.answers = [*state.answers, answer]
         state.phase, state.seat = Phase(state.saved_phase), state.saved_seat
         state.interrupt = []
         action = state.pending_action
@@ -81,12 +86,16 @@ def apply_with_interrupts(game: ClixBase, state: State, action: int,
 
 
 def describe_request(game: ClixBase, state: State) -> str:
-    _, _, figure, amount, *_ = state.interrupt
+    kind, _, figure, amount, *_ = state.interrupt
+    if kind == PROBABILITY:
+        return f"{game.label(figure)} rolled {amount}: reroll? (Probability Control)"
     return f"{game.label(figure)} would take {amount}: transfer it? (Mastermind)"
 
 
 def interrupt_action_name(game: ClixBase, state: State, decoded) -> str:
-    _, _, figure, amount, *_ = state.interrupt
+    kind, _, figure, amount, *_ = state.interrupt
+    if kind == PROBABILITY:
+        return f"reroll the {amount}" if decoded.kind == "reroll" else f"let the {amount} stand"
     if decoded.kind == "decline":
         return f"{game.label(figure)} takes the {amount}"
     return f"transfer {amount} from {game.label(figure)} to {game.view.who(state, decoded.cell)} " \
@@ -97,7 +106,10 @@ class Interrupt(PhaseRule[ClixBase, State]):
     """The asked seat's answer; :func:`apply_with_interrupts` carries it out."""
 
     def mask(self, game, state, legal):
-        legal.cells("target", state.interrupt[4:])
+        if state.interrupt[0] == PROBABILITY:
+            legal.special("reroll")
+        else:
+            legal.cells("target", state.interrupt[4:])
         legal.special("decline")
 
     def apply(self, game, state, action, events):

@@ -30,7 +30,6 @@ from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, EXTRA_ACTIONS
 from ..core.tokens import GONE
 from .combat import AttackResult, AttackSpec, avoids_targeting, deal_damage, heal, resolve_attack
-from .dice import roll_2d6, roll_d6
 from .game import ClixBase
 from .objects import telekinesis_objects
 from .powers import HOOKS
@@ -85,7 +84,7 @@ class Support(PowerAction):
 
     def perform(self, game, state, figure, cell, events):
         friend = int(state.occupant[cell])
-        dice = roll_2d6(state)
+        dice = game.roll_for(state, figure, 2)
         total = sum(dice)
         events.append(Event("support", f"{game.label(figure)} supports {game.label(friend)}: "
                             f"rolls {dice[0]}+{dice[1]}", state.seat,
@@ -96,7 +95,8 @@ class Support(PowerAction):
         elif total == 12 or total + game.attack_value(state, figure) >= self.defense(
                 game, state, friend):
             least = game.flags["support_min_heal"]
-            heal(game, state, friend, max(least, roll_d6(state) - 2) + int(total == 12), events)
+            roll = game.roll_for(state, figure)[0]
+            heal(game, state, friend, max(least, roll - 2) + int(total == 12), events)
         return True
 
 
@@ -110,7 +110,7 @@ class Regeneration(PowerAction):
 
     def perform(self, game, state, figure, cell, events):
         state.action_kind = "move"  # a move action without moving
-        roll = roll_d6(state)
+        roll = game.roll_for(state, figure)[0]
         amount = max(0, roll - 2)
         events.append(Event("regenerate", f"{game.label(figure)} regenerates {amount}",
                             state.seat, cells=(int(state.cell[figure]),), dice=(str(roll),)))

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from ..core.hooks import (DAMAGE_TAKEN, DEFENSE_VALUE, STANDARD_POINTS, Combine, HookPoint,
                           HookRegistry)
-from .dice import roll_d6
 
 TRAITS = HookPoint("traits", Combine.ANY, "does the figure have this trait")
 REDUCTION_ROLL = HookPoint("reduction_roll", Combine.SUM, "a reduction that rolls a die")
@@ -78,6 +77,7 @@ ENHANCES_RANGED = "enhances_ranged"  # +1 damage to adjacent friends' ranged att
 GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
 UNCOUNTERABLE = "uncounterable"  # Outwit cannot counter it (P-SPD-4)
 TRANSFERS_DAMAGE = "transfers_damage"  # may pass its damage to a lesser friend (P-DEF-7)
+REROLLS = "rerolls"  # may have rolls near it rerolled (P-DMG-6, flag probability_control)
 # team abilities (teams.yaml, heroclix_powers.md section 6): effects among a figure's powers
 # only with the team_abilities option
 FREE_MOVE = "free_move"  # its move action uses none of the player's actions (TA-AVG, TA-BRO)
@@ -109,6 +109,7 @@ _traits("telekinesis", frozenset({MOVES_OBJECTS}))  # P-ATT-11 / R-9
 _traits("defend", frozenset({LENDS_DEFENSE}))  # P-DEF-3
 _traits("willpower", frozenset({NO_PUSHING_DAMAGE}))  # P-DEF-8
 _traits("mastermind", frozenset({TRANSFERS_DAMAGE}))  # P-DEF-7 (combat.damage_recipient)
+_traits("probability_control", frozenset({REROLLS}))  # P-DMG-6 (probability.roll_for)
 _traits("battle_fury", frozenset({NO_RANGED, NOT_CARRIED, NOT_CONTROLLED}))  # P-DMG-2
 _traits("enhancement", frozenset({ENHANCES_RANGED}))  # P-DMG-5
 _traits("team_free_move", frozenset({FREE_MOVE}))
@@ -135,7 +136,8 @@ IMPERVIOUS_REDUCTION = 2
 @HOOKS.register(REDUCTION_ROLL, "impervious")
 def impervious(game, state, figure: int, kind: str, amount: int) -> int:
     """P-DEF-9: one d6 per damage instance (attack, knockback)."""
-    return -amount if roll_d6(state) >= IMPERVIOUS_IGNORES else -IMPERVIOUS_REDUCTION
+    return -amount if game.roll_for(state, figure)[0] >= IMPERVIOUS_IGNORES \
+        else -IMPERVIOUS_REDUCTION
 
 
 def _defense_bonus(key: str, amount: int, attack_kind: str) -> None:
@@ -152,12 +154,12 @@ SHAPE_CHANGE_ON = 5  # P-DMG-7: 5-6
 
 @HOOKS.register(EVADES, "super_senses")
 def super_senses(game, state, spec, target: int) -> bool:
-    return roll_d6(state) >= EVADE_ON
+    return game.roll_for(state, target)[0] >= EVADE_ON
 
 
 @HOOKS.register(AVOIDS_TARGET, "shape_change")
 def shape_change(game, state, attacker: int, target: int) -> bool:
-    return roll_d6(state) >= SHAPE_CHANGE_ON
+    return game.roll_for(state, target)[0] >= SHAPE_CHANGE_ON
 
 
 def has_trait(powers: tuple[str, ...], trait: str) -> bool:

@@ -14,11 +14,10 @@ action, token and pushing); ``free`` uses no action; ``passive`` is on while its
 A power with several (Mind Control: close or ranged) lists them all in :attr:`Power.actions`;
 :attr:`Power.action_note` keeps the card's remark ("power variant", "start of turn", ...).
 
-``implemented`` is True for the 34 powers of tier T1 and for the tier-T2 powers in
-:data:`IMPLEMENTED_T2`, whose effects the engine registers in its hook registry (the test
-suite checks that the registry holds exactly these keys). The other T2 powers need
-interrupts, markers or controlled actions; they stay on the dials and count as absent until
-they are implemented.
+``implemented`` says the engine registers the power's effect in its hook registry (the test
+suite checks that the registry holds exactly these keys). All 44 powers of the card are
+implemented; the flag stays so that a dial may carry a power whose effect is still to come
+(it then counts as absent, :meth:`~envs.heroclix.figures.Figure.usable_powers_at`).
 
 Lookups: :data:`POWERS` (read-only mapping, card order), :func:`power` (one key; an unknown
 key raises :class:`UnknownPowerError` naming close matches), :func:`powers_in_column`.
@@ -194,10 +193,6 @@ _CARD: dict[Column, tuple[tuple[str, str, bool, tuple[ActionType, ...], str, Tie
 }
 
 
-IMPLEMENTED_T2 = frozenset({"earthbound", "smoke_cloud", "barrier", "pulse_wave", "outwit",
-                            "perplex", "hypersonic_speed", "mastermind"})
-
-
 def _build() -> dict[str, Power]:
     table: dict[str, Power] = {}
     for column in COLUMNS:
@@ -205,7 +200,7 @@ def _build() -> dict[str, Power]:
             table[key] = Power(key=key, rule_id=f"{column.rule_prefix}-{number}", name=name,
                                column=column, number=number, colour=COLOURS[number - 1],
                                optional=optional, actions=actions, action_note=note, tier=tier,
-                               implemented=tier is Tier.T1 or key in IMPLEMENTED_T2)
+                               implemented=True)
     return table
 
 

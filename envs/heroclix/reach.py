@@ -38,7 +38,6 @@ from ..core.actions import DecodedAction
 from ..core.events import Event
 from ..core.flow import LegalMask
 from ..core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
-from .dice import roll_d6
 from .flags import IGNORES_ENEMY_STOPS
 from .game import ClixBase
 from .powers import (AUTO_BREAKAWAY, CLIMBS, CROSSES_BLOCKING_INDOORS, CROSSES_BLOCKING_OUTDOORS,
@@ -142,7 +141,8 @@ def _occupied(game: ClixBase, state: State, figure: int) -> tuple[np.ndarray, np
         others[state.passenger] = False  # carried along: its square is empty now
     occupied = np.zeros(n, dtype=bool)
     occupied[state.cell[others]] = True
-    enemy = others & (game.owner != game.owner[figure])
+    sides = game.sides(state)
+    enemy = others & (sides != sides[figure])
     enemies = np.zeros(n, dtype=bool)
     enemies[state.cell[enemy]] = True
     return occupied, enemies, enemy
@@ -273,7 +273,7 @@ def breakaway_target(game: ClixBase, state: State, figure: int) -> int:
 
 def roll_breakaway(game: ClixBase, state: State, figure: int, events: list[Event]) -> bool:
     need = breakaway_target(game, state, figure)
-    roll = roll_d6(state)
+    roll = game.roll_for(state, figure)[0]
     ok = roll >= need
     events.append(Event("breakaway", f"{game.label(figure)} breaks away: "
                         f"{'succeeds' if ok else 'fails'}", state.seat, dice=(str(roll),)))

@@ -43,10 +43,12 @@ from .setup import Draft, Edge, PlaceFigure, PlaceObject
 from .state import Phase, State
 from .turns import final_scores, start_turn
 from .interrupts import Interrupt, apply_with_interrupts
+from .mind_control import finish_controlled
+from .probability import roll_for
 from .variants import VariantPhase
 from .view import ClixView
-from . import (free_powers, marker_powers, turn_powers,  # noqa: F401  (they register powers)
-               variant_powers)
+from . import (free_powers, marker_powers, mind_control,  # noqa: F401  (they register powers)
+               turn_powers, variant_powers)
 
 __all__ = ["HeroclixGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO"]
 
@@ -85,6 +87,12 @@ class HeroclixGame(ClixBase):
 
     def start_turn(self, state: State, seat: int, events: list) -> None:
         start_turn(self, state, seat, events)
+
+    def roll_for(self, state: State, figure: int, dice: int = 1) -> tuple[int, ...]:
+        return roll_for(self, state, figure, dice)
+
+    def finish_controlled(self, state: State, figure: int, events: list) -> None:
+        finish_controlled(self, state, figure, events)
 
     def apply_legal(self, state: State, action: int) -> list:
         """Actions whose effects may ask another seat (Mastermind) are replayed around the

@@ -99,6 +99,14 @@ class State(FlatState):
     pending_action: int = -1
     saved_phase: int = 0  # the phase and seat the pending action was chosen in
     saved_seat: int = 0
+    rerolls: list[list[int]] = field(default_factory=list)  # P-DMG-6: windows used
+    # P-SPD-6 Mind Control: the figure given an action now, for which seat; those still to
+    # act; the Mind Controller and the points of the figures it hit
+    controlled: int = NO_FIGURE
+    controller: int = NO_SEAT
+    controlled_next: list[int] = field(default_factory=list)
+    mind_source: int = NO_FIGURE
+    mind_points: int = 0
     edges: list[str] = field(default_factory=list)  # setup="play": each seat's edge ("" none)
     setup_order: list[int] = field(default_factory=list)  # HC-2.6 roll order
     object_order: list[int] = field(default_factory=list)  # HC-2.7: hidden order of objects

@@ -19,6 +19,7 @@ from .state import NO_CELL, NO_OBJECT, SOAR, State
 
 LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage); HC-6.18 the same damage
 BREAK_DAMAGE = 3  # HC-5.16
+SIGHT_REACH = 10  # heroclix_powers.md section 0: "within 10 squares and line of fire"
 OBJECT_STRIKE_BONUS = (1, 2)  # HC-6.11: light, heavy
 
 
@@ -252,3 +253,22 @@ def wall_targets(game: ClixBase, state: State, figure: int,
             if distance[across] >= distance[square]:  # the wall faces away from the shooter
                 found.append((square, side))
     return found
+
+
+def within_sight(game: ClixBase, state: State, figure: int, others: list[int]) -> list[int]:
+    """``others`` within 10 squares and a clear line of fire of ``figure`` (not an attack:
+    no adjacency rule, no bolts); Stealth blocks a hindered line (P-SPD-10)."""
+    cell = int(state.cell[figure])
+    near = [f for f in others if int(game.chebyshev[cell, state.cell[f]]) <= SIGHT_REACH]
+    out = [f for f in near if f == figure]
+    near = [f for f in near if f != figure]
+    if near:
+        found = fire_snapshot(game, state).targets_from(
+            cell, np.asarray([state.cell[f] for f in near]),
+            attacker_soaring=bool(state.mode[figure] == SOAR),
+            attacker_flying=game.flies(state, figure),
+            target_soaring=np.asarray([state.mode[f] == SOAR for f in near]),
+            target_flying=np.asarray([game.flies(state, f) for f in near]))
+        out += [f for f, c, h in zip(near, found.clear, found.hindered)
+                if c and not (h and has_trait(game.powers(state, f), HIDDEN_BY_HINDERING))]
+    return sorted(out)

@@ -21,7 +21,6 @@ from typing import Callable
 from ..core.events import Event
 from ..core.hooks import TURN_START
 from .combat import deal_damage
-from .dice import roll_d6
 from .game import ClixBase
 from .powers import HOOKS
 from .state import State
@@ -42,7 +41,7 @@ def turn_start(key: str, priority: int) -> Callable:
 def leadership(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
     if state.extra_action_granted:
         return
-    roll = roll_d6(state)
+    roll = game.roll_for(state, figure)[0]
     gained = roll >= LEADERSHIP_ON
     events.append(Event("leadership", f"{game.label(figure)} leads: "
                         f"{'one more action' if gained else 'no extra action'}", state.seat,

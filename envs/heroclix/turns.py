@@ -40,21 +40,14 @@ def clear_decision(state: State) -> None:
 
 def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:
     """After ``figure``'s non-pass action (HC-3.14, HC-3.16); ``NO_FIGURE`` for a pass."""
+    if figure != NO_FIGURE and figure == state.controlled:  # given by Mind Control (P-SPD-6)
+        game.finish_controlled(state, figure, events)
+        return
     free = figure != NO_FIGURE and state.action_kind == "move" and has_trait(
         game.powers(state, figure), FREE_MOVE)  # TA-AVG, TA-BRO
     clear_decision(state)
     if figure != NO_FIGURE:
-        exhausted = state.tokens[figure] >= 2  # only with TA-MOE: 1 click, tokens stay
-        pushed = state.tokens[figure] >= 1
-        state.tokens[figure] = min(2, int(state.tokens[figure]) + 1)
-        state.acted[figure] = True
-        if exhausted and state.cell[figure] != NO_CELL:
-            events.append(Event("exhausted", f"{game.label(figure)} acts exhausted", state.seat))
-            deal_damage(game, state, figure, 1, "exhausted", figure, events)
-        elif pushed and state.cell[figure] != NO_CELL:
-            events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
-            if not has_trait(game.powers(state, figure), NO_PUSHING_DAMAGE):
-                deal_damage(game, state, figure, 1, "pushing", figure, events)
+        give_token(game, state, figure, events)
     if not free:
         state.actions_left -= 1
     if check_end(game, state, events):
@@ -64,6 +57,27 @@ def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]
         end_turn(game, state, events)
     else:
         state.phase = Phase.ACTION
+
+
+def give_token(game: ClixBase, state: State, figure: int, events: list[Event], *,
+               acted: bool = True) -> None:
+    """HC-3.14-3.17: the action token; a second one pushes (1 click, not reduced); with two
+    already (TA-MOE only) 1 click and the tokens stay. ``acted``: it acted in its owner's
+    turn (False for an action Mind Control gave it)."""
+    exhausted = state.tokens[figure] >= 2
+    pushed = state.tokens[figure] >= 1
+    state.tokens[figure] = min(2, int(state.tokens[figure]) + 1)
+    if acted:
+        state.acted[figure] = True
+    if state.cell[figure] == NO_CELL:
+        return
+    if exhausted:
+        events.append(Event("exhausted", f"{game.label(figure)} acts exhausted", state.seat))
+        deal_damage(game, state, figure, 1, "exhausted", figure, events)
+    elif pushed:
+        events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
+        if not has_trait(game.powers(state, figure), NO_PUSHING_DAMAGE):
+            deal_damage(game, state, figure, 1, "pushing", figure, events)
 
 
 def end_turn(game: ClixBase, state: State, events: list[Event]) -> None:

@@ -45,7 +45,6 @@ from ..core.events import Event
 from ..core.knockback import compass_direction
 from .attacks import break_square, close_attack, declare_ranged
 from .combat import AttackSpec, avoids_targeting, knock_back, resolve_attack
-from .dice import roll_d6
 from .powers import NO_KNOCKBACK, NO_RANGED, has_trait
 from .reach import mark_destinations, reach, walk_to
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase
@@ -103,7 +102,7 @@ class BladesClawsFangs(CloseVariant):
             super().apply(game, state, action, events)
             return
         figure = state.selected
-        roll = roll_d6(state)
+        roll = game.roll_for(state, figure)[0]
         events.append(Event("damage_roll", f"{game.label(figure)} slashes: {roll}", state.seat,
                             dice=(str(roll),)))
         if roll >= BLADES_BREAK:
@@ -180,7 +179,7 @@ class ForceBlast(Variant):
     def apply(self, game, state, action, events):
         figure = state.selected
         target = int(state.occupant[action.cell])
-        distance = roll_d6(state)
+        distance = game.roll_for(state, figure)[0]
         events.append(Event("force_blast", f"{game.label(figure)} blasts {game.label(target)} "
                             f"{distance} squares", state.seat,
                             cells=(int(state.cell[figure]), action.cell), dice=(str(distance),)))
@@ -250,32 +249,31 @@ class RunningShot(MoveThenAttack):
     action = "ranged"
 
     def offered(self, game, state, figure, options):
-        return bool(options.ranged) or bool(self.shot_squares(game, state, figure, first=True))
+        if options.ranged:
+            return True  # a move of 0 squares, then the shot
+        probe = state.copy()  # the move it would get: half of the FIGURE phase's budget
+        probe.move_budget = (probe.move_budget + 1) // 2
+        return bool(self.shot_squares(game, probe, figure, first=True))
 
     def mark_moves(self, game, state, legal):
-        for mode, cells in self.shot_squares(game, state, state.selected).items():
+        for mode, cells in self.shot_squares(game, state.copy(), state.selected).items():
             legal.cells("soar" if mode == SOAR else "move", cells)
 
-    def shot_squares(self, game, state, figure, first: bool = False) -> dict[int, list[int]]:
+    def shot_squares(self, game, probe, figure, first: bool = False) -> dict[int, list[int]]:
         """P-SPD-11 default: the ends of the half move from which a target can be shot
-        (the target is declared before moving)."""
-        found = reach(game, state, figure)
-        home, home_mode = int(state.cell[figure]), int(state.mode[figure])
+        (the target is declared before moving). ``probe``: a copy of the state, in which
+        the figure is tried on each square."""
+        found = reach(game, probe, figure)
         out: dict[int, list[int]] = {}
-        try:
-            for mode in range(found.n_modes):
-                for cell in found.ends[mode].nonzero()[0].tolist():
-                    if cell != int(state.cell[figure]):
-                        game.move_figure(state, figure, cell)
-                    state.mode[figure] = mode
-                    if ranged_targets(game, state, figure):
-                        out.setdefault(mode, []).append(cell)
-                        if first:
-                            return out
-        finally:
-            if int(state.cell[figure]) != home:
-                game.move_figure(state, figure, home)
-            state.mode[figure] = home_mode
+        for mode in range(found.n_modes):
+            for cell in found.ends[mode].nonzero()[0].tolist():
+                if cell != int(probe.cell[figure]):
+                    game.move_figure(probe, figure, cell)
+                probe.mode[figure] = mode
+                if ranged_targets(game, probe, figure):
+                    out.setdefault(mode, []).append(cell)
+                    if first:
+                        return out
         return out
 
     def can_attack(self, game, state, figure):

@@ -65,6 +65,11 @@ class Variant:
         """The attack it makes (for TARGETS' ``fire``)."""
         return AttackSpec(self.action, power=self.key)
 
+    def after_fire(self, game: ClixBase, state: State, figure: int, result, events) -> bool:
+        """After its ranged attack was fired: True when the variant goes on (the action is
+        not over yet)."""
+        return False
+
     def shootable(self, game: ClixBase, state: State, figure: int) -> dict[int, bool]:
         """Its ranged targets (enemy -> hindered): the plain ones unless it says otherwise."""
         return ranged_targets(game, state, figure)

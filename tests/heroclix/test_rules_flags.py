@@ -139,3 +139,51 @@ def test_P_DMG_3_flag_support_min_heal_1(H):
     H.select(game, state, "Medic")
     game.apply_string(state, "support Pal (5,6)")
     assert H.clicks(game, state, "Pal") == 2  # 1d6 - 2 = -1, raised to 1
+
+
+# -- P-DMG-6 Probability Control (flag probability_control; its Default is off) -------------
+
+PROB = (None, None, None, "probability_control")
+PC_ON = {"probability_control": True}
+
+
+def test_P_DMG_6_off_by_default_no_reroll_is_offered(H):
+    game, state = duel(H, plain(H, "Seer", powers=PROB), plain(H, "Foe"), dice=["1", "2"])
+    H.close(game, state, "Seer", "Foe")
+    assert H.phase(game, state) == "ACTION"  # no question asked
+
+
+def test_P_DMG_6_flag_reroll_your_own_roll_once_in_your_turn(H):
+    game, state = duel(H, plain(H, "Seer", powers=PROB), plain(H, "Foe"), options=PC_ON,
+                       dice=["1", "2", "4", "4"])
+    events = H.close(game, state, "Seer", "Foe")
+    assert H.phase(game, state) == "INTERRUPT" and H.seat(game, state) == 0
+    assert set(H.names(game, state)) == {"reroll the 3", "let the 3 stand"}
+    game.apply_string(state, "reroll the 3")
+    assert H.clicks(game, state, "Foe") == 2 and H.sq(game, state, "Foe") == (5, 8)  # 4+4
+
+
+def test_P_DMG_6_flag_let_it_stand(H):
+    game, state = duel(H, plain(H, "Seer", powers=PROB), plain(H, "Foe"), options=PC_ON,
+                       dice=["1", "2"])
+    H.close(game, state, "Seer", "Foe")
+    game.apply_string(state, "let the 3 stand")
+    assert H.clicks(game, state, "Foe") == 0 and H.phase(game, state) == "ACTION"
+
+
+def test_P_DMG_6_flag_force_an_opponent_to_reroll_in_its_turn(H):
+    game, state = duel(H, plain(H, "Hitter"), plain(H, "Seer", powers=PROB), options=PC_ON,
+                       dice=["4", "4", "1", "2"])
+    H.close(game, state, "Hitter", "Seer")
+    assert H.phase(game, state) == "INTERRUPT" and H.seat(game, state) == 1
+    game.apply_string(state, "reroll the 8")
+    assert H.clicks(game, state, "Seer") == 0  # 1 + 2 + 9 < 16
+
+
+def test_P_DMG_6_flag_needs_10_squares_and_line_of_fire(H):
+    game, state = duel(H, plain(H, "Hitter"), plain(H, "Foe"), options=PC_ON,
+                       extra1=[plain(H, "Seer", powers=PROB)],
+                       placements={"Seer": (11, 11)}, dice=["4", "4"], a_at=(0, 0),
+                       b_at=(0, 1))
+    H.close(game, state, "Hitter", "Foe")
+    assert H.phase(game, state) == "ACTION"  # 11 squares away: no question

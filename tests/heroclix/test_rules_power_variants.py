@@ -401,3 +401,54 @@ def test_P_SPD_9_hypersonic_ranged_attack_at_half_range(H):
     game2, state2 = duel(H, streak, plain(H, "Foe"), a_at=(5, 0), b_at=(5, 7), dice=["3", "4"])
     play(H, game2, state2, "Streak", "hypersonic speed", "hypersonic speed Streak (5,0)->(5,4)")
     assert "hypersonic speed Streak -> Foe (5,7)" in H.names(game2, state2)  # 3 of 6
+
+
+# -- P-SPD-6 Mind Control ---------------------------------------------------------------------
+
+MIND = ("mind_control", None, None, None)
+
+
+def test_P_SPD_6_mind_control_hits_for_no_damage_and_gives_the_target_an_action(H):
+    game, state = duel(H, plain(H, "Mind", powers=MIND), plain(H, "Foe", damage=3, points=40),
+                       extra1=[plain(H, "Pal", points=30)], placements={"Pal": (5, 7)},
+                       dice=["3", "4", "3", "4"])
+    events = play(H, game, state, "Mind", "mind control", "mind control Mind -> Foe (5,6)")
+    assert H.clicks(game, state, "Foe") == 0 and "mind_control" in H.kinds(events)
+    assert H.phase(game, state) == "FIGURE" and H.seat(game, state) == 0
+    names = H.names(game, state)
+    assert "close Pal (5,7)" in names and "close Mind (5,5)" not in names  # it fights for seat 0
+    events = game.apply_string(state, "close Pal (5,7)")
+    assert H.clicks(game, state, "Pal") == 3
+    assert H.d(game, state)["vp"] == [0.0, 0.0]
+    assert H.tokens(game, state, "Foe") == 1 and H.tokens(game, state, "Mind") == 1
+    assert H.clicks(game, state, "Mind") == 0  # 40 points hit: less than 100
+    assert H.seat(game, state) == 1  # Mind's action (the player's only one) is over
+    assert "select Foe (5,6)" in H.names(game, state)  # free to act in its owner's turn
+
+
+def test_P_SPD_6_mind_controller_takes_1_per_100_points_hit(H):
+    game, state = duel(H, plain(H, "Mind", powers=MIND, range=6, targets=2, points=50),
+                       plain(H, "Foe", points=80), b_at=(5, 9), build_total=200,
+                       extra1=[plain(H, "Foe Two", points=70)], placements={"Foe Two": (3, 9)},
+                       dice=["4", "4"])
+    play(H, game, state, "Mind", "mind control", "mind control Mind -> Foe (5,9)",
+         "ranged Foe Two (3,9)")
+    assert H.sq(game, state, "Foe") == (5, 9)  # no damage, so no knockback
+    game.apply_string(state, "move Foe to (5,9)")
+    game.apply_string(state, "move Foe Two to (3,9)")
+    assert H.clicks(game, state, "Mind") == 1  # 150 points: 1 click
+
+
+def test_P_SPD_6_battle_fury_cannot_be_mind_controlled(H):
+    fury = plain(H, "Berserker", powers=(None, None, None, "battle_fury"))
+    game, state = duel(H, plain(H, "Mind", powers=MIND), fury)
+    assert not H.options_of(game, state, "Mind", "mind control")
+
+
+def test_P_SPD_11_running_shot_is_offered_only_for_a_shot_within_half_the_move(H):
+    # a shot square 5 squares away: within the full move of 6, not within its half of 3
+    shooter = plain(H, "Runner", powers=RUNNING, range=2, speed=6)
+    game, state = duel(H, shooter, plain(H, "Foe"), a_at=(1, 0), b_at=(8, 0))
+    assert not H.options_of(game, state, "Runner", "running shot")
+    game, state = duel(H, shooter, plain(H, "Foe"), a_at=(1, 0), b_at=(6, 0))
+    assert H.options_of(game, state, "Runner", "running shot") == {"running shot Runner"}
