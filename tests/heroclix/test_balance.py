@@ -1,0 +1,23 @@
+"""The balance tournament's forces and games (envs.heroclix.balance; heroclix_figures.md's
+suggested 100-point forces, HC-2.3 build total)."""
+
+from __future__ import annotations
+
+from envs.heroclix.balance import FORCES, pairs, play_pair, points, scenario_text
+from envs.heroclix.rules import HeroclixGame
+from envs.heroclix.scenarios import SCENARIOS_DIR, scenario_from_text
+
+
+def test_HC_2_3_every_balance_force_is_legal_within_100_points():
+    for name, force in FORCES.items():
+        game = HeroclixGame(scenario_from_text(scenario_text(force, force), base=SCENARIOS_DIR))
+        assert points(force) <= 100, name
+        assert game.force_points(game.new_state(0), 0) == points(force)
+    assert len(pairs()) == len(FORCES) * (len(FORCES) - 1) // 2
+
+
+def test_balance_pair_swaps_seats_and_counts_every_game():
+    result = play_pair("quarry+thug", "mender+shift+thug", games=2, seed=3)
+    assert result.wins + result.draws + result.losses == 2
+    assert 0.0 <= result.ci_low <= result.win_rate <= result.ci_high <= 1.0
+    assert (result.points_a, result.points_b) == (85, 100)
