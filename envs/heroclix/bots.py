@@ -292,6 +292,16 @@ def _place_figure(turn: _Turn) -> int:
     return turn.cell_action("place_soar" if modes[best] == SOAR else "place", int(cells[best]))
 
 
+def _interrupt(turn: _Turn) -> int:
+    """Mastermind (P-DEF-7): give the damage to the friend it costs least, when that is less
+    than taking it. Probability Control's question (only with its flag): the roll stands."""
+    _, _, figure, amount, *squares = turn.state.interrupt
+    options = [(turn.hurt(figure, amount), turn.special("decline"))]
+    options += [(turn.hurt(int(turn.state.occupant[c]), amount), turn.cell_action("target", c))
+                for c in squares]
+    return min(options)[1]
+
+
 _PHASES: dict[Phase, Callable[[_Turn], int]] = {
     Phase.ACTION: _action,
     Phase.FIGURE: _figure,
@@ -300,6 +310,7 @@ _PHASES: dict[Phase, Callable[[_Turn], int]] = {
     Phase.DROP: _drop,
     Phase.TARGETS: _targets,
     Phase.VARIANT: variant_step,
+    Phase.INTERRUPT: _interrupt,
     Phase.TELEKINESIS: _telekinesis,
     Phase.DRAFT: _draft,
     Phase.EDGE: _Turn.first_legal,

@@ -216,3 +216,15 @@ def test_legal_and_read_only_in_a_brawl_of_powers():
             assert game.to_json(state) == before
             game.apply(state, action)
         assert game.current_player(state) < 0
+
+
+def test_P_DEF_7_the_bot_passes_a_killing_blow_to_a_cheap_friend(H):
+    boss = H.fig("boss", "Boss", points=60, powers=(None, None, "mastermind", None), clicks=3)
+    minion = H.fig("minion", "Minion", points=15, clicks=6)
+    game, state = H.build([[H.fig("hitter", "Hitter", damage=3)], [boss, minion]],
+                          {"Hitter": (5, 5), "Boss": (5, 6), "Minion": (6, 6)},
+                          dice=["3", "4"])
+    H.close(game, state, "Hitter", "Boss")
+    assert H.phase(game, state) == "INTERRUPT"
+    action = HeuristicBot().act(game, state, np.random.default_rng(0))
+    assert game.action_to_string(state, action) == "transfer 3 from Boss to Minion (6,6)"
