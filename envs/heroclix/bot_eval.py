@@ -65,6 +65,7 @@ class Weights:
     locked: float = 0.5  # the threat of an enemy with two tokens, against one free to act
     closing: float = 0.5  # a close attack the enemy can walk up to make the turn after
     cautious: float = 3.0  # more weight on danger while ahead on victory points (HC-7.4)
+    press: float = 0.9  # not ahead: danger and the least gain shrink this much by the last round
     push_margin: float = 2.0  # what a push must gain beyond its click
     min_gain: float = 0.3  # an action must gain this much, else end the turn
     token: float = 0.5  # Incapacitate's first token, against the second that locks (P-ATT-6)
@@ -90,7 +91,11 @@ class Evaluator(LegalActions):
         self.keys = [game.powers(state, int(i)) for i in f]
         scores = final_scores(game, state)  # HC-7.5-7.7 if the game ended now
         lead = scores[self.seat] - max(v for s, v in enumerate(scores) if s != self.seat)
-        self.risk = self.w.danger * (1.0 + self.w.cautious * (lead > 0))
+        # Ahead on points, time is on its side; otherwise it must fight before the rounds
+        # run out (HC-7.1 b): danger weighs less and smaller gains are worth an action.
+        urgency = 0.0 if lead > 0 else self.w.press * state.round / max(1, game.max_rounds - 1)
+        self.risk = self.w.danger * (1.0 + self.w.cautious * (lead > 0)) * (1.0 - urgency)
+        self.min_gain = self.w.min_gain * (1.0 - urgency)
         rivals = len({int(game.owner[e]) for e in self.enemies})
         self.closing = self.w.closing / max(1, rivals)  # with more rivals, one walks at me
         self.reduction = [int(10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, int(i), "attack",

@@ -144,9 +144,10 @@ class _Turn(Positions):
 
     def plan(self, figure: int) -> tuple[float, str, int, int]:
         """(gain, plane, cell, mode) of ``figure``'s best action in this position, before
-        pushing (cached per position)."""
+        pushing (cached per position; the round and the points scored set its caution)."""
         state = self.state
-        key = (id(self.game), figure, self.seat, state.cell.tobytes(), state.click.tobytes(),
+        key = (id(self.game), figure, self.seat, state.round, tuple(state.vp),
+               state.cell.tobytes(), state.click.tobytes(),
                state.mode.tobytes(), state.held.tobytes(), state.objects.tobytes(),
                state.tokens.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
                state.power_off.tobytes())
@@ -181,7 +182,7 @@ class _Turn(Positions):
 # ==========================================================================================
 def _action(turn: _Turn) -> int:
     """HC-3.5: the figure whose best action gains most after pushing, else end the turn."""
-    options = [(turn.w.min_gain, turn.special("end_turn"))]
+    options = [(turn.min_gain, turn.special("end_turn"))]
     for cell in turn.cells("select"):
         figure = int(turn.state.occupant[cell])
         gain = turn.plan(figure)[0] - turn.push_cost(figure)
