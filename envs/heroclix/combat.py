@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from ..core.events import Event
 from ..core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
 from .game import ClixBase
-from .interrupts import DECLINE, MASTERMIND, ask
+from .flags import ROLLS_WITH_HITS
+from .interrupts import ACCEPT, DECLINE, KNOCKBACK, MASTERMIND, ask
 from .powers import (AIMS_FOR_FRIENDS, AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS,
                      LASTING, LENDS_ATTACK, LENDS_DEFENSE, LENDS_DEFENSE_TEAM, NO_KNOCKBACK,
                      RALLIES, REDUCTION_ROLL, RETALIATES, TRANSFERS_DAMAGE, has_trait)
@@ -328,6 +329,9 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
                 and state.cell[attacker] != NO_CELL:  # TA-MYS: not an attack, not reduced
             deal_damage(game, state, attacker, 1, "retaliation", victim, events)
         knocked = spec.always_knockback or dice[0] == dice[1]  # HC-4.8
+        if not knocked and taken > 0 and state.cell[victim] != NO_CELL \
+                and game.has_trait(state, victim, ROLLS_WITH_HITS):  # flag combat_reflexes_2008
+            knocked = ask(state, [KNOCKBACK, int(game.owner[victim]), victim, taken]) == ACCEPT
         if knocked and taken > 0 and state.cell[victim] != NO_CELL \
                 and not has_trait(game.powers(state, victim), NO_KNOCKBACK):
             knock_back(game, state, victim, source_cell, victim_cell, taken, attacker, events)
@@ -368,7 +372,7 @@ def knock_back(game: ClixBase, state: State, target: int, source_cell: int, targ
     events.append(Event("knockback", f"{game.label(target)} is knocked back to "
                         f"{game.cell_label(stop)} ({push.reason.value})", state.seat,
                         cells=(target_cell, stop)))
-    if push.extra_damage:
+    if push.extra_damage and not game.has_trait(state, target, ROLLS_WITH_HITS):
         target = damage_recipient(game, state, target, push.extra_damage, "knockback")
         deal_damage(game, state, target, push.extra_damage, "knockback", attacker, events)
 
@@ -376,8 +380,11 @@ def knock_back(game: ClixBase, state: State, target: int, source_cell: int, targ
 def damage_recipient(game: ClixBase, state: State, figure: int, amount: int, kind: str) -> int:
     """P-DEF-7 Mastermind: a figure about to take an attack's or knockback's damage may have
     an adjacent friend of lower points take all of it instead (its controller's decision,
-    :mod:`.interrupts`); the friend's reductions apply and a KO counts for the attacker."""
+    :mod:`.interrupts`); the friend's reductions apply and a KO counts for the attacker.
+    Pushing damage too with the ``mastermind_pushing`` flag."""
     if amount <= 0 or not has_trait(game.powers(state, figure), TRANSFERS_DAMAGE):
+        return figure
+    if kind == "pushing" and not game.flags["mastermind_pushing"]:
         return figure
     owner, points = game.owner[figure], game.points[figure]
     friends = [f for f in game.adjacent_figures(state, figure)

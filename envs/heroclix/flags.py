@@ -29,6 +29,10 @@ flag                                rule     what it changes
 ``pulse_wave_while_adjacent``       P-ATT-3  Pulse Wave may be used next to an enemy
 ``probability_control``             P-DMG-6  Probability Control works (its Default: off):
                                              rerolls as decisions after each roll
+``mastermind_pushing``              P-DEF-7  Mastermind may pass on pushing damage too
+``combat_reflexes_2008``            P-DEF-4  Combat Reflexes also chooses to be knocked back
+                                             by any damaging attack (an INTERRUPT), and
+                                             takes no knockback damage
 ==================================  =======  ===============================================
 """
 
@@ -41,6 +45,7 @@ from ..core.game import OptionError
 
 IGNORES_ENEMY_STOPS = "ignores_enemy_stops"  # squares next to enemies do not stop its move
 CLOSE_SOARING = "close_soaring"  # close combat with soaring figures on touching squares
+ROLLS_WITH_HITS = "rolls_with_hits"  # may take knockback from any damage, and no click of it
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag("support_min_heal", "P-DMG-3", (0, 1)),
     Flag("pulse_wave_while_adjacent", "P-ATT-3"),
     Flag("probability_control", "P-DMG-6"),
+    Flag("mastermind_pushing", "P-DEF-7"),
+    Flag("combat_reflexes_2008", "P-DEF-4"),
 )
 FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
 
@@ -75,6 +82,7 @@ FLAG_TRAITS = {
     "leapclimb_ignores_characters": ("leap_climb", IGNORES_ENEMY_STOPS),
     "leapclimb_hits_soaring": ("leap_climb", CLOSE_SOARING),
     "phasing_ignores_characters": ("phasing", IGNORES_ENEMY_STOPS),
+    "combat_reflexes_2008": ("combat_reflexes", ROLLS_WITH_HITS),
 }
 
 

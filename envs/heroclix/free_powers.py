@@ -39,8 +39,9 @@ def register_free(cls: type[Variant]) -> type[Variant]:
 
 
 def offer_free_powers(game: ClixBase, state: State, legal: LegalMask) -> None:
+    able = game.figures_with(FREE_ACTIONS)
     for figure in game.alive(state, state.seat):
-        if figure in state.free_used:
+        if figure in state.free_used or figure not in able:
             continue
         for key in game.powers(state, figure):
             if HOOKS.has(FREE_ACTIONS, key) and HOOKS.get(FREE_ACTIONS, key).targets(

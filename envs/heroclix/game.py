@@ -27,7 +27,7 @@ from ..core.knockback import Knockback, compass_direction, knockback
 from ..core.tokens import GONE, TokenLayer
 from ..core.walls import WallGeometry
 from .dice import roll_2d6
-from .flags import FLAG_DEFAULTS, checked_flags, flag_traits
+from .flags import FLAG_DEFAULTS, ROLLS_WITH_HITS, checked_flags, flag_traits
 from .maps import ClixMap, Terrain
 from .powers import (ACTS_EXHAUSTED, FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, REROLLS,
                      TRANSFERS_DAMAGE, VARIANTS, has_trait)
@@ -48,7 +48,7 @@ BASE_PLANES = ("select", "move", "soar", "close", "ranged", "throw", "smash", "w
                "wall_s", "wall_w", "tk_object", "tk_move", "tk_hurl", "pick_up", "carry", "drop",
                "support", "marker", "free", "target")
 SPECIALS = ("pass", "end_turn", "break_away", "regenerate", "fire", "end_move", "end_action",
-            "decline", "reroll")
+            "decline", "reroll", "accept")
 REWARDS = ("win", "vp")
 SETUPS = ("fixed", "play")
 SETUP_PLANES = ("place", "place_soar", "place_object")
@@ -106,6 +106,8 @@ class ClixBase(StandardGame[State]):
                  support_min_heal: int = 0,
                  pulse_wave_while_adjacent: bool = False,
                  probability_control: bool = False,
+                 mastermind_pushing: bool = False,
+                 combat_reflexes_2008: bool = False,
                  team_abilities: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()
@@ -172,6 +174,7 @@ class ClixBase(StandardGame[State]):
         self.may_interrupt = any(
             has_trait(keys, TRANSFERS_DAMAGE) or (self.flags["probability_control"]
                                                   and has_trait(keys, REROLLS))
+            or any(ROLLS_WITH_HITS in self.flag_traits.get(k, ()) for k in keys)
             for dial in self.dial_keys for keys in dial)
         self.objects = TokenLayer([OBJECT_KINDS[o.kind] for o in sc.objects],
                                   [o.kind for o in sc.objects], self.n_cells)
@@ -436,7 +439,18 @@ class ClixBase(StandardGame[State]):
         on_map = state.cell != NO_CELL
         if seat is not None:
             on_map &= self.owner == seat
-        return [int(f) for f in np.flatnonzero(on_map)]
+        return on_map.nonzero()[0].tolist()
+
+    def figures_with(self, point) -> frozenset[int]:
+        """Figures whose dial shows, at some click, a power with an effect at ``point`` (so
+        the flow need not ask the others)."""
+        found = self.caches.setdefault("figures_with", {}).get(point.name)
+        if found is None:
+            found = frozenset(f for f in range(self.n_figures)
+                              if any(HOOKS.has(point, k) for keys in self.dial_keys[f]
+                                     for k in keys + self.team_keys[f]))
+            self.caches["figures_with"][point.name] = found
+        return found
 
     def side(self, state: State, figure: int) -> int:
         """The seat a figure fights for now: its owner's, or its Mind Controller's during

@@ -37,7 +37,7 @@ skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
 bound on the decisions of a game from ``max_rounds`` and the longest possible action.
 
-Action space: ``Discrete(21 * H * W + 43)``
+Action space: ``Discrete(21 * H * W + 44)``
 ------------------------------------------
 Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
 for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
@@ -80,6 +80,7 @@ plane / action    meaning (the phase that offers it)
 ``decline``       keep the damage instead of passing it on (Mastermind), let a roll stand
                   (Probability Control) (INTERRUPT)
 ``reroll``        have the roll made again (Probability Control, INTERRUPT)
+``accept``        be knocked back (Combat Reflexes under its 2008 flag, INTERRUPT)
 ``switch_off_*``  switch off the chosen figure's optional speed / attack / defense /
                   damage power until your next turn (HC-3.8)
 ``power_<key>``   play that power's variant of an action (FIGURE): ``barrier,
@@ -98,7 +99,7 @@ plane / action    meaning (the phase that offers it)
 The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, wall_e, wall_s,
 wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support, marker, free, target``
 (H x W each), then ``pass, end_turn, break_away, regenerate, fire, end_move, end_action,
-decline, reroll``,
+decline, reroll, accept``,
 the four ``switch_off`` slots, the fifteen ``power`` slots (``env.game.variant_keys``), the
 four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 
@@ -233,6 +234,9 @@ support_min_heal                  0         P-DMG-3: least heal of a success (0 
 pulse_wave_while_adjacent         False     P-ATT-3: Pulse Wave next to an enemy
 probability_control               False     P-DMG-6: Probability Control works (off is
                                             the card's Default): rerolls as INTERRUPTs
+mastermind_pushing                False     P-DEF-7: Mastermind passes on pushing too
+combat_reflexes_2008              False     P-DEF-4: may be knocked back by any damage
+                                            (an INTERRUPT), no knockback damage
 team_abilities                    False     R-13: the team abilities of ``teams.yaml``
                                             (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)

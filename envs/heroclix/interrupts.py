@@ -20,6 +20,8 @@ mastermind   the figure would take ``amount`` damage (an attack's or knockback's
              plane) or take it (``decline``)
 probability  the roll for the figure came to ``amount``: ``reroll`` it or let it stand
              (``decline``)
+knockback    the figure took ``amount`` without being knocked back: ``accept`` being
+             knocked back that far, or not (``decline``; flag ``combat_reflexes_2008``)
 ===========  =============================================================================
 
 Only games whose dials show an interrupting power (and, for Probability Control, with its
@@ -35,10 +37,10 @@ from ..core.flow import PhaseRule
 from .game import ClixBase
 from .state import Phase, State
 
-KINDS = ("mastermind", "probability")
-MASTERMIND, PROBABILITY = 0, 1
-DECLINE, REROLL = -1, -2
-_SPECIAL_ANSWERS = {"decline": DECLINE, "reroll": REROLL}
+KINDS = ("mastermind", "probability", "knockback")
+MASTERMIND, PROBABILITY, KNOCKBACK = 0, 1, 2
+DECLINE, REROLL, ACCEPT = -1, -2, -3
+_SPECIAL_ANSWERS = {"decline": DECLINE, "reroll": REROLL, "accept": ACCEPT}
 
 
 class NeedDecision(Exception):
@@ -89,6 +91,8 @@ def describe_request(game: ClixBase, state: State) -> str:
     kind, _, figure, amount, *_ = state.interrupt
     if kind == PROBABILITY:
         return f"{game.label(figure)} rolled {amount}: reroll? (Probability Control)"
+    if kind == KNOCKBACK:
+        return f"{game.label(figure)} took {amount}: be knocked back? (Combat Reflexes)"
     return f"{game.label(figure)} would take {amount}: transfer it? (Mastermind)"
 
 
@@ -96,6 +100,9 @@ def interrupt_action_name(game: ClixBase, state: State, decoded) -> str:
     kind, _, figure, amount, *_ = state.interrupt
     if kind == PROBABILITY:
         return f"reroll the {amount}" if decoded.kind == "reroll" else f"let the {amount} stand"
+    if kind == KNOCKBACK:
+        return f"{game.label(figure)} rolls back {amount}" if decoded.kind == "accept" \
+            else f"{game.label(figure)} holds its ground"
     if decoded.kind == "decline":
         return f"{game.label(figure)} takes the {amount}"
     return f"transfer {amount} from {game.label(figure)} to {game.view.who(state, decoded.cell)} " \
@@ -108,6 +115,8 @@ class Interrupt(PhaseRule[ClixBase, State]):
     def mask(self, game, state, legal):
         if state.interrupt[0] == PROBABILITY:
             legal.special("reroll")
+        elif state.interrupt[0] == KNOCKBACK:
+            legal.special("accept")
         else:
             legal.cells("target", state.interrupt[4:])
         legal.special("decline")

@@ -139,6 +139,8 @@ def markers_end(game: ClixBase, state: State, when: str, figure: int, events: li
     """At the start of the controller's turn, or once the source no longer shows its power."""
     for variant in (SmokeCloud, Barrier):
         layer = getattr(state, variant.layer)
+        if layer.max() < 0:
+            continue
         for source in np.unique(layer[layer >= 0]).tolist():
             if (when == "turn_start" and game.owner[source] == state.seat) \
                     or variant.key not in game.powers(state, source):

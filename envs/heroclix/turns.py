@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..core.events import Event
 from ..core.hooks import TURN_START
-from .combat import deal_damage
+from .combat import damage_recipient, deal_damage
 from .game import ClixBase
 from .powers import FREE_MOVE, HOOKS, LASTING, NO_PUSHING_DAMAGE, has_trait
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, Phase, State
@@ -77,7 +77,8 @@ def give_token(game: ClixBase, state: State, figure: int, events: list[Event], *
     elif pushed:
         events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
         if not has_trait(game.powers(state, figure), NO_PUSHING_DAMAGE):
-            deal_damage(game, state, figure, 1, "pushing", figure, events)
+            taker = damage_recipient(game, state, figure, 1, "pushing")  # P-DEF-7 flag
+            deal_damage(game, state, taker, 1, "pushing", figure, events)
 
 
 def end_turn(game: ClixBase, state: State, events: list[Event]) -> None:
@@ -113,7 +114,10 @@ def turn_start_powers(game: ClixBase, state: State, seat: int, events: list[Even
     """The ``turn_start`` effects of the seat's figures, by the effect's ``priority`` and
     then the figure's square (board order: P-ATT-9, P-DMG-11 defaults)."""
     due = []
+    able = game.figures_with(TURN_START)
     for figure in game.alive(state, seat):
+        if figure not in able:
+            continue
         for key in game.powers(state, figure):
             if HOOKS.has(TURN_START, key):
                 effect = HOOKS.get(TURN_START, key)

@@ -187,3 +187,33 @@ def test_P_DMG_6_flag_needs_10_squares_and_line_of_fire(H):
                        b_at=(0, 1))
     H.close(game, state, "Hitter", "Foe")
     assert H.phase(game, state) == "ACTION"  # 11 squares away: no question
+
+
+def test_P_DEF_7_flag_mastermind_passes_on_pushing_damage(H):
+    boss = plain(H, "Boss", points=60, powers=(None, None, "mastermind", None))
+    kw = dict(b_at=(11, 11), extra0=[plain(H, "Minion", points=15)],
+              placements={"Minion": (6, 5)}, tokens={"Boss": 1})
+    game, state = duel(H, boss, plain(H, "Foe"), **kw)
+    H.move(game, state, "Boss", (5, 6))
+    assert H.clicks(game, state, "Boss") == 1  # default: attacks and knockback only
+    game, state = duel(H, boss, plain(H, "Foe"), options={"mastermind_pushing": True}, **kw)
+    H.move(game, state, "Boss", (5, 6))
+    assert H.phase(game, state) == "INTERRUPT"
+    game.apply_string(state, "transfer 1 from Boss to Minion (6,5)")
+    assert H.clicks(game, state, "Boss") == 0 and H.clicks(game, state, "Minion") == 1
+
+
+def test_P_DEF_4_flag_combat_reflexes_chooses_knockback_and_takes_no_knockback_damage(H):
+    dodger = plain(H, "Dodger", powers=(None, None, "combat_reflexes", None))
+    walls = [((5, 7), (5, 8))]
+    game, state = duel(H, plain(H, "Hitter", damage=2, attack=11), dodger, walls=walls,
+                       options={"combat_reflexes_2008": True}, dice=["5", "3"])  # 8+11 >= 18
+    H.close(game, state, "Hitter", "Dodger")
+    assert H.phase(game, state) == "INTERRUPT" and H.seat(game, state) == 1
+    game.apply_string(state, "Dodger rolls back 2")
+    assert H.sq(game, state, "Dodger") == (5, 7)  # stopped by the wall
+    assert H.clicks(game, state, "Dodger") == 2  # the wall's click is not taken
+    game, state = duel(H, plain(H, "Hitter", damage=2, attack=11), dodger, walls=walls,
+                       dice=["5", "3"])
+    H.close(game, state, "Hitter", "Dodger")
+    assert H.phase(game, state) == "ACTION" and H.sq(game, state, "Dodger") == (5, 6)
