@@ -30,6 +30,8 @@ flag                                rule     what it changes
 ``probability_control``             P-DMG-6  Probability Control works (its Default: off):
                                              rerolls as decisions after each roll
 ``mastermind_pushing``              P-DEF-7  Mastermind may pass on pushing damage too
+``tk_move_friend``                  P-ATT-11 Telekinesis may move an adjacent friendly figure
+                                             10 squares (option 2: ``power_telekinesis``)
 ``combat_reflexes_2008``            P-DEF-4  Combat Reflexes also chooses to be knocked back
                                              by any damaging attack (an INTERRUPT), and
                                              takes no knockback damage
@@ -74,6 +76,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("probability_control", "P-DMG-6"),
     Flag("mastermind_pushing", "P-DEF-7"),
     Flag("combat_reflexes_2008", "P-DEF-4"),
+    Flag("tk_move_friend", "P-ATT-11"),
 )
 FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
 

@@ -108,6 +108,7 @@ class ClixBase(StandardGame[State]):
                  probability_control: bool = False,
                  mastermind_pushing: bool = False,
                  combat_reflexes_2008: bool = False,
+                 tk_move_friend: bool = False,
                  team_abilities: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()

@@ -37,7 +37,7 @@ skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
 bound on the decisions of a game from ``max_rounds`` and the longest possible action.
 
-Action space: ``Discrete(21 * H * W + 44)``
+Action space: ``Discrete(21 * H * W + 47)``
 ------------------------------------------
 Cells are ``row * W + col`` on the ``board_size`` grid: by default the map's own size (16 x 16
 for ``duel``, 24 x 24 for the boxed maps); with ``board_size=(24, 24)`` every shipped map sits
@@ -85,8 +85,10 @@ plane / action    meaning (the phase that offers it)
                   damage power until your next turn (HC-3.8)
 ``power_<key>``   play that power's variant of an action (FIGURE): ``barrier,
                   blades_claws_fangs, charge, close_combat_expert, energy_explosion,
-                  exploit_weakness, flurry, force_blast, incapacitate, psychic_blast,
-                  pulse_wave, quake, ranged_combat_expert, running_shot, smoke_cloud``;
+                  exploit_weakness, flurry, force_blast, hypersonic_speed, incapacitate,
+                  mind_control, psychic_blast, pulse_wave, quake, ranged_combat_expert,
+                  running_shot, smoke_cloud, telekinesis`` (its friend move, under
+                  ``tk_move_friend``);
                   its destination and targets follow in the VARIANT phase on the planes
                   above (``charge Razorback (4,5)->(6,7)``, then
                   ``charge Razorback -> Quarry (6,8)``)
@@ -100,7 +102,7 @@ The action order is ``select, move, soar, close, ranged, throw, smash, wall_n, w
 wall_w, tk_object, tk_move, tk_hurl, pick_up, carry, drop, support, marker, free, target``
 (H x W each), then ``pass, end_turn, break_away, regenerate, fire, end_move, end_action,
 decline, reroll, accept``,
-the four ``switch_off`` slots, the fifteen ``power`` slots (``env.game.variant_keys``), the
+the four ``switch_off`` slots, the eighteen ``power`` slots (``env.game.variant_keys``), the
 four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
@@ -237,6 +239,8 @@ probability_control               False     P-DMG-6: Probability Control works (
 mastermind_pushing                False     P-DEF-7: Mastermind passes on pushing too
 combat_reflexes_2008              False     P-DEF-4: may be knocked back by any damage
                                             (an INTERRUPT), no knockback damage
+tk_move_friend                    False     P-ATT-11 option 2: Telekinesis moves an
+                                            adjacent friend 10 squares (power_telekinesis)
 team_abilities                    False     R-13: the team abilities of ``teams.yaml``
                                             (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)

@@ -89,8 +89,10 @@ class Variant:
             start = game.cell_label(int(state.cell[figure]))
             return f"{self.title} {mover} {start}->{where}" + (
                 " soaring" if decoded.kind == "soar" else "")
-        if decoded.kind in ("close", "ranged"):
+        if decoded.kind in ("close", "ranged", "target"):
             return f"{self.title} {mover} -> {game.view.who(state, decoded.cell)} {where}"
+        if decoded.kind == "tk_move":
+            return f"{self.title} {mover}: {game.label(state.targets[0])} to {where}"
         if decoded.kind == "smash":
             return f"{self.title} {mover} smashes {where}"
         return f"{self.title} {mover} breaks the {decoded.kind[-1].upper()} wall of {where}"

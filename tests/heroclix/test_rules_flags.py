@@ -217,3 +217,21 @@ def test_P_DEF_4_flag_combat_reflexes_chooses_knockback_and_takes_no_knockback_d
                        dice=["5", "3"])
     H.close(game, state, "Hitter", "Dodger")
     assert H.phase(game, state) == "ACTION" and H.sq(game, state, "Dodger") == (5, 6)
+
+
+def test_P_ATT_11_flag_tk_move_friend_moves_an_adjacent_friend_10_squares(H):
+    mover = plain(H, "Mover", powers=TK)
+    kw = dict(b_at=(11, 11), extra0=[plain(H, "Pal")], placements={"Pal": (5, 6)})
+    game, state = duel(H, mover, plain(H, "Foe"), **kw)
+    assert not H.options_of(game, state, "Mover", "telekinesis")  # option 2 is off
+    game, state = duel(H, mover, plain(H, "Foe"), options={"tk_move_friend": True}, **kw)
+    H.select(game, state, "Mover")
+    game.apply_string(state, "telekinesis Mover")
+    game.apply_string(state, "telekinesis Mover -> Pal (5,6)")
+    moves = H.names(game, state)
+    assert "telekinesis Mover: Pal to (0,5)" in moves and "telekinesis Mover: Pal to (5,5)" \
+        not in moves and "telekinesis Mover: Pal to (11,11)" not in moves  # Foe is there
+    assert "telekinesis Mover: Pal to (5,11)" in moves  # Pal does not block its own line
+    events = game.apply_string(state, "telekinesis Mover: Pal to (0,5)")
+    assert H.sq(game, state, "Pal") == (0, 5) and "tk_move" in H.kinds(events)
+    assert H.tokens(game, state, "Pal") == 0 and H.tokens(game, state, "Mover") == 1
