@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.modemove import reachable_modes
-from .bot_eval import FAR, STRIKE, THROW, Evaluator
+from .bot_eval import FAR, THROW, Evaluator
 from .bot_powers import best_shot, best_strike
 from .powers import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJECTS, has_trait
 from .reach import mode_rules, move_budget

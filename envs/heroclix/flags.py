@@ -32,6 +32,8 @@ flag                                rule     what it changes
 ``mastermind_pushing``              P-DEF-7  Mastermind may pass on pushing damage too
 ``tk_move_friend``                  P-ATT-11 Telekinesis may move an adjacent friendly figure
                                              10 squares (option 2: ``power_telekinesis``)
+``tk_move_enemy``                   P-ATT-11 ... or an adjacent enemy it hits in close combat
+                                             for no damage (option 1)
 ``combat_reflexes_2008``            P-DEF-4  Combat Reflexes also chooses to be knocked back
                                              by any damaging attack (an INTERRUPT), and
                                              takes no knockback damage
@@ -77,6 +79,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("mastermind_pushing", "P-DEF-7"),
     Flag("combat_reflexes_2008", "P-DEF-4"),
     Flag("tk_move_friend", "P-ATT-11"),
+    Flag("tk_move_enemy", "P-ATT-11"),
 )
 FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
 

@@ -109,6 +109,7 @@ class ClixBase(StandardGame[State]):
                  mastermind_pushing: bool = False,
                  combat_reflexes_2008: bool = False,
                  tk_move_friend: bool = False,
+                 tk_move_enemy: bool = False,
                  team_abilities: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()

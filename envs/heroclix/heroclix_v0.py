@@ -87,8 +87,8 @@ plane / action    meaning (the phase that offers it)
                   blades_claws_fangs, charge, close_combat_expert, energy_explosion,
                   exploit_weakness, flurry, force_blast, hypersonic_speed, incapacitate,
                   mind_control, psychic_blast, pulse_wave, quake, ranged_combat_expert,
-                  running_shot, smoke_cloud, telekinesis`` (its friend move, under
-                  ``tk_move_friend``);
+                  running_shot, smoke_cloud, telekinesis`` (moving a figure, under
+                  ``tk_move_friend`` / ``tk_move_enemy``);
                   its destination and targets follow in the VARIANT phase on the planes
                   above (``charge Razorback (4,5)->(6,7)``, then
                   ``charge Razorback -> Quarry (6,8)``)
@@ -241,6 +241,8 @@ combat_reflexes_2008              False     P-DEF-4: may be knocked back by any 
                                             (an INTERRUPT), no knockback damage
 tk_move_friend                    False     P-ATT-11 option 2: Telekinesis moves an
                                             adjacent friend 10 squares (power_telekinesis)
+tk_move_enemy                     False     P-ATT-11 option 1: ... an adjacent enemy it hits
+                                            in close combat for no damage
 team_abilities                    False     R-13: the team abilities of ``teams.yaml``
                                             (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)

@@ -48,7 +48,7 @@ from .probability import roll_for
 from .variants import VariantPhase
 from .view import ClixView
 from . import (free_powers, marker_powers, mind_control,  # noqa: F401  (they register powers)
-               telekinesis_friends, turn_powers, variant_powers)
+               telekinesis_figures, turn_powers, variant_powers)
 
 __all__ = ["HeroclixGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO"]
 

@@ -157,6 +157,7 @@ def test_P_DMG_6_flag_reroll_your_own_roll_once_in_your_turn(H):
     game, state = duel(H, plain(H, "Seer", powers=PROB), plain(H, "Foe"), options=PC_ON,
                        dice=["1", "2", "4", "4"])
     events = H.close(game, state, "Seer", "Foe")
+    assert "interrupt" in H.kinds(events)
     assert H.phase(game, state) == "INTERRUPT" and H.seat(game, state) == 0
     assert set(H.names(game, state)) == {"reroll the 3", "let the 3 stand"}
     game.apply_string(state, "reroll the 3")
@@ -235,3 +236,21 @@ def test_P_ATT_11_flag_tk_move_friend_moves_an_adjacent_friend_10_squares(H):
     events = game.apply_string(state, "telekinesis Mover: Pal to (0,5)")
     assert H.sq(game, state, "Pal") == (0, 5) and "tk_move" in H.kinds(events)
     assert H.tokens(game, state, "Pal") == 0 and H.tokens(game, state, "Mover") == 1
+
+
+def test_P_ATT_11_flag_tk_move_enemy_hits_for_no_damage_then_moves_the_enemy(H):
+    mover = plain(H, "Mover", powers=TK)
+    game, state = duel(H, mover, plain(H, "Foe"), options={"tk_move_enemy": True},
+                       dice=["3", "4"])
+    H.select(game, state, "Mover")
+    game.apply_string(state, "telekinesis Mover")
+    game.apply_string(state, "telekinesis Mover -> Foe (5,6)")
+    assert H.clicks(game, state, "Foe") == 0 and H.phase(game, state) == "VARIANT"
+    game.apply_string(state, "telekinesis Mover: Foe to (11,11)")
+    assert H.sq(game, state, "Foe") == (11, 11) and H.tokens(game, state, "Mover") == 1
+    game, state = duel(H, mover, plain(H, "Foe"), options={"tk_move_enemy": True},
+                       dice=["1", "3"])  # a miss ends the action
+    H.select(game, state, "Mover")
+    game.apply_string(state, "telekinesis Mover")
+    game.apply_string(state, "telekinesis Mover -> Foe (5,6)")
+    assert H.sq(game, state, "Foe") == (5, 6) and H.phase(game, state) == "ACTION"
