@@ -34,6 +34,8 @@ flag                                rule     what it changes
                                              10 squares (option 2: ``power_telekinesis``)
 ``tk_move_enemy``                   P-ATT-11 ... or an adjacent enemy it hits in close combat
                                              for no damage (option 1)
+``hypersonic_option2``              P-SPD-9  Hypersonic Speed may also make a streak of close
+                                             attacks, each harder, for rising damage
 ``combat_reflexes_2008``            P-DEF-4  Combat Reflexes also chooses to be knocked back
                                              by any damaging attack (an INTERRUPT), and
                                              takes no knockback damage
@@ -80,6 +82,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("combat_reflexes_2008", "P-DEF-4"),
     Flag("tk_move_friend", "P-ATT-11"),
     Flag("tk_move_enemy", "P-ATT-11"),
+    Flag("hypersonic_option2", "P-SPD-9"),
 )
 FLAG_DEFAULTS = {flag.name: flag.default for flag in FLAGS}
 

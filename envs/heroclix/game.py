@@ -110,6 +110,7 @@ class ClixBase(StandardGame[State]):
                  combat_reflexes_2008: bool = False,
                  tk_move_friend: bool = False,
                  tk_move_enemy: bool = False,
+                 hypersonic_option2: bool = False,
                  team_abilities: bool = False):
         # the rule flags of envs.heroclix.flags, as given
         self.flags = checked_flags({name: value for name, value in locals().items()

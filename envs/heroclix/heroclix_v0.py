@@ -243,6 +243,7 @@ tk_move_friend                    False     P-ATT-11 option 2: Telekinesis moves
                                             adjacent friend 10 squares (power_telekinesis)
 tk_move_enemy                     False     P-ATT-11 option 1: ... an adjacent enemy it hits
                                             in close combat for no damage
+hypersonic_option2                False     P-SPD-9 option 2: a streak of close attacks
 team_abilities                    False     R-13: the team abilities of ``teams.yaml``
                                             (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)

@@ -87,6 +87,7 @@ class State(FlatState):
     untargetable: list[int] = field(default_factory=list)  # P-DMG-7: avoided this action
     variant: str = ""  # the power key of the variant being played (VARIANT phase)
     variant_stage: int = 0  # its step: what the variant asks for next
+    variant_memory: list[int] = field(default_factory=list)  # what a variant keeps meanwhile
     extra_action_granted: bool = False  # P-DMG-11: one Leadership action per turn at most
     free_used: list[int] = field(default_factory=list)  # figures that used a free power this turn
     powers_ignored: list[int] = field(default_factory=list)  # P-ATT-3: during a Pulse Wave

@@ -36,6 +36,7 @@ def clear_decision(state: State) -> None:
     state.untargetable = []
     state.variant = ""
     state.variant_stage = 0
+    state.variant_memory = []
 
 
 def finish_action(game: ClixBase, state: State, figure: int, events: list[Event]) -> None:

@@ -44,8 +44,9 @@ import numpy as np
 from ..core.events import Event
 from ..core.knockback import compass_direction
 from .attacks import break_square, close_attack, declare_ranged
-from .combat import AttackSpec, avoids_targeting, knock_back, resolve_attack
-from .powers import NO_KNOCKBACK, NO_RANGED, has_trait
+from .combat import (AttackSpec, attack_total, avoids_targeting, damage_recipient, deal_damage,
+                     defense_total, knock_back, resolve_attack)
+from .powers import EVADES, HOOKS, NO_KNOCKBACK, NO_RANGED, has_trait
 from .reach import mark_destinations, reach, walk_to
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase
 from .targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, ranged_targets,
@@ -414,10 +415,18 @@ class HypersonicSpeed(Variant):
     and is not stopped next to enemies; once, from a square where it could end, one close
     attack or a ranged attack at half range on one target [impl: one] (not next to an
     enemy, HC-4.16); then the rest of the move. No passenger (it is not offered while
-    carrying)."""
+    carrying).
+
+    Option 2, with the ``hypersonic_option2`` flag (stage 0 also offers ``close``): close
+    attacks on one adjacent enemy, each after a hit against its defense +1 more, for as
+    long as they hit and the figure goes on (``close`` again, or ``end_action``); then the
+    last hit's value (1 per hit so far, +1 on a 12) is dealt once, and knockback if a hit
+    rolled doubles [impl: Super Senses rolls once, then]. ``state.variant_memory``: that
+    value and whether doubles were rolled."""
 
     key = "hypersonic_speed"
     action = "move"
+    STREAK = 10  # variant_stage from here on: option 2, plus the hits so far
 
     def offered(self, game, state, figure, options):
         return state.passenger == NO_FIGURE
@@ -432,15 +441,26 @@ class HypersonicSpeed(Variant):
 
     def mask(self, game, state, legal):
         figure = state.selected
-        if state.variant_stage == 1:
+        if state.variant_stage >= self.STREAK:
+            target = state.targets[0]
+            if target in close_targets(game, state, figure):
+                legal.cells("close", [int(state.cell[target])])
+            legal.special("end_action")
+        elif state.variant_stage == 1:
             legal.cells("close", cells_of(state, close_targets(game, state, figure)))
             legal.cells("ranged", cells_of(state, self.shots(game, state, figure)))
             legal.special("end_action")
         else:
             mark_destinations(game, state, legal, figure)
+            if state.variant_stage == 0 and game.flags["hypersonic_option2"]:
+                legal.cells("close", cells_of(state, close_targets(game, state, figure)))
 
     def apply(self, game, state, action, events):
         figure = state.selected
+        if state.variant_stage >= self.STREAK or (state.variant_stage == 0
+                                                  and action.kind == "close"):
+            self.streak(game, state, figure, action, events)
+            return
         if action.kind in ("move", "soar"):
             walk_to(game, state, figure, action, events)
             if state.variant_stage == 0 and (close_targets(game, state, figure)
@@ -464,3 +484,47 @@ class HypersonicSpeed(Variant):
             finish_action(game, state, figure, events)
         else:
             state.variant_stage = 2  # the rest of the move
+
+    def streak(self, game, state, figure, action, events):
+        """Option 2: one more close attack of the streak, or its end."""
+        if action.kind == "end_action":
+            self.streak_damage(game, state, figure, events)
+            return
+        target = int(state.occupant[action.cell])
+        if state.variant_stage < self.STREAK:
+            if avoids_targeting(game, state, figure, target, events):
+                back_to_figure(state)
+                return
+            state.targets, state.variant_memory = [target], [0, 0]
+            state.variant_stage = self.STREAK
+        hits = state.variant_stage - self.STREAK
+        spec = AttackSpec("close", power=self.key)
+        dice = game.roll_for(state, figure, 2)
+        total = sum(dice)
+        events.append(Event("attack", f"{game.label(figure)} hypersonic strike {hits + 1} on "
+                            f"{game.label(target)}: rolls {dice[0]}+{dice[1]}", state.seat,
+                            cells=(int(state.cell[figure]), action.cell),
+                            dice=tuple(str(d) for d in dice)))
+        if total == 2:  # HC-4.6: a miss that costs a click
+            deal_damage(game, state, figure, 1, "critical_miss", figure, events)
+        elif total == 12 or attack_total(game, state, spec, figure, target, total) >= \
+                defense_total(game, state, spec, figure, target, False) + hits:
+            doubles = int(bool(state.variant_memory[1]) or dice[0] == dice[1])
+            state.variant_memory = [hits + 1 + int(total == 12), doubles]
+            state.variant_stage += 1
+            return
+        self.streak_damage(game, state, figure, events)
+
+    def streak_damage(self, game, state, figure, events):
+        target, (value, doubles) = state.targets[0], state.variant_memory
+        if value and state.cell[target] != NO_CELL and state.cell[figure] != NO_CELL \
+                and not HOOKS.any(EVADES, game, state, AttackSpec("close"), target,
+                                  keys=game.powers(state, target)):
+            target = damage_recipient(game, state, target, value, "attack")
+            cell = int(state.cell[target])
+            taken = deal_damage(game, state, target, value, "attack", figure, events)
+            if doubles and taken and state.cell[target] != NO_CELL \
+                    and not has_trait(game.powers(state, target), NO_KNOCKBACK):
+                knock_back(game, state, target, int(state.cell[figure]), cell, taken, figure,
+                           events)
+        finish_action(game, state, figure, events)

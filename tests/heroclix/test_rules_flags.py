@@ -254,3 +254,32 @@ def test_P_ATT_11_flag_tk_move_enemy_hits_for_no_damage_then_moves_the_enemy(H):
     game.apply_string(state, "telekinesis Mover")
     game.apply_string(state, "telekinesis Mover -> Foe (5,6)")
     assert H.sq(game, state, "Foe") == (5, 6) and H.phase(game, state) == "ACTION"
+
+
+def test_P_SPD_9_flag_hypersonic_option2_streak_of_harder_attacks(H):
+    streak = plain(H, "Streak", powers=("hypersonic_speed", None, None, None))
+    # hits 8 >= 7 (16 - 9), then 9 >= 8, then 7 < 9 misses: the last hit's value, 2
+    game, state = duel(H, streak, plain(H, "Foe"), options={"hypersonic_option2": True},
+                       dice=["3", "5", "4", "5", "3", "4"])
+    H.select(game, state, "Streak")
+    game.apply_string(state, "hypersonic speed Streak")
+    game.apply_string(state, "hypersonic speed Streak -> Foe (5,6)")
+    assert H.phase(game, state) == "VARIANT" and H.clicks(game, state, "Foe") == 0
+    game.apply_string(state, "hypersonic speed Streak -> Foe (5,6)")
+    game.apply_string(state, "hypersonic speed Streak -> Foe (5,6)")
+    assert H.clicks(game, state, "Foe") == 2 and H.phase(game, state) == "ACTION"
+
+
+def test_P_SPD_9_flag_hypersonic_option2_may_stop_and_deal_the_streaks_damage(H):
+    streak = plain(H, "Streak", powers=("hypersonic_speed", None, None, None))
+    game, state = duel(H, streak, plain(H, "Foe"), options={"hypersonic_option2": True},
+                       dice=["3", "5"])
+    H.select(game, state, "Streak")
+    game.apply_string(state, "hypersonic speed Streak")
+    game.apply_string(state, "hypersonic speed Streak -> Foe (5,6)")
+    game.apply_string(state, "end hypersonic speed")
+    assert H.clicks(game, state, "Foe") == 1
+    game, state = duel(H, streak, plain(H, "Foe"))
+    H.select(game, state, "Streak")
+    game.apply_string(state, "hypersonic speed Streak")
+    assert not [n for n in H.names(game, state) if n.endswith("-> Foe (5,6)")]  # flag off
