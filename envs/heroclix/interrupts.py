@@ -50,7 +50,11 @@ class NeedDecision(Exception):
 
 
 def ask(state: State, request: list[int]) -> int:
-    """The answer to ``request`` in this replay of the action, or :class:`NeedDecision`."""
+    """The answer to ``request`` in this replay of the action, or :class:`NeedDecision`.
+    Outside a decision (the first turn's start, set up by ``new_state``) nobody can be asked:
+    the answer is ``decline``."""
+    if state.asked < 0:
+        return DECLINE
     if state.asked < len(state.answers):
         answer = state.answers[state.asked]
         state.asked += 1
@@ -74,6 +78,7 @@ def apply_with_interrupts(game: ClixBase, state: State, action: int,
     except NeedDecision as need:
         state.__dict__.clear()
         state.__dict__.update(before.__dict__)
+        state.asked = -1
         state.forget_mask()
         state.pending_action = action
         state.interrupt = list(need.request)
@@ -83,7 +88,7 @@ def apply_with_interrupts(game: ClixBase, state: State, action: int,
         return [Event("interrupt", describe_request(game, state), state.seat)]
     state.answers = []
     state.pending_action = -1
-    state.asked = 0
+    state.asked = -1
     return events
 
 

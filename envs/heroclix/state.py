@@ -96,7 +96,7 @@ class State(FlatState):
     # interrupts (.interrupts): the request asked, the answers so far, the action replayed
     interrupt: list[int] = field(default_factory=list)
     answers: list[int] = field(default_factory=list)
-    asked: int = 0  # answers used by the replay in progress
+    asked: int = -1  # answers used by the replay in progress; -1: no decision is being made
     pending_action: int = -1
     saved_phase: int = 0  # the phase and seat the pending action was chosen in
     saved_seat: int = 0

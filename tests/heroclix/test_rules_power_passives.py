@@ -374,3 +374,13 @@ def test_P_DEF_7_the_state_round_trips_during_the_interrupt(H):
     copy = H.copy(game, state)
     game.apply_string(copy, "transfer 3 from Boss to Minion (6,6)")
     assert H.clicks(game, copy, "Minion") == 3
+
+
+def test_P_DEF_7_no_one_is_asked_outside_a_decision(H):
+    # Poison at the start of a turn set up directly (no decision in progress): Mastermind
+    # keeps the damage rather than stopping the game to ask
+    boss = plain(H, "Boss", powers=MASTER, points=60)
+    game, state = duel(H, plain(H, "Venom", powers=(None, "poison", None, None)), boss,
+                       extra1=[plain(H, "Minion", points=15)], placements={"Minion": (6, 6)},
+                       turn=0)
+    assert H.clicks(game, state, "Boss") == 1 and H.phase(game, state) == "ACTION"
