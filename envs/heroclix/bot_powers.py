@@ -17,6 +17,8 @@ blades_claws_fangs     a close attack whose damage is a d6 (its mean over the fa
 flurry                 the best close attack, then a second one (lost with a KO'd or
                        knocked-back only target)
 quake                  one roll on every adjacent enemy at damage <= 2
+pulse_wave             one roll on every figure in half range and line: enemies gain,
+                       friends loss, 1 each when two or more
 force_blast            the expected knockback damage into walls and edges (1d6 squares),
                        plus ``separation`` of its close threat when the figure shoots
 incapacitate           a token (``token_value``) per enemy hit, close or ranged
@@ -56,6 +58,7 @@ INCAP_RANGED = AttackSpec("ranged", power="incapacitate", deals_damage=False, ex
 PSYCHIC = AttackSpec("ranged", power="psychic_blast", penetrating=True)
 RCE = AttackSpec("ranged", power="ranged_combat_expert", bonus=COMBAT_EXPERT_BONUS)
 EXPLOSION = AttackSpec("ranged", power="energy_explosion", damage=1, splash=True)
+PULSE = AttackSpec("ranged", power="pulse_wave", penetrating=True)  # powers in range ignored
 PLAIN_RANGED = AttackSpec("ranged")
 
 CLOSE_SPECS = {"close_combat_expert": CCE, "exploit_weakness": EXPLOIT, "blades_claws_fangs": BLADES}
@@ -159,6 +162,20 @@ def quake_plan(turn, figure):
         return None
     damage = close_damage(turn, figure, QUAKE, 0)
     return sum(turn.ev(figure, e, damage, spec=QUAKE) for e in foes) - turn.fumble(figure)
+
+
+def pulse_plan(turn, figure):
+    """P-ATT-3: every figure the wave reaches, enemies as gain and friends as loss; damage 1
+    each when two or more are caught (their powers ignored: no reductions)."""
+    caught = HOOKS.get(VARIANTS, "pulse_wave").caught(turn.game, turn.state, figure)
+    if not caught:
+        return None
+    damage = 1 if len(caught) >= 2 else int(turn.values[figure, 3])
+    owner = turn.game.owner[figure]
+    value = sum((1.0 if turn.game.owner[f] != owner else -1.0)
+                * turn.ev(figure, f, damage, hindered, kind="ranged", spec=PULSE)
+                for f, hindered in caught.items())
+    return value - turn.fumble(figure)
 
 
 def blast_value(turn, figure: int, target: int) -> float:
@@ -388,6 +405,7 @@ PLAYS: dict[str, Play] = {
     "blades_claws_fangs": close_play(BLADES),
     "flurry": Play(flurry_plan, flurry_step),
     "quake": Play(quake_plan, lambda turn: None),
+    "pulse_wave": Play(pulse_plan, lambda turn: None),
     "force_blast": Play(blast_plan, blast_step),
     "incapacitate": Play(incapacitate_plan, incapacitate_step),
     "psychic_blast": ranged_play("psychic_blast"),

@@ -228,3 +228,14 @@ def test_P_DEF_7_the_bot_passes_a_killing_blow_to_a_cheap_friend(H):
     assert H.phase(game, state) == "INTERRUPT"
     action = HeuristicBot().act(game, state, np.random.default_rng(0))
     assert game.action_to_string(state, action) == "transfer 3 from Boss to Minion (6,6)"
+
+
+def test_P_ATT_3_the_bot_sends_a_pulse_wave_through_two_enemies(H):
+    pulser = H.fig("pulser", "Pulser", range=8, powers=(None, "pulse_wave", None, None),
+                   attack=11)
+    game, state = H.build([[pulser], [H.fig("foe", "Foe"), H.fig("foe_two", "Foe Two")]],
+                          {"Pulser": (5, 5), "Foe": (5, 8), "Foe Two": (3, 8)})
+    H.select(game, state, "Pulser")
+    action = HeuristicBot().act(game, state, np.random.default_rng(0))
+    # with one bolt, the wave (one roll on both) is worth more than one shot
+    assert game.action_to_string(state, action) == "pulse wave Pulser"
