@@ -24,7 +24,7 @@ from typing import Sequence
 from ..bots import get_bot, play_game, wilson_interval
 from .figures import load_figure
 from .rules import HeroclixGame
-from .scenarios import SCENARIOS_DIR, scenario_from_text
+from .scenarios import SCENARIOS_DIR, load_scenario, scenario_from_text
 
 FORCES: dict[str, tuple[str, ...]] = {
     "razorback+gloam": ("razorback", "gloam"),
@@ -35,14 +35,7 @@ FORCES: dict[str, tuple[str, ...]] = {
 }
 COLUMNS = (6, 9, 11)  # starting squares along each edge of the small map
 EDGE_ROWS = {"S": 15, "N": 0}
-OBJECTS = """objects:
-  - {object: table, at: [5, 2]}
-  - {object: construction_material, at: [10, 12]}
-  - {object: filing_cabinet, at: [5, 13]}
-  - {object: engine_block, at: [10, 3]}
-  - {object: dumpster, at: [3, 8]}
-  - {object: forklift, at: [12, 8]}
-"""
+HOME = "duel"  # the map and objects of the games are this scenario's
 
 
 @dataclass(frozen=True)
@@ -65,12 +58,18 @@ def points(force: Sequence[str]) -> int:
 
 
 def scenario_text(seat0: Sequence[str], seat1: Sequence[str]) -> str:
-    lines = ["id: balance", "name: Balance", "map: small", "build_total: 100", "players:"]
+    home = load_scenario(HOME)
+    width = home.map.board.width
+    lines = ["id: balance", "name: Balance", f"map: {home.map.id}",
+             f"build_total: {home.build_total}", "players:"]
     for edge, force in (("S", seat0), ("N", seat1)):
         lines += [f"  - edge: {edge}", "    force:"]
         lines += [f"      - {{figure: {fid}, at: [{EDGE_ROWS[edge]}, {col}]}}"
                   for fid, col in zip(force, COLUMNS)]
-    return "\n".join(lines) + "\n" + OBJECTS
+    lines.append("objects:")
+    lines += [f"  - {{object: {o.kind}, at: [{o.cell // width}, {o.cell % width}]}}"
+              for o in home.objects]
+    return "\n".join(lines) + "\n"
 
 
 def play_pair(name_a: str, name_b: str, games: int, seed: int = 0) -> PairResult:

@@ -28,8 +28,9 @@ One attack, close or ranged, against one or more targets (HC-4.24-4.26), describ
    HC-7.6; self-inflicted: HC-7.8).
 
 Damage *kinds* tell reductions what they may reduce: ``attack``, ``knockback`` and ``poison``
-are reduced; ``pushing`` (HC-3.16), ``critical_miss`` (HC-4.6) and ``self`` are not (R-3
-default).
+are reduced; ``pushing`` (HC-3.16), ``critical_miss`` (HC-4.6) and the clicks powers cost
+their own figure (``earthbound``, ``exhausted``, ``mind_control``, ``retaliation``) are not
+(R-3 default).
 """
 
 from __future__ import annotations
@@ -239,9 +240,7 @@ def hydra_aim(game: ClixBase, state: State, attacker: int, target: int) -> bool:
 
 def enhancement(game: ClixBase, state: State, attacker: int) -> int:
     """P-DMG-5: +1 per adjacent friend with Enhancement (not the attacker itself)."""
-    owner = game.owner[attacker]
-    return sum(1 for f in game.adjacent_figures(state, attacker) if game.owner[f] == owner
-               and has_trait(game.powers(state, f), ENHANCES_RANGED))
+    return len(members_beside(game, state, attacker, ENHANCES_RANGED))
 
 
 def avoids_targeting(game: ClixBase, state: State, attacker: int, target: int,
@@ -320,24 +319,36 @@ def resolve_attack(game: ClixBase, state: State, attacker: int, targets: list[in
         amount = per_hit * times + int(critical)  # HC-4.7 (P-ATT-2: +1 to each figure hit)
         if spec.damage_roll:
             amount = _rolled_damage(game, state, spec, attacker, events) + int(critical)
-        victim = damage_recipient(game, state, victim, amount, "attack")
-        victim_cell = int(state.cell[victim])
-        taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
-                            penetrating=spec.penetrating)
+        victim, taken = land_damage(game, state, spec, attacker, victim, amount,
+                                    spec.always_knockback or dice[0] == dice[1],  # HC-4.8
+                                    source_cell, events)
         result.damage_taken[victim] = taken
-        if taken > 0 and has_trait(game.powers(state, victim), RETALIATES) \
-                and state.cell[attacker] != NO_CELL:  # TA-MYS: not an attack, not reduced
-            deal_damage(game, state, attacker, 1, "retaliation", victim, events)
-        knocked = spec.always_knockback or dice[0] == dice[1]  # HC-4.8
-        if not knocked and taken > 0 and state.cell[victim] != NO_CELL \
-                and game.has_trait(state, victim, ROLLS_WITH_HITS):  # flag combat_reflexes_2008
-            knocked = ask(state, [KNOCKBACK, int(game.owner[victim]), victim, taken]) == ACCEPT
-        if knocked and taken > 0 and state.cell[victim] != NO_CELL \
-                and not has_trait(game.powers(state, victim), NO_KNOCKBACK):
-            knock_back(game, state, victim, source_cell, victim_cell, taken, attacker, events)
     if state.cell[attacker] != NO_CELL:
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
     return result
+
+
+def land_damage(game: ClixBase, state: State, spec: AttackSpec, attacker: int, victim: int,
+                amount: int, knocked: bool, source_cell: int,
+                events: list[Event]) -> tuple[int, int]:
+    """An attack's damage reaching a figure that was hit and did not evade (steps 4-5):
+    Mastermind may pass it on, Mystics strike back, and knockback follows when ``knocked``
+    (or when Combat Reflexes under its 2008 flag chooses it). Returns (the figure that took
+    it, the clicks taken)."""
+    victim = damage_recipient(game, state, victim, amount, "attack")
+    victim_cell = int(state.cell[victim])
+    taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
+                        penetrating=spec.penetrating)
+    if taken > 0 and has_trait(game.powers(state, victim), RETALIATES) \
+            and state.cell[attacker] != NO_CELL:  # TA-MYS: not an attack, not reduced
+        deal_damage(game, state, attacker, 1, "retaliation", victim, events)
+    if not knocked and taken > 0 and state.cell[victim] != NO_CELL \
+            and game.has_trait(state, victim, ROLLS_WITH_HITS):  # flag combat_reflexes_2008
+        knocked = ask(state, [KNOCKBACK, int(game.owner[victim]), victim, taken]) == ACCEPT
+    if knocked and taken > 0 and state.cell[victim] != NO_CELL \
+            and not has_trait(game.powers(state, victim), NO_KNOCKBACK):
+        knock_back(game, state, victim, source_cell, victim_cell, taken, attacker, events)
+    return victim, taken
 
 
 def _damage_value(game: ClixBase, state: State, spec: AttackSpec, attacker: int,

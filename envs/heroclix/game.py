@@ -143,12 +143,11 @@ class ClixBase(StandardGame[State]):
                               "be played: use setup='play'")
         self.setup = setup
         for option, value in (("full_dial_visibility", full_dial_visibility),
-                              ("passenger_may_act_after_drop", passenger_may_act_after_drop)):
+                              ("passenger_may_act_after_drop", passenger_may_act_after_drop),
+                              ("team_abilities", team_abilities)):
             if not isinstance(value, bool):
                 raise OptionError(option, f"must be true or false, got {value!r}")
         self.full_dial_visibility = full_dial_visibility
-        if not isinstance(team_abilities, bool):
-            raise OptionError("team_abilities", f"must be true or false, got {team_abilities!r}")
         self.team_abilities = team_abilities
         self.passenger_may_act_after_drop = passenger_may_act_after_drop
         self.padded, self.walls, self.fire, self.chebyshev = _map_tables(self.map, (self.height,
@@ -208,18 +207,31 @@ class ClixBase(StandardGame[State]):
     def info(self) -> GameInfo:
         # One action of a figure is at most: select, carry or pick up, break away, one move
         # leg per object picked up plus one, each followed by a pick-up choice, a drop; or
-        # select and one decision per bolt plus fire; plus four switch-offs. A turn is the
-        # actions of the build total plus end_turn; the round cap ends the game.
-        legs = 2 * (len(self.objects) + 1)
-        per_action = 4 + legs + 4 + int(self.bolts.max())
-        per_turn = self.actions_per_turn * per_action + 1
-        # setup="play": a draft per slot and a done per seat, an edge per seat, each object,
-        # and a placement per slot.
-        setup = (2 * self.n_figures + 2 * self.num_players + len(self.objects)
-                 if self.setup == "play" else 0)
+        # select and one decision per bolt plus fire; plus four switch-offs; a power variant
+        # adds at most 6 steps (its slot, 4 markers, end_action). Mind Control gives one
+        # such action to each figure it hits (up to the bolts); Mastermind may ask once per
+        # damage instance (a hit and its knockback, per figure, for up to two attacks per
+        # action). A turn: the build total's actions, one more from Leadership, the free
+        # moves of team abilities (one per figure), three decisions per free power (one per
+        # figure), end_turn; the round cap ends the game. Probability Control's questions
+        # and Hypersonic Speed's option 2 streak depend on the dice alone: no bound then.
+        if self.flags["probability_control"] or self.flags["hypersonic_option2"]:
+            max_length = None
+        else:
+            legs = 2 * (len(self.objects) + 1)
+            bolts = int(self.bolts.max())
+            one = 4 + legs + 4 + bolts + 6
+            asked = 2 * 2 * self.n_figures if self.may_interrupt else 0
+            per_action = (one + asked) * (1 + bolts)
+            actions = self.actions_per_turn + 1 + (self.n_figures if self.team_abilities else 0)
+            per_turn = actions * per_action + 3 * self.n_figures + 1
+            # setup="play": a draft per slot and a done per seat, an edge per seat, each
+            # object, and a placement per slot.
+            setup = (2 * self.n_figures + 2 * self.num_players + len(self.objects)
+                     if self.setup == "play" else 0)
+            max_length = setup + per_turn * self.num_players * self.max_rounds
         return GameInfo(name=self.name, num_players=self.num_players, min_players=MIN_PLAYERS,
-                        max_players=MAX_PLAYERS,
-                        max_game_length=setup + per_turn * self.num_players * self.max_rounds)
+                        max_players=MAX_PLAYERS, max_game_length=max_length)
 
     # -- setup ----------------------------------------------------------------------------
     def _build_forces(self) -> None:

@@ -35,7 +35,9 @@ Agents
 rolled with 2d6 at the start of every game (HC-2.11); play passes clockwise (seat order),
 skipping players without figures. ``env.metadata["game_info"]`` is the game's
 :class:`~envs.core.game.GameInfo`: 2-4 players, zero-sum, and ``max_game_length``, an upper
-bound on the decisions of a game from ``max_rounds`` and the longest possible action.
+bound on the decisions of a game from ``max_rounds`` and the longest possible action
+(``None`` with ``probability_control`` or ``hypersonic_option2``, whose extra decisions only
+the dice bound).
 
 Action space: ``Discrete(21 * H * W + 47)``
 ------------------------------------------

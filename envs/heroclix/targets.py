@@ -91,14 +91,24 @@ def shots(game: ClixBase, state: State, figure: int, reach: int,
                and e not in state.untargetable]
     if not enemies:
         return {}
-    snapshot = snapshot or fire_snapshot(game, state)
+    return lines_to(game, state, figure, enemies, snapshot or fire_snapshot(game, state))
+
+
+def lines_to(game: ClixBase, state: State, figure: int, others: list[int],
+             snapshot: FireSnapshot, stealth: bool = True) -> dict[int, bool]:
+    """The figures of ``others`` (not ``figure``) with a clear line of fire from ``figure``
+    under ``snapshot``: figure -> hindered (HC-5.11), flight included (HC-4.23). With
+    ``stealth``, Stealth (P-SPD-10) turns a hindered line to a figure into a blocked one."""
+    if not others:
+        return {}
     found = snapshot.targets_from(
-        cell, np.asarray([state.cell[e] for e in enemies]),
-        attacker_soaring=bool(state.mode[figure] == SOAR), attacker_flying=game.flies(state, figure),
-        target_soaring=np.asarray([state.mode[e] == SOAR for e in enemies]),
-        target_flying=np.asarray([game.flies(state, e) for e in enemies]))
-    return {e: bool(h) for e, c, h in zip(enemies, found.clear, found.hindered)
-            if c and not (h and has_trait(game.powers(state, e), HIDDEN_BY_HINDERING))}
+        int(state.cell[figure]), np.asarray([state.cell[f] for f in others]),
+        attacker_soaring=bool(state.mode[figure] == SOAR),
+        attacker_flying=game.flies(state, figure),
+        target_soaring=np.asarray([state.mode[f] == SOAR for f in others]),
+        target_flying=np.asarray([game.flies(state, f) for f in others]))
+    return {f: bool(h) for f, c, h in zip(others, found.clear, found.hindered)
+            if c and not (stealth and h and has_trait(game.powers(state, f), HIDDEN_BY_HINDERING))}
 
 
 def ranged_targets(game: ClixBase, state: State, figure: int,
@@ -259,16 +269,7 @@ def within_sight(game: ClixBase, state: State, figure: int, others: list[int]) -
     """``others`` within 10 squares and a clear line of fire of ``figure`` (not an attack:
     no adjacency rule, no bolts); Stealth blocks a hindered line (P-SPD-10)."""
     cell = int(state.cell[figure])
-    near = [f for f in others if int(game.chebyshev[cell, state.cell[f]]) <= SIGHT_REACH]
-    out = [f for f in near if f == figure]
-    near = [f for f in near if f != figure]
-    if near:
-        found = fire_snapshot(game, state).targets_from(
-            cell, np.asarray([state.cell[f] for f in near]),
-            attacker_soaring=bool(state.mode[figure] == SOAR),
-            attacker_flying=game.flies(state, figure),
-            target_soaring=np.asarray([state.mode[f] == SOAR for f in near]),
-            target_flying=np.asarray([game.flies(state, f) for f in near]))
-        out += [f for f, c, h in zip(near, found.clear, found.hindered)
-                if c and not (h and has_trait(game.powers(state, f), HIDDEN_BY_HINDERING))]
-    return sorted(out)
+    near = [f for f in others if f != figure
+            and int(game.chebyshev[cell, state.cell[f]]) <= SIGHT_REACH]
+    seen = list(lines_to(game, state, figure, near, fire_snapshot(game, state))) if near else []
+    return sorted(seen + [figure] * (figure in others))

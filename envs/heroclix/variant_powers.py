@@ -39,18 +39,16 @@ Hypersonic Speed        move    full move, automatic breakaway, no stops next to
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.events import Event
 from ..core.knockback import compass_direction
 from .attacks import break_square, close_attack, declare_ranged
-from .combat import (AttackSpec, attack_total, avoids_targeting, damage_recipient, deal_damage,
-                     defense_total, knock_back, resolve_attack)
+from .combat import (AttackSpec, attack_total, avoids_targeting, deal_damage, defense_total,
+                     knock_back, land_damage, resolve_attack)
 from .powers import EVADES, HOOKS, NO_KNOCKBACK, NO_RANGED, has_trait
 from .reach import mark_destinations, reach, walk_to
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase
-from .targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, ranged_targets,
-                      shots)
+from .targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, lines_to,
+                      ranged_targets, shots)
 from .turns import finish_action
 from .variants import (CloseVariant, RangedVariant, Variant, back_to_figure, break_away_first,
                        cells_of, register_variant)
@@ -384,14 +382,8 @@ class PulseWave(Variant):
             return {}
         snapshot = game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
                                       hindering=game.hindering(state, movement=False),
-                                      indoor=game.indoor)
-        found = snapshot.targets_from(
-            int(state.cell[figure]), np.asarray([state.cell[f] for f in near]),
-            attacker_soaring=bool(state.mode[figure] == SOAR),
-            attacker_flying=game.flies(state, figure),
-            target_soaring=np.asarray([state.mode[f] == SOAR for f in near]),
-            target_flying=np.asarray([game.flies(state, f) for f in near]))
-        return {f: bool(h) for f, c, h in zip(near, found.clear, found.hindered) if c}
+                                      indoor=game.indoor)  # figures do not block it
+        return lines_to(game, state, figure, near, snapshot, stealth=False)  # powers ignored
 
     def offered(self, game, state, figure, options):
         owner = game.owner[figure]
@@ -517,14 +509,10 @@ class HypersonicSpeed(Variant):
 
     def streak_damage(self, game, state, figure, events):
         target, (value, doubles) = state.targets[0], state.variant_memory
+        spec = AttackSpec("close", power=self.key)
         if value and state.cell[target] != NO_CELL and state.cell[figure] != NO_CELL \
-                and not HOOKS.any(EVADES, game, state, AttackSpec("close"), target,
+                and not HOOKS.any(EVADES, game, state, spec, target,
                                   keys=game.powers(state, target)):
-            target = damage_recipient(game, state, target, value, "attack")
-            cell = int(state.cell[target])
-            taken = deal_damage(game, state, target, value, "attack", figure, events)
-            if doubles and taken and state.cell[target] != NO_CELL \
-                    and not has_trait(game.powers(state, target), NO_KNOCKBACK):
-                knock_back(game, state, target, int(state.cell[figure]), cell, taken, figure,
-                           events)
+            land_damage(game, state, spec, figure, target, value, bool(doubles),
+                        int(state.cell[figure]), events)
         finish_action(game, state, figure, events)

@@ -41,14 +41,14 @@ def play(H, game, state, label, variant, *steps):
 
 # -- the shape of a variant ---------------------------------------------------------------
 
-def test_P_variants_are_offered_only_when_they_can_be_played(H):
+def test_P_0_variants_are_offered_only_when_they_can_be_played(H):
     game, state = duel(H, plain(H, "Brute", powers=CCE), plain(H, "Foe"), b_at=(9, 9))
     assert "close combat expert Brute" not in H.options_of(game, state, "Brute", "close combat")
     game, state = duel(H, plain(H, "Brute", powers=CCE), plain(H, "Foe"))
     assert "close combat expert Brute" in H.options_of(game, state, "Brute", "close combat")
 
 
-def test_P_a_variant_is_one_action_with_a_token_and_pushing(H):
+def test_P_0_a_variant_is_one_action_with_a_token_and_pushing(H):
     game, state = duel(H, plain(H, "Brute", powers=CCE), plain(H, "Foe"), tokens={"Brute": 1},
                        dice=["3", "4"])
     play(H, game, state, "Brute", "close combat expert", "close combat expert Brute -> Foe (5,6)")
@@ -57,7 +57,7 @@ def test_P_a_variant_is_one_action_with_a_token_and_pushing(H):
     assert H.phase(game, state) == "ACTION" and H.seat(game, state) == 1
 
 
-def test_P_a_switched_off_variant_is_not_offered(H):
+def test_HC_3_8_a_switched_off_variant_is_not_offered(H):
     game, state = duel(H, plain(H, "Charger", powers=CHARGE), plain(H, "Foe"), b_at=(9, 9))
     H.select(game, state, "Charger")
     game.apply_string(state, "switch off speed power")
