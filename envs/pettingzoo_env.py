@@ -1,16 +1,39 @@
 """One PettingZoo AEC environment that wraps any :class:`envs.core.game.Game`.
 
 Agents are ``player_0 .. player_{n-1}`` in seat order. Every step is one decision of the
-agent in ``agent_selection`` (the game decides who that is; it need not rotate). Observations
-are ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``; the mask is all zeros for
-agents that are not deciding. When the game ends every agent is terminated and receives its
-final reward, whoever made the last move. ``max_turns`` truncates all agents once the game
-has completed that many player turns.
+agent in ``agent_selection`` (the game decides who that is; it need not rotate). When the game
+ends every agent is terminated and receives its final reward, whoever made the last move.
+``max_turns`` truncates all agents once the game has completed that many player turns.
+
+Observation formats (the env option ``obs_format``):
+
+* ``"dict"`` (default): ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``, the
+  layout of PettingZoo's classic games, SB3-contrib's MaskablePPO adapters, TorchRL and Tianshou.
+* ``"box"``: the float32 (C, H, W) planes alone, for wrappers that need a Box (SuperSuit). The
+  mask is then ``infos[agent]["action_mask"]`` (from ``last()``) and ``action_mask(agent)``.
+* ``"box_hwc"``: the same planes channel-last, (H, W, C). SuperSuit's ``frame_stack`` and
+  ``agent_indicator`` append along the last axis, as for images; with this layout they add
+  channels instead of widening the board.
+
+The mask is all zeros for agents that are not deciding. Every plane lies in [0, 1], as the
+observation space declares, so normalising wrappers see finite bounds.
+
+``state()`` is PettingZoo's global view, the same whoever asks: every seat's observation
+stacked in seat order, then one plane per seat that is all ones for the seat deciding now,
+float32 (P * C + P, H, W), declared by ``state_space``. A centralised critic reads it.
+
+The parallel API: ``parallel_env(**options)`` in each env module is PettingZoo's
+``turn_based_aec_to_parallel`` over this env: each parallel step carries the one decision of
+the agent whose mask is not all zeros (the other agents' actions are ignored). PettingZoo's
+``max_cycles_test`` does not apply: it steps ``action_space.sample()``, which is an illegal
+action here almost always, and these games truncate by player turns (``max_turns``), not by
+cycles.
 
 The game position the env holds is ``env.game_state`` (``None`` before ``reset``): the engine's
-state object, which ``env.game`` (the rules engine) reads and changes. It is not PettingZoo's
-``state()`` (a global observation array). ``load_state(state)`` continues from any position.
-``metadata["game_info"]`` is the game's :class:`~envs.core.game.GameInfo` as a dict.
+state object, which ``env.game`` (the rules engine) reads and changes. ``load_state(state)``
+continues from any position. ``metadata["game_info"]`` is the game's
+:class:`~envs.core.game.GameInfo` as a dict. Calling ``observe``, ``last``, ``state``,
+``step`` or ``render`` before ``reset`` is a :class:`~envs.core.game.GameError` saying so.
 """
 
 from __future__ import annotations
@@ -31,8 +54,10 @@ class GameEnv(AECEnv):
                 "render_fps": 2, "name": "game"}
 
     def __init__(self, game: Game, name: str, render_mode: str | None = None,
-                 max_turns: int | None = None, cell_px: int = 48):
+                 max_turns: int | None = None, cell_px: int = 48, obs_format: str = "dict"):
         super().__init__()
+        if obs_format not in OBS_FORMATS:
+            raise OptionError("obs_format", f"{obs_format!r} is not one of {list(OBS_FORMATS)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError("render_mode", f"{render_mode!r} is not one of "
                               f"{self.metadata['render_modes']} or None")
@@ -51,13 +76,22 @@ class GameEnv(AECEnv):
         self.render_mode = render_mode
         self.max_turns = max_turns
         self.cell_px = cell_px
+        self.obs_format = obs_format
         self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
         self.agents: list[str] = []
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, np.inf, shape=game.observation_shape, dtype=np.float32),
+        shape = game.observation_shape
+        if obs_format == "box_hwc":
+            shape = shape[1:] + shape[:1]
+        planes = spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32)
+        obs_space = planes if obs_format != "dict" else spaces.Dict({
+            "observation": planes,
             "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
         })
+        channels, height, width = game.observation_shape
+        seats = game.num_players
+        self.state_space = spaces.Box(0.0, 1.0, shape=(seats * channels + seats, height, width),
+                                      dtype=np.float32)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(game.layout.size) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.layout.size, dtype=np.int8)
@@ -73,6 +107,7 @@ class GameEnv(AECEnv):
 
     # -- lifecycle ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        check_seed(seed)
         if options:
             # PettingZoo's api_test passes a dummy dict; game options belong to make().
             import gymnasium
@@ -99,6 +134,10 @@ class GameEnv(AECEnv):
         self.agent_selection = self.possible_agents[0]
         self._sync_after_step()
 
+    def _require_reset(self, method: str) -> None:
+        if self.game_state is None:
+            raise GameError(f"call reset() before {method}()")
+
     def _sync_after_step(self) -> None:
         game, state = self.game, self.game_state
         player = game.current_player(state)
@@ -116,24 +155,48 @@ class GameEnv(AECEnv):
             if self.max_turns is not None and game.turn_number(state) >= self.max_turns:
                 for agent in self.agents:
                     self.truncations[agent] = True
+        if self.obs_format != "dict":
+            for agent in self.agents:
+                self.infos[agent]["action_mask"] = self.action_mask(agent)
 
     def legal_mask(self) -> np.ndarray:
         """bool mask of the current decision (the game caches it on the state until it changes)."""
         return self.game.legal_mask(self.game_state)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = self._index[agent]
-        obs = self.game.observe(self.game_state, player)
+    def action_mask(self, agent: str) -> np.ndarray:
+        """int8 mask of ``agent``'s legal actions now: all zeros unless it is deciding."""
+        self._require_reset("action_mask")
         if agent == self.agent_selection and not self.terminations.get(agent) \
                 and not self.truncations.get(agent):
-            mask = self.legal_mask().astype(np.int8)
-        else:
-            mask = self._zero_mask.copy()
-        return {"observation": obs, "action_mask": mask}
+            return self.legal_mask().astype(np.int8)
+        return self._zero_mask.copy()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        self._require_reset("observe")
+        obs = self.game.observe(self.game_state, self._index[agent])
+        if self.obs_format == "box":
+            return obs
+        if self.obs_format == "box_hwc":
+            return np.ascontiguousarray(np.moveaxis(obs, 0, -1))
+        return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    def last(self, observe: bool = True):
+        self._require_reset("last")
+        return super().last(observe)
+
+    def state(self) -> np.ndarray:
+        """The global view (see the module docstring): every seat's planes, then who decides."""
+        self._require_reset("state")
+        game, position = self.game, self.game_state
+        views = [game.observe(position, seat) for seat in range(game.num_players)]
+        deciding = np.zeros((game.num_players,) + game.observation_shape[1:], dtype=np.float32)
+        player = game.current_player(position)
+        if player >= 0:
+            deciding[player] = 1.0
+        return np.concatenate(views + [deciding])
 
     def step(self, action: int | None) -> None:
-        if self.game_state is None:
-            raise GameError("call reset() before step()")
+        self._require_reset("step")
         if not self.agents:
             raise GameOverError(f"action {action!r}: the game is over; call reset()")
         agent = self.agent_selection
@@ -177,8 +240,7 @@ class GameEnv(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode to make()")
             return None
-        if self.game_state is None:
-            raise GameError("call reset() before render()")
+        self._require_reset("render")
         if self.render_mode == "ansi":
             return self.game.render_text(self.game_state)
         frame = render_frame(self.game.scene(self.game_state, self.last_events), cell_px=self.cell_px)
@@ -206,19 +268,46 @@ class GameEnv(AECEnv):
             self._window = None
 
 
+OBS_FORMATS = ("dict", "box", "box_hwc")
+ENV_OPTIONS = ("render_mode", "max_turns", "cell_px", "obs_format")
+
+
+def check_seed(seed: Any) -> None:
+    """numpy takes any non-negative int; say so here rather than in numpy's words."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise GameError(f"reset(seed={seed!r}): the seed must be an int >= 0 or None, "
+                        f"not a {type(seed).__name__}")
+    if seed < 0:
+        raise GameError(f"reset(seed={seed}): the seed must be an int >= 0 or None")
+
+
 def make_env_factory(game_cls: Callable[..., Game], name: str) -> Callable[..., GameEnv]:
     """``env(**options)``: game options go to the game; env options are taken out first."""
 
     accepted = [p for p in inspect.signature(game_cls).parameters if p != "self"]
 
     def env(render_mode: str | None = None, max_turns: int | None = None, cell_px: int = 48,
-            **game_options: Any) -> GameEnv:
+            obs_format: str = "dict", **game_options: Any) -> GameEnv:
         for option in game_options:
             if option not in accepted:
                 raise OptionError(option, f"unknown option for {name}; known: "
-                                  f"{sorted(accepted + ['render_mode', 'max_turns', 'cell_px'])}")
+                                  f"{sorted(accepted + list(ENV_OPTIONS))}")
         return GameEnv(game_cls(**game_options), name, render_mode=render_mode,
-                       max_turns=max_turns, cell_px=cell_px)
+                       max_turns=max_turns, cell_px=cell_px, obs_format=obs_format)
 
     env.__name__ = "env"
     return env
+
+
+def make_parallel_factory(env_factory: Callable[..., GameEnv]) -> Callable[..., Any]:
+    """``parallel_env(**options)``: the same env through PettingZoo's turn-based converter."""
+
+    def parallel_env(**options: Any) -> Any:
+        from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+        return turn_based_aec_to_parallel(env_factory(**options))
+
+    parallel_env.__name__ = "parallel_env"
+    return parallel_env

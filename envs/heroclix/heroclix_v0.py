@@ -123,7 +123,7 @@ view              channels
                   (broken walls and blocking squares are hindering, HC-5.17; unheld
                   objects hindering, HC-6.3)
 ``wall``          ``n``, ``e``, ``s``, ``w``: a wall standing on that side of the square
-``objects``       ``light``, ``heavy``: unheld objects; ``held``: 1 light / 2 heavy at
+``objects``       ``light``, ``heavy``: unheld objects; ``held``: 0.5 light / 1 heavy at
                   the holder's square
 ``figures``       ``seat+k``: the figures of each seat
 ``stats``         at each figure's square, its values now (Perplex included): ``speed``,
@@ -250,6 +250,9 @@ team_abilities                    False     R-13: the team abilities of ``teams.
                                             (TA-*) for figures with a ``team``
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)
 max_turns                         None      truncate after this many player turns
+cell_px                           48        pixels per cell in rgb frames
+obs_format                        "dict"    "dict" (planes + action_mask), "box" (planes)
+                                            or "box_hwc" (channel-last; mask in ``infos``)
 ================================  ========  ===============================================
 
 The flags are those of ``envs.heroclix.flags``; each is the alternative its rule names
@@ -275,19 +278,29 @@ Scenarios: ``duel`` (100 points each on the 16 x 16 ``small`` map, the default),
 and ``street`` (200 points on the 24 x 24 boxed maps), ``brawl`` (a 100-point 4-player
 free-for-all on ``street``).
 
+PettingZoo extras
+-----------------
+``env.state()`` / ``env.state_space``: the global view for centralised critics (every seat's
+planes, then one plane per seat marking who decides); ``parallel_env(**options)``: the parallel
+API (turn-based conversion); ``env.action_mask(agent)``. Details in ``envs.pettingzoo_env``.
+
 Version history
 ---------------
 * v0: the basic game, HC-1 ... HC-8, with the nine basic powers; then (before any release)
   the 34 T1 powers of the card: the VARIANT phase, ``end_action``, the ``power`` slots, the
   ``variant`` planes and the rule flags.
+  Observation space bounds declared [0, 1] (were [0, inf)); ``obs_format``, ``state()`` and
+  ``parallel_env`` added.
+  ``objects:held`` reads 0.5 light / 1 heavy (was 1 / 2, outside the bounds).
 """
 
 from __future__ import annotations
 
-from ..pettingzoo_env import make_env_factory
+from ..pettingzoo_env import make_env_factory, make_parallel_factory
 from .rules import HeroclixGame
 
 env = make_env_factory(HeroclixGame, "heroclix_v0")
 raw_env = env
+parallel_env = make_parallel_factory(env)
 
-__all__ = ["env", "raw_env", "HeroclixGame"]
+__all__ = ["env", "raw_env", "parallel_env", "HeroclixGame"]

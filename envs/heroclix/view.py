@@ -219,8 +219,9 @@ class ClixView:
         flat[self.row_offsets + cells[:, None]] = rows
         holders = alive[state.held[alive] != NO_OBJECT]
         if holders.size:
+            # halves keep the plane inside the declared [0, 1] observation bounds
             flat[self.held_channel * n + state.cell[holders]] = \
-                1.0 + game.object_heavy[state.held[holders]]
+                0.5 + 0.5 * game.object_heavy[state.held[holders]]
         if self.dial_start >= 0:
             for figure, cell, click in zip(alive.tolist(), cells.tolist(), clicks.tolist()):
                 ahead = game.dial_values[figure, click + 1: click + 1 + DIAL_AHEAD].reshape(-1)

@@ -101,6 +101,8 @@ store_gold         None          None = unlimited Store gold (HE-12.6 default); 
 render_mode        None          "rgb_array", "ansi" or "human" (needs pygame)
 max_turns          None          truncate after this many player turns
 cell_px            48            pixels per cell in rgb frames
+obs_format         "dict"        "dict" (planes + action_mask), "box" (planes) or "box_hwc"
+                                 (channel-last planes; the mask in ``infos``): ``envs.pettingzoo_env``
 =================  ============  ===========================================================
 
 Game info
@@ -112,20 +114,29 @@ bound on one game's decisions from ``max_rounds`` and the pieces (``rules.max_de
 Skills and weapons are effects registered in ``envs.heroica.skills.HOOKS`` (core hook point
 ``extra_actions``); ``pieces.yaml`` names them by key.
 
+PettingZoo extras
+-----------------
+``env.state()`` / ``env.state_space``: the global view for centralised critics (every seat's
+planes, then one plane per seat marking who decides); ``parallel_env(**options)``: the parallel
+API (turn-based conversion); ``env.action_mask(agent)``. Details in ``envs.pettingzoo_env``.
+
 Version history
 ---------------
 * v0: first release: Nathuz rules HE-1 ... HE-20, Epic and Battle Heroica, six missions.
   Rules-flow refactor (phases and hooks in ``envs/core``): the same games step for step; a
   Battle Heroica round-cap draw that ends on the Monster Player's turn now reports its
   ``draw`` event (it was dropped).
+  Observation space bounds declared [0, 1] (were [0, inf)); ``obs_format``, ``state()`` and
+  ``parallel_env`` added.
 """
 
 from __future__ import annotations
 
-from ..pettingzoo_env import GameEnv, make_env_factory
+from ..pettingzoo_env import GameEnv, make_env_factory, make_parallel_factory
 from .rules import HeroicaGame
 
 env = make_env_factory(HeroicaGame, "heroica_v0")
 raw_env = env
+parallel_env = make_parallel_factory(env)
 
-__all__ = ["env", "raw_env", "GameEnv", "HeroicaGame"]
+__all__ = ["env", "raw_env", "parallel_env", "GameEnv", "HeroicaGame"]

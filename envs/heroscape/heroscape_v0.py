@@ -98,19 +98,31 @@ level_height       1/6           HS-10.4 scale: one level in hex spacings
 figure_radius      0.3           HS-10.4: radius of a figure's cylinder
 render_mode        None          "rgb_array", "ansi" or "human" (needs pygame)
 max_turns          None          truncate after this many player turns
+cell_px            48            pixels per cell in rgb frames
+obs_format         "dict"        "dict" (planes + action_mask), "box" (planes) or "box_hwc"
+                                 (channel-last planes; the mask in ``infos``): ``envs.pettingzoo_env``
 =================  ============  ===========================================================
+
+PettingZoo extras
+-----------------
+``env.state()`` / ``env.state_space``: the global view for centralised critics (every seat's
+planes, then one plane per seat marking who decides); ``parallel_env(**options)``: the parallel
+API (turn-based conversion); ``env.action_mask(agent)``. Details in ``envs.pettingzoo_env``.
 
 Version history
 ---------------
 * v0: first release: the basic game, HS-0 ... HS-14.
+  Observation space bounds declared [0, 1] (were [0, inf)); ``obs_format``, ``state()`` and
+  ``parallel_env`` added.
 """
 
 from __future__ import annotations
 
-from ..pettingzoo_env import make_env_factory
+from ..pettingzoo_env import make_env_factory, make_parallel_factory
 from .rules import HeroscapeGame
 
 env = make_env_factory(HeroscapeGame, "heroscape_v0")
 raw_env = env
+parallel_env = make_parallel_factory(env)
 
-__all__ = ["env", "raw_env", "HeroscapeGame"]
+__all__ = ["env", "raw_env", "parallel_env", "HeroscapeGame"]

@@ -51,7 +51,7 @@ def test_HC_6_3_a_held_object_is_not_terrain(H):
     game, state = game_with(H, lifter(H), (5, 4), {"table": (8, 8)}, held={"Lifter": "table"})
     ch = list(game.view.channel_names).index
     obs = game.observe(state, 0)
-    assert obs[ch("objects:light"), 8, 8] == 0.0 and obs[ch("objects:held"), 5, 4] == 1.0
+    assert obs[ch("objects:light"), 8, 8] == 0.0 and obs[ch("objects:held"), 5, 4] == 0.5  # light
     assert obs[ch("terrain:hindering")].sum() == 0.0
 
 
