@@ -443,8 +443,8 @@ def _parse_override(text: str, source: str) -> tuple[tuple[str, ...], Any]:
     return path, value
 
 
-def _check_override_path(path: tuple[str, ...], text: str, source: str) -> None:
-    model: type[pydantic.BaseModel] = TrainConfig
+def _check_override_path(path: tuple[str, ...], text: str, source: str,
+                         model: type[pydantic.BaseModel]) -> None:
     for depth, part in enumerate(path):
         field = ".".join(path[:depth + 1])
         info = model.model_fields.get(part)
@@ -463,9 +463,11 @@ def _check_override_path(path: tuple[str, ...], text: str, source: str) -> None:
         model = sub
 
 
-def apply_overrides(data: dict[str, Any], overrides: Sequence[str], source: str = "<overrides>"
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str], source: str = "<overrides>",
+                    model: type[pydantic.BaseModel] | None = None
                     ) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
     """Apply ``key=value`` overrides to a config mapping (not changed; a copy is returned).
+    ``model`` is the config schema the keys must exist in (default :class:`TrainConfig`).
 
     Returns the new mapping and ``{path: override text}`` for the paths set, so that
     validation errors on them can name the override instead of a line of the file.
@@ -474,7 +476,7 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str], source: str 
     applied: dict[tuple[str, ...], str] = {}
     for text in overrides:
         path, value = _parse_override(text, source)
-        _check_override_path(path, text, source)
+        _check_override_path(path, text, source, model or TrainConfig)
         node = data
         for depth, part in enumerate(path[:-1]):
             child = node.get(part)

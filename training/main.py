@@ -11,6 +11,11 @@ leaves there is what any training run leaves: ``config.yaml``, ``checkpoints/``,
 ``eval.csv``, ``final_model.zip``, ``summary.json`` and ``final_game.mp4`` (the final policy
 against the heuristic bot). It ends by printing the win rates with 95% intervals.
 
+Ctrl-C (or SIGTERM) stops it cleanly, as it stops ``training.train``: a checkpoint, the final
+model and ``summary.json`` (``interrupted``: true) are saved and it exits with 130 (143).
+``resume_from=outputs/main/checkpoints/model_<steps>_steps.zip`` continues that run folder
+instead of replacing it.
+
 A 3-minute run is a demonstration of the whole pipeline, not a strong agent: the README's
 results table lists what the full configs reach in an hour.
 """
@@ -26,7 +31,7 @@ from pathlib import Path
 from envs.core.scenario import ScenarioError
 
 from .config import load_config
-from .train import train
+from .train import Interrupted, check_inputs, train
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "heroica.yaml"
 
@@ -60,12 +65,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.minutes <= 0:
         parser.error(f"--minutes must be positive, got {args.minutes}")
+    overrides = short_budget_overrides(args.minutes, args.out) + args.overrides
     try:
-        config = load_config(args.config, short_budget_overrides(args.minutes, args.out) + args.overrides)
+        config = load_config(args.config, overrides)
+        check_inputs(config, str(args.config), overrides)  # before the old run folder is deleted
     except (ScenarioError, FileNotFoundError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.out.exists():
+    if args.out.exists() and config.resume_from is None:  # a resumed run continues its folder
         if not is_replaceable_run_folder(args.out):
             print(f"error: --out {args.out} exists and is not a run folder (no config.yaml in it); "
                   "choose a new or empty folder", file=sys.stderr)
@@ -73,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(args.out)
     print(f"training {config.env.name} from {args.config} for up to {args.minutes:g} minutes "
           f"({config.num_envs} envs) -> {args.out}")
-    run = train(config)
+    try:
+        run = train(config)
+    except Interrupted as stopped:
+        print(stopped.report(), file=sys.stderr)
+        return stopped.exit_code
     summary = json.loads((run / "summary.json").read_text())
     print(f"\n{summary['env']}: {summary['timesteps']} steps in {summary['train_minutes']} min "
           f"({summary['steps_per_second']} steps/s)")

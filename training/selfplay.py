@@ -19,11 +19,19 @@ therefore reaches the learner whoever made the last move. (PettingZoo's SB3 tuto
 reads ``env.last()`` right after the learner's own step, which returns the *next* agent's
 reward, so a learner that loses on an opponent's move never sees its -1.)
 
-Illegal actions. SB3's ``check_env`` steps with ``action_space.sample()``, which is almost never
-legal here. By default (``illegal_action="raise"``) an illegal action raises the AEC env's
-``IllegalActionError``; MaskablePPO never produces one. ``illegal_action="random"`` (for
-``check_env`` and for unmasked algorithms) replaces it by a uniformly random legal action,
-reported as ``info["illegal_action"] = True`` and counted in ``env.illegal_actions``.
+Illegal actions. MaskablePPO never produces one, but SB3's ``check_env`` and unmasked algorithms
+step with ``action_space.sample()``, which is almost never legal here. By default
+(``illegal_action="terminate"``, PettingZoo's ``TerminateIllegalWrapper`` convention) an illegal
+action ends the episode as a loss for the learner: reward ``illegal_reward`` (-1), the other seats
+0, ``terminated=True``. ``illegal_action="random"`` plays a uniformly random legal action instead,
+and ``"raise"`` raises the AEC env's ``IllegalActionError`` (for debugging a masked agent). Either
+of the first two reports ``info["illegal_action"] = True`` and counts in ``env.illegal_actions``.
+
+Episode statistics. At the end of an episode ``info["learner_episode"]`` holds the learner's
+return ``r``, length ``l`` (its decisions) and wall time ``t``. It is not ``info["episode"]``: that
+key belongs to the monitors (SB3's ``Monitor``/``VecMonitor``, gymnasium's
+``RecordEpisodeStatistics``, which refuses an env that writes it), so wrap the env in one of them
+for ``rollout/ep_rew_mean``.
 
 Pure Python + numpy at import time; torch / SB3 are imported only by :class:`PolicyOpponent`.
 """
@@ -277,13 +285,18 @@ class SelfPlayEnv(gymnasium.Env):
 
     ``info`` always has ``learner_seat``, ``learner`` (agent name) and ``opponent`` (agent ->
     opponent name); at the end of an episode also ``final_rewards`` (one per seat: the game's
-    returns when it is over, else the rewards summed over the episode) and ``last_mover``.
-    If the game ends before the learner's first decision, reset starts another game.
+    returns when it is over, else the rewards summed over the episode), ``last_mover`` and
+    ``learner_episode``. If the game ends before the learner's first decision, reset starts
+    another game. ``illegal_action`` is ``"terminate"`` (default), ``"random"`` or ``"raise"``
+    (see the module docstring).
     """
+
+    ILLEGAL_ACTION_MODES = ("terminate", "random", "raise")
 
     def __init__(self, env: str | Callable[[], Any], env_options: dict[str, Any] | None = None,
                  pool: OpponentPool | None = None, seed: int | None = None, *,
-                 learner_seats: Sequence[int] | None = None, illegal_action: str = "raise"):
+                 learner_seats: Sequence[int] | None = None, illegal_action: str = "terminate",
+                 illegal_reward: float = -1.0):
         super().__init__()
         if isinstance(env, str):
             from envs import make
@@ -297,9 +310,11 @@ class SelfPlayEnv(gymnasium.Env):
             self.env_name = self.aec.metadata.get("name", type(self.aec).__name__)
         else:
             raise TypeError(f"env must be an env name or a factory, got {env!r}")
-        if illegal_action not in ("random", "raise"):
-            raise ValueError(f"illegal_action: must be 'random' or 'raise', got {illegal_action!r}")
+        if illegal_action not in self.ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action: must be one of {', '.join(map(repr, self.ILLEGAL_ACTION_MODES))}, "
+                             f"got {illegal_action!r}")
         self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.pool = pool if pool is not None else OpponentPool.for_game(self.env_name)
         self.agents: list[str] = list(self.aec.possible_agents)
         n = len(self.agents)
@@ -383,8 +398,8 @@ class SelfPlayEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         rng = self.np_random
-        # Learner episode statistics, reported as info["episode"] like SB3's Monitor does, so
-        # rollout/ep_rew_mean and ep_len_mean reach TensorBoard.
+        # info["learner_episode"] at the end: the learner's view (its reward, its decisions), which
+        # a monitor wrapped around this env sees too, but one around the AEC env would not.
         self._episode_return, self._episode_length = 0.0, 0
         self._episode_start = time.perf_counter()
         for _ in range(100):
@@ -418,9 +433,11 @@ class SelfPlayEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 self.aec.step(action)  # the AEC env raises its own IllegalActionError
                 raise ValueError(f"action {action} is not legal for {self.learner} now")
+            self.illegal_actions += 1
+            if self.illegal_action == "terminate":
+                return self._lose_by_illegal_action()
             legal = np.flatnonzero(self._mask)
             action = int(legal[self.np_random.integers(legal.size)])
-            self.illegal_actions += 1
         reward = self._aec_step(action)
         reward += self._play_opponents()
         terminated, truncated = self._over()
@@ -428,16 +445,34 @@ class SelfPlayEnv(gymnasium.Env):
         info = self._info()
         if illegal:
             info["illegal_action"] = True
+        if terminated or truncated:
+            self._end_episode(info, reward, self._final_rewards())
+        else:
+            self._episode_return += reward
+            self._episode_length += 1
+        return obs, reward, terminated, truncated, info
+
+    def _lose_by_illegal_action(self):
+        """End the episode: the learner gets ``illegal_reward``, every other seat 0 (as PettingZoo's
+        TerminateIllegalWrapper scores it); the game itself is left where it was."""
+        obs = self._learner_obs()
+        info = self._info()
+        info["illegal_action"] = True
+        self._last_mover = self.learner
+        final = np.zeros(len(self.agents))
+        final[self.learner_seat] = self.illegal_reward
+        self._end_episode(info, self.illegal_reward, final)
+        return obs, self.illegal_reward, True, False, info
+
+    def _end_episode(self, info: dict[str, Any], reward: float, final_rewards: np.ndarray) -> None:
         self._episode_return += reward
         self._episode_length += 1
-        if terminated or truncated:
-            self._done = True
-            self._mask = np.zeros(self.action_space.n, dtype=bool)
-            info["final_rewards"] = self._final_rewards()
-            info["last_mover"] = self._last_mover
-            info["episode"] = {"r": self._episode_return, "l": self._episode_length,
-                               "t": round(time.perf_counter() - self._episode_start, 6)}
-        return obs, reward, terminated, truncated, info
+        self._done = True
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        info["final_rewards"] = final_rewards
+        info["last_mover"] = self._last_mover
+        info["learner_episode"] = {"r": self._episode_return, "l": self._episode_length,
+                                   "t": round(time.perf_counter() - self._episode_start, 6)}
 
     def render(self):
         return self.aec.render()
@@ -445,10 +480,12 @@ class SelfPlayEnv(gymnasium.Env):
     def close(self) -> None:
         self.aec.close()
 
-    def add_snapshot_file(self, path: str, name: str) -> None:
+    def add_snapshot_file(self, path: str, name: str) -> list[str]:
         """Load a saved model as a frozen snapshot opponent (called through ``env_method`` so
-        that envs in SubprocVecEnv workers get the learner's snapshots too)."""
+        that envs in SubprocVecEnv workers get the learner's snapshots too). Returns the pool's
+        snapshot names afterwards, the one view of a worker's pool the trainer gets."""
         from sb3_contrib import MaskablePPO
 
         model = MaskablePPO.load(path, device="cpu")
         self.pool.add_snapshot(name, PolicyOpponent(model, name=name))
+        return self.pool.snapshot_names

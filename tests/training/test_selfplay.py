@@ -23,11 +23,11 @@ class _Named:
         raise AssertionError("not played")
 
 
-@pytest.mark.parametrize("name", ["heroica_v0", "heroscape_v0"])
-def test_check_env_passes(name):
+@pytest.mark.parametrize("name", ["heroica_v0", "heroscape_v0", "heroclix_v0"])
+def test_check_env_passes_with_default_arguments(name):
     from stable_baselines3.common.env_checker import check_env
 
-    env = SelfPlayEnv(name, seed=0, illegal_action="random")  # check_env samples unmasked actions
+    env = SelfPlayEnv(name)  # check_env steps unmasked samples: illegal ones end the episode
     with warnings.catch_warnings():
         # float32 (C,H,W) Box(0, inf) is "image-like": SB3 warns, it is not an error
         warnings.simplefilter("ignore")
@@ -96,11 +96,33 @@ def test_three_player_heroica_fills_every_opponent_seat():
     assert len(seen_seats) >= 2 and seen_names == {"random", "heuristic"}
 
 
-def test_illegal_actions():
+def test_an_illegal_action_loses_the_episode_by_default():
+    env = SelfPlayEnv("heroscape_v0", seed=0)
+    _, info = env.reset()
+    seat = info["learner_seat"]
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    # PettingZoo's TerminateIllegalWrapper scoring: -1 for the offender, 0 for the others
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["illegal_action"] and env.illegal_actions == 1 and info["last_mover"] == env.learner
+    np.testing.assert_array_equal(info["final_rewards"], [-1.0 if s == seat else 0.0 for s in range(2)])
+    assert info["learner_episode"]["r"] == -1.0 and not env.action_masks().any()
+    assert obs.shape == env.observation_space.shape
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(illegal)
+    env.reset()
+    _, reward, terminated, _, _ = env.step(int(np.flatnonzero(~env.action_masks())[0]))
+    assert (reward, terminated, env.illegal_actions) == (-1.0, True, 2)
+    assert SelfPlayEnv("heroscape_v0", seed=0, illegal_reward=-5.0).reset() is not None
+    with pytest.raises(ValueError, match="illegal_action"):
+        SelfPlayEnv("heroscape_v0", illegal_action="ignore")
+
+
+def test_illegal_actions_can_be_replaced_or_raise():
     env = SelfPlayEnv("heroscape_v0", seed=0, illegal_action="random")
     env.reset()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
-    _, _, _, _, info = env.step(illegal)            # default: replaced by a random legal action
+    _, _, _, _, info = env.step(illegal)            # replaced by a random legal action
     assert info["illegal_action"] and env.illegal_actions == 1
     strict = SelfPlayEnv("heroscape_v0", seed=0, illegal_action="raise")
     strict.reset()
@@ -205,8 +227,9 @@ def test_bot_opponent_plays_legal_moves():
     assert "illegal_action" not in info
 
 
-def test_episode_statistics_are_reported_like_monitor():
-    """info["episode"] (SB3's Monitor convention) carries the learner's return and length."""
+def test_episode_statistics_are_the_learners():
+    """info["learner_episode"] carries the learner's return and length (not info["episode"]:
+    that is the monitors' key)."""
     env = SelfPlayEnv("heroica_v0", seed=2)
     env.reset()
     rng = np.random.default_rng(2)
@@ -214,5 +237,51 @@ def test_episode_statistics_are_reported_like_monitor():
     while not done:
         _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
         total, steps, done = total + reward, steps + 1, terminated or truncated
-    assert info["episode"]["r"] == total and info["episode"]["l"] == steps
-    assert info["episode"]["r"] == info["final_rewards"][env.learner_seat]
+    assert info["learner_episode"]["r"] == total and info["learner_episode"]["l"] == steps
+    assert info["learner_episode"]["r"] == info["final_rewards"][env.learner_seat]
+    assert "episode" not in info
+
+
+def test_gymnasium_record_episode_statistics_wraps_the_env():
+    from gymnasium.wrappers import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(SelfPlayEnv("heroica_v0", {"max_rounds": 8}, seed=4))
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        env.reset()
+        done = False
+        while not done:
+            mask = env.get_wrapper_attr("action_masks")()
+            _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = terminated or truncated
+        assert info["episode"]["r"] == info["learner_episode"]["r"]
+        assert info["episode"]["l"] == info["learner_episode"]["l"]
+    assert len(env.return_queue) == 3
+
+
+# The README's "BoardCNN with MaskablePPO" snippet, verbatim: it must run as written.
+README_SNIPPET = """
+from sb3_contrib import MaskablePPO
+from training.networks import BoardCNN
+from training.selfplay import SelfPlayEnv
+
+env = SelfPlayEnv("heroica_v0", {"max_rounds": 8}, seed=0)  # opponents: random and heuristic bots
+model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=4, seed=0,
+                    policy_kwargs=dict(features_extractor_class=BoardCNN, normalize_images=False,
+                                       features_extractor_kwargs=dict(features_dim=64, channels=(16, 16))))
+model.learn(total_timesteps=256)  # MaskablePPO reads env.action_masks() at every step
+obs, info = env.reset()
+action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+"""
+
+
+def test_the_readme_snippet_trains_board_cnn_with_maskable_ppo():
+    from training.agents import single_thread
+    from training.networks import BoardCNN
+
+    namespace: dict = {}
+    with single_thread():  # a few hundred steps on a shared machine: see single_thread
+        exec(compile(README_SNIPPET, "README snippet", "exec"), namespace)
+    model, env = namespace["model"], namespace["env"]
+    assert isinstance(model.policy.features_extractor, BoardCNN) and model.num_timesteps == 256
+    assert env.action_masks()[int(namespace["action"])]
