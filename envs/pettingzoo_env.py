@@ -14,6 +14,9 @@ Observation formats (the env option ``obs_format``):
 * ``"box_hwc"``: the same planes channel-last, (H, W, C). SuperSuit's ``frame_stack`` and
   ``agent_indicator`` append along the last axis, as for images; with this layout they add
   channels instead of widening the board.
+* ``"rllib"``: ``{"observations": float32 (H, W, C), "action_mask": float32 (N,)}``, the keys and
+  layout of RLlib's action-masking PPO module (its CNN encoder takes channel-last images and it
+  takes the log of the mask, so the mask is float); ``training.rllib`` trains on it.
 
 The mask is all zeros for agents that are not deciding. Every plane lies in [0, 1], as the
 observation space declares, so normalising wrappers see finite bounds.
@@ -81,13 +84,21 @@ class GameEnv(AECEnv):
         self.agents: list[str] = []
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         shape = game.observation_shape
-        if obs_format == "box_hwc":
+        if obs_format in CHANNEL_LAST:
             shape = shape[1:] + shape[:1]
         planes = spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32)
-        obs_space = planes if obs_format != "dict" else spaces.Dict({
-            "observation": planes,
-            "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
-        })
+        if obs_format == "dict":
+            obs_space = spaces.Dict({
+                "observation": planes,
+                "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
+            })
+        elif obs_format == "rllib":
+            obs_space = spaces.Dict({
+                "observations": planes,
+                "action_mask": spaces.Box(0.0, 1.0, shape=(game.layout.size,), dtype=np.float32),
+            })
+        else:
+            obs_space = planes
         channels, height, width = game.observation_shape
         seats = game.num_players
         self.state_space = spaces.Box(0.0, 1.0, shape=(seats * channels + seats, height, width),
@@ -155,7 +166,7 @@ class GameEnv(AECEnv):
             if self.max_turns is not None and game.turn_number(state) >= self.max_turns:
                 for agent in self.agents:
                     self.truncations[agent] = True
-        if self.obs_format != "dict":
+        if self.obs_format in ("box", "box_hwc"):
             for agent in self.agents:
                 self.infos[agent]["action_mask"] = self.action_mask(agent)
 
@@ -176,8 +187,12 @@ class GameEnv(AECEnv):
         obs = self.game.observe(self.game_state, self._index[agent])
         if self.obs_format == "box":
             return obs
+        if self.obs_format in CHANNEL_LAST:
+            obs = np.ascontiguousarray(np.moveaxis(obs, 0, -1))
         if self.obs_format == "box_hwc":
-            return np.ascontiguousarray(np.moveaxis(obs, 0, -1))
+            return obs
+        if self.obs_format == "rllib":
+            return {"observations": obs, "action_mask": self.action_mask(agent).astype(np.float32)}
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def last(self, observe: bool = True):
@@ -268,7 +283,8 @@ class GameEnv(AECEnv):
             self._window = None
 
 
-OBS_FORMATS = ("dict", "box", "box_hwc")
+OBS_FORMATS = ("dict", "box", "box_hwc", "rllib")
+CHANNEL_LAST = ("box_hwc", "rllib")
 ENV_OPTIONS = ("render_mode", "max_turns", "cell_px", "obs_format")
 
 

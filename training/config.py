@@ -126,6 +126,9 @@ class EnvConfig(pydantic.BaseModel):
             raise ValueError("set max_turns as env.max_turns, not in env.options")
         if "render_mode" in options:
             raise ValueError("render_mode is chosen by the trainer (rgb_array for the video)")
+        if "obs_format" in options:
+            raise ValueError("obs_format is chosen by the trainer (dict for MaskablePPO, rllib "
+                             "for training.rllib)")
         return options
 
     def make_kwargs(self) -> dict[str, Any]:

@@ -1,5 +1,7 @@
-"""HeroClix powers catalog and figure dials (rules/heroclix.md HC-1.3-1.12, HC-2.8, HC-3.10,
-HC-4.5, R-1-R-11; heroclix_powers.md; heroclix_figures.md F-01 ... F-12)."""
+"""HeroClix powers catalog and figure dials (envs/heroclix/RULES.md: HC-1.3-1.12, HC-2.8,
+HC-3.10, HC-4.5, R-1-R-11, the powers P-*, the figures F-01 ... F-12).
+
+The catalog's agreement with RULES.md entry by entry is tests/test_rules_reference.py's."""
 
 from __future__ import annotations
 
@@ -9,29 +11,16 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import yaml
 
 import envs.heroclix.figures as figures_module
 from envs.core.scenario import ScenarioError, load_yaml
-from envs.heroclix.figures import (FIGURES_DIR, KO, Click, archenemies, figure_from_data,
+from envs.heroclix.figures import (FIGURES_DIR, Click, archenemies, figure_from_data,
                                    figure_ids, load_figure, load_figure_text, shipped_figures)
 from envs.heroclix.powers_catalog import (COLOURS, COLUMNS, IMPLEMENTED, POWERS, ActionType,
                                           Column, Tier, UnknownPowerError, power,
                                           powers_in_column)
 
-# The rules live next to the project (../shared/rules, as structure.py's path says); the tests
-# that compare our data with them word for word skip where that folder is not checked out.
-RULES_DIR = Path(__file__).resolve().parents[3] / "shared" / "rules"
-
-
-def _rules_text(name: str) -> str:
-    path = RULES_DIR / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not available")
-    return path.read_text(encoding="utf-8")
-
-
-# -- the powers catalog (R-1, heroclix_powers.md) ----------------------------------------------
+# -- the powers catalog (R-1, RULES.md P-*) ----------------------------------------------
 
 
 def test_R_1_catalog_has_44_powers_eleven_per_column_in_colour_order():
@@ -46,7 +35,7 @@ def test_R_1_catalog_has_44_powers_eleven_per_column_in_colour_order():
 
 
 def test_R_1_catalog_counts_match_the_card_summary_table():
-    # heroclix_powers.md section 0: optional 10/10/7/9, T1 8/9/9/8 per column.
+    # The card's summary (RULES.md P-0): optional 10/10/7/9, T1 8/9/9/8 per column.
     optional = {c: sum(p.optional for p in powers_in_column(c)) for c in COLUMNS}
     tier1 = {c: sum(p.tier is Tier.T1 for p in powers_in_column(c)) for c in COLUMNS}
     assert list(optional.values()) == [10, 10, 7, 9]
@@ -105,22 +94,7 @@ def test_catalog_is_immutable():
         POWERS["flurry"].implemented = True  # type: ignore[misc]
 
 
-def test_catalog_matches_heroclix_powers_md_entry_by_entry():
-    text = _rules_text("heroclix_powers.md")
-    entry = re.compile(r"^\*\*(P-[A-Z]+-\d+) (.+?)\*\* — key `(\w+)` · ([a-z ]+) · "
-                       r"(optional|not optional) · (.+?) · (T\d)", re.M)
-    found = entry.findall(text)
-    assert len(found) == 44
-    for rule_id, name, key, colour, optional, action, tier in found:
-        p = POWERS[key]
-        note = re.search(r"\((.*)\)\s*$", action)
-        assert (p.rule_id, p.name, p.colour, p.optional, p.tier.value) == (
-            rule_id, name, colour, optional == "optional", tier), key
-        assert {a.value for a in p.actions} == set(re.findall(r"`(\w+)`", action)), key
-        assert p.action_note == (note.group(1) if note else ""), key
-
-
-# -- the shipped figures (heroclix_figures.md) -------------------------------------------------
+# -- the shipped figures (RULES.md F-01 ... F-12) -------------------------------------------------
 
 SPEC_REFS = [f"F-{n:02d}" for n in range(1, 13)]
 
@@ -160,26 +134,8 @@ def test_shipped_figures_reproduce_the_spec_coverage_claims():
     assert sorted(f.ref for f in figs if f.flyer) == ["F-04", "F-08"]
 
 
-def test_shipped_figures_carry_the_spec_values_exactly():
-    text = _rules_text("heroclix_figures.md")
-    block = text.split("```yaml\n", 1)[1].split("```", 1)[0]
-    by_ref = _by_ref()
-    specs = yaml.safe_load(block)["figures"]
-    assert [s["id"] for s in specs] == SPEC_REFS
-    for spec in specs:
-        fig = by_ref[spec["id"]]
-        for name in ("name", "points", "team", "range", "targets", "flyer", "unique",
-                     "archenemy_color", "provenance"):
-            assert getattr(fig, name) == spec[name], (fig.id, name)
-        assert spec["dial"][-1] == KO and KO not in spec["dial"][:-1]
-        assert [(list(c.values), list(c.powers)) for c in fig.dial] == [
-            (c["v"], c["p"]) for c in spec["dial"][:-1]], fig.id
-        assert fig.tier.value == spec["tier"], fig.id
-        assert fig.notes == spec.get("notes"), fig.id
-
-
 def test_shipped_values_spot_check():
-    # The same facts as the spec comparison for two figures, so they hold without ../shared.
+    # The shipped YAML files are the authority (RULES.md F-* summarises them): two dials pinned.
     captain = load_figure("bulwark_captain")
     assert captain.dial[0] == Click(8, 10, 17, 3, ("charge", None, "toughness", "leadership"))
     assert captain.clicks_to_ko == 7 and captain.points == 55 and captain.unique
