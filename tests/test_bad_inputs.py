@@ -1,7 +1,8 @@
 """Bad inputs through the public API fail loudly, with errors that say what was wrong.
 
 ``make`` names the bad option; ``step`` names the bad action (IllegalActionError) or says the game
-is over (GameOverError); a malformed mission file is a ScenarioError naming the file and line.
+is over (GameOverError); a malformed, missing, undecodable or out-of-range data file is a
+ScenarioError naming the file and line. Bad state dicts for ``from_dict``: test_bad_states.py.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def test_heroica_unknown_mission_in_an_epic_sequence():
 
 
 def test_heroica_missing_mission_file():
-    with pytest.raises(FileNotFoundError, match="no_such_mission.yaml"):
+    with pytest.raises(ScenarioError, match="no_such_mission.yaml: no such mission file"):
         make("heroica_v0", mission="/tmp/definitely/no_such_mission.yaml")
 
 
@@ -316,3 +317,213 @@ def test_from_dict_rejects_unknown_and_missing_keys(env):
     del data["round"]
     with pytest.raises(ValueError, match=r"unknown keys \['colour'\].*missing keys \['round'\]"):
         env.game.from_dict(data)
+
+
+# -- make(): option values of the wrong type, for every option that takes one -------------------
+# Each of these used to fail deep inside the constructor (unpacking, Path(), arithmetic) with an
+# error that named neither the option nor the value.
+WRONG_TYPES = [
+    # env, option, value, words in the message
+    ("heroica_v0", "mission", 42, ["mission id or a path", "42"]),
+    ("heroica_v0", "mission", ["tunnel", 42], ["42 in ['tunnel', 42]"]),
+    ("heroica_v0", "board_size", "big", ["two positive integers", "'big'"]),
+    ("heroica_v0", "board_size", (16,), ["two positive integers", "(16,)"]),
+    ("heroica_v0", "board_size", (16.5, 16), ["two positive integers", "16.5"]),
+    ("heroica_v0", "heroes", "wizard", ["list of hero ids", "'wizard'"]),
+    ("heroica_v0", "heroes", 42, ["list of hero ids", "42"]),
+    ("heroica_v0", "pieces", 42, ["path to a pieces file", "42"]),
+    ("heroica_v0", "store_gold", True, ["integer >= 0 or None", "True"]),
+    ("heroica_v0", "store_gold", -1, ["integer >= 0", "-1"]),
+    ("heroica_v0", "max_rounds", True, ["positive integer", "True"]),
+    ("heroica_v0", "num_players", True, ["2..3", "True"]),
+    ("heroscape_v0", "scenario", 3, ["scenario id or a path", "3"]),
+    ("heroscape_v0", "board_size", "big", ["two positive integers", "'big'"]),
+    ("heroscape_v0", "board_size", (16.5, 20), ["two positive integers", "16.5"]),
+    ("heroscape_v0", "round_cap", True, ["positive integer", "True"]),
+    ("heroscape_v0", "hold_rounds", 2.0, ["positive integer or None", "2.0"]),
+    ("heroscape_v0", "level_height", float("nan"), ["positive finite number", "nan"]),
+    ("heroscape_v0", "figure_radius", float("inf"), ["positive finite number", "inf"]),
+    ("heroscape_v0", "victory", 3, ["'eliminate' or 'hold'", "3"]),
+    ("heroclix_v0", "scenario", 3, ["scenario id or a path", "3"]),
+    ("heroclix_v0", "board_size", "big", ["two positive integers", "'big'"]),
+    ("heroclix_v0", "max_rounds", True, ["positive integer", "True"]),
+    ("heroclix_v0", "reward", ["win"], ["win, vp", "['win']"]),
+    ("heroclix_v0", "full_dial_visibility", "yes", ["true or false", "'yes'"]),
+    ("heroclix_v0", "support_min_heal", 5, ["support_min_heal", "5"]),
+]
+
+
+@pytest.mark.parametrize("name, option, value, words", WRONG_TYPES,
+                         ids=[f"{n}-{o}={v!r}" for n, o, v, _ in WRONG_TYPES])
+def test_option_of_the_wrong_type_is_named(name, option, value, words):
+    with pytest.raises(OptionError, match=rf"^option '{option}': ") as info:
+        make(name, **{option: value})
+    assert info.value.option == option
+    for word in words:
+        assert word in str(info.value), f"{word!r} not in {info.value}"
+
+
+# -- data files that are not there, or are directories ------------------------------------------
+DATA_OPTIONS = [("heroica_v0", "mission", "mission"), ("heroscape_v0", "scenario", "scenario"),
+                ("heroclix_v0", "scenario", "scenario")]
+
+
+@pytest.mark.parametrize("name, option, what", DATA_OPTIONS)
+def test_missing_data_file_is_named(tmp_path, name, option, what):
+    path = tmp_path / "nowhere.yaml"
+    with pytest.raises(ScenarioError, match=rf"{re.escape(str(path))}: no such {what} file"):
+        make(name, **{option: str(path)})
+
+
+@pytest.mark.parametrize("name, option, what", DATA_OPTIONS)
+def test_directory_as_data_file_is_named(tmp_path, name, option, what):
+    # A path with a separator is a path, not an id; a directory there is no data file.
+    with pytest.raises(ScenarioError, match=rf"{re.escape(str(tmp_path))}: is a directory, not a "
+                                            rf"{what} file"):
+        make(name, **{option: str(tmp_path)})
+
+
+def test_heroica_pieces_directory_is_named(tmp_path):
+    with pytest.raises(OptionError, match=rf"option 'pieces': no pieces file at "
+                                          rf"'{re.escape(str(tmp_path))}'"):
+        make("heroica_v0", pieces=str(tmp_path))
+
+
+# -- data files that are not UTF-8 text, or hold control characters -----------------------------
+def _shipped_data_files():
+    from envs.heroclix.scenarios import SCENARIOS_DIR as CLIX_SCENARIOS
+    from envs.heroica.mission import MISSIONS_DIR
+    from envs.heroica.pieces import PIECES_FILE
+    from envs.heroscape.scenario_file import SCENARIOS_DIR as SCAPE_SCENARIOS
+
+    return [("heroica_v0", "mission", MISSIONS_DIR / "fork.yaml"),
+            ("heroica_v0", "pieces", PIECES_FILE),
+            ("heroscape_v0", "scenario", SCAPE_SCENARIOS / "skirmish.yaml"),
+            ("heroclix_v0", "scenario", CLIX_SCENARIOS / "duel.yaml")]
+
+
+BAD_BYTES = {"non-utf8": (b"\xff\xfe", "not UTF-8 text"),
+             "nul": (b"\x00", "character U+0000"),
+             "control": (b"\x07", "character U+0007")}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_BYTES))
+@pytest.mark.parametrize("name, option, source", _shipped_data_files(),
+                         ids=lambda v: v.name if hasattr(v, "name") else str(v))
+def test_bad_bytes_in_a_data_file_name_the_file_and_line(tmp_path, kind, name, option, source):
+    raw = source.read_bytes()
+    at = re.search(rb"\n *name:", raw).end()  # inside the first name's value
+    line = raw.count(b"\n", 0, at) + 1
+    path = tmp_path / source.name  # the same name: the id must match it
+    bad, words = BAD_BYTES[kind]
+    path.write_bytes(raw[:at] + b" x" + bad + raw[at:])
+    with pytest.raises(ScenarioError) as info:
+        make(name, **{option: str(path)})
+    message = str(info.value)
+    assert message.startswith(f"{path}, line {line}: "), message
+    assert words in message, message
+
+
+# -- data files with stats above their declared maxima ------------------------------------------
+def _write_pieces(tmp_path, old: str, new: str):
+    from envs.heroica.pieces import PIECES_FILE
+
+    text = PIECES_FILE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "pieces.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("old, new, field, most", [
+    ("health: 4", "health: 99999", "health", "MAX_HEALTH"),
+    ("strength: 3", "strength: 99999", "monsters.lord.strength", "MAX_HEALTH"),
+    ("price: 3", "price: 99999", "weapons.axe.price", "MAX_GOLD"),
+    ("range: 4", "range: 99999", "heroes.wizard.skill.range", "MAX_RANGE"),
+    ("steps: 4", "steps: 99999", "items.speed_potion.steps", "MAX_STEPS"),
+    ("heal: 2", "heal: -1", "items.life_potion.heal", None),
+])
+def test_heroica_piece_stat_out_of_range(tmp_path, old, new, field, most):
+    from envs.heroica import pieces
+
+    path = _write_pieces(tmp_path, old, new)
+    where = rf"pieces.yaml, line \d+, field '{re.escape(field)}'"
+    with pytest.raises(ScenarioError, match=where) as info:
+        make("heroica_v0", pieces=str(path))
+    bound = (f"less than or equal to {getattr(pieces, most)}" if most
+             else "greater than or equal to 0")
+    assert bound in str(info.value)
+
+
+def _scenario_with_custom_card(tmp_path, stat: str, value: int):
+    from envs.heroscape.army_cards import CARDS_DIR
+    from envs.heroscape.scenario_file import SCENARIOS_DIR
+
+    card = (CARDS_DIR / "iron_warden.yaml").read_text(encoding="utf-8")
+    card = card.replace("iron_warden", "big_warden")
+    lines = [ln if not ln.startswith(f"{stat}:") else f"{stat}: {value}"
+             for ln in card.splitlines()]
+    if not any(ln.startswith(f"{stat}:") for ln in card.splitlines()):
+        lines.append(f"{stat}: {value}")
+    scenario = (SCENARIOS_DIR / "skirmish.yaml").read_text(encoding="utf-8")
+    scenario = scenario.replace("id: skirmish", "id: big").replace("iron_warden", "big_warden")
+    scenario += "cards:\n  - " + "\n    ".join(lines) + "\n"
+    path = tmp_path / "big.yaml"
+    path.write_text(scenario, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("stat, most", [("move", "MAX_STAT"), ("range", "MAX_STAT"),
+                                        ("attack", "MAX_STAT"), ("defense", "MAX_STAT"),
+                                        ("height", "MAX_HEIGHT")])
+def test_heroscape_card_stat_above_its_maximum(tmp_path, stat, most):
+    # move: 99999 used to be an OverflowError (int16) inside make
+    from envs.heroscape import army_cards
+
+    path = _scenario_with_custom_card(tmp_path, stat, 99999)
+    with pytest.raises(ScenarioError, match=rf"big.yaml, line \d+, field 'cards.0.{stat}': Input "
+                                            rf"should be less than or equal to "
+                                            rf"{getattr(army_cards, most)} \(got 99999\)"):
+        make("heroscape_v0", scenario=str(path))
+
+
+def _scenario_with_figure_file(tmp_path, old: str, new: str):
+    from envs.heroclix.figures import FIGURES_DIR
+    from envs.heroclix.scenarios import SCENARIOS_DIR
+
+    figure = (FIGURES_DIR / "street_thug.yaml").read_text(encoding="utf-8")
+    assert old in figure
+    (tmp_path / "street_thug.yaml").write_text(figure.replace(old, new, 1), encoding="utf-8")
+    scenario = (SCENARIOS_DIR / "duel.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "duel.yaml"
+    path.write_text(scenario.replace("figure: street_thug", "figure: ./street_thug.yaml"),
+                    encoding="utf-8")
+    return path
+
+
+def test_heroclix_figure_points_above_the_maximum(tmp_path):
+    from envs.heroclix.figures import MAX_POINTS
+
+    path = _scenario_with_figure_file(tmp_path, "points: 15", "points: 99999")
+    with pytest.raises(ScenarioError, match=rf"street_thug.yaml, line 5, field 'points': Input "
+                                            rf"should be less than or equal to {MAX_POINTS}"):
+        make("heroclix_v0", scenario=str(path))
+
+
+def test_heroclix_dial_longer_than_the_maximum(tmp_path):
+    from envs.heroclix.figures import MAX_CLICKS
+
+    click = "  - {values: [4, 8, 14, 1]}\n"
+    path = _scenario_with_figure_file(tmp_path, "  - KO", click * (MAX_CLICKS + 1) + "  - KO")
+    with pytest.raises(ScenarioError, match=rf"street_thug.yaml, line \d+, field 'dial': the dial "
+                                            rf"has \d+ entries; a dial has at most {MAX_CLICKS} "
+                                            "clicks before KO"):
+        make("heroclix_v0", scenario=str(path))
+
+
+def test_heroclix_dial_value_above_its_range(tmp_path):
+    path = _scenario_with_figure_file(tmp_path, "values: [6, 8,", "values: [99, 8,")
+    with pytest.raises(ScenarioError,
+                       match=r"field 'dial.0.values.0': speed 99 is out of range 0..20"):
+        make("heroclix_v0", scenario=str(path))
+

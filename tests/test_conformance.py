@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from tests.conformance_cases import (ENV_CASES, MIN_RANDOM_GAMES_PER_ENV, STATE_INVARIANTS, Case,
                                all_cases, cases_for, play_policy)
 from envs import env_names, make
+from envs.core.errors import StateError
 
 # Dict observations ({"observation", "action_mask"}) are the PettingZoo convention for masked
 # envs (as in pettingzoo.classic); api_test still warns about them.
@@ -257,9 +258,16 @@ def _weapon_twice(d, F, free, monster):
 
 @pytest.mark.parametrize("mutate", [
     _set("HEALTH", 5), _set("HEALTH", -1), _set("GOLD", -1), _set("TORCH", 2),
+], ids=["health5", "health-1", "gold-1", "two-torches"])
+def test_heroica_from_dict_refuses_values_out_of_bounds(mutate):
+    # from_dict checks each field's bounds, so these never reach the conformance checker
+    with pytest.raises(StateError, match="from_dict: field 'heroes'"):
+        _heroica_broken(mutate)
+
+
+@pytest.mark.parametrize("mutate", [
     _set("CELL", lambda d, free, monster: monster), _two_heroes_on, _monster_gone, _weapon_twice,
-], ids=["health5", "health-1", "gold-1", "two-torches", "hero-on-monster", "shared-space",
-        "monster-vanished", "weapon-twice"])
+], ids=["hero-on-monster", "shared-space", "monster-vanished", "weapon-twice"])
 def test_heroica_state_checker_catches(mutate):
     from tests.conformance_cases import check_heroica_state
 

@@ -20,21 +20,15 @@ from typing import Any, Callable, Generic, Protocol, TypeVar
 import numpy as np
 
 from .actions import ActionLayout
+# The error classes live in .errors (state.py raises them too); callers import them from here.
+from .errors import GameError as GameError
+from .errors import GameOverError as GameOverError
+from .errors import IllegalActionError as IllegalActionError
+from .errors import OptionError as OptionError
+from .errors import StateError as StateError
 from .events import Event
 from .flow import LegalMask, NextTurn, PhaseTable, next_seat
 from .state import MASK_CACHE, FlatState
-
-
-class GameError(ValueError):
-    """Base class for errors a user can cause through the public API."""
-
-
-class IllegalActionError(GameError):
-    """The action is in range but not legal in this state."""
-
-
-class GameOverError(GameError):
-    """An action was applied to a finished game."""
 
 
 class GameState(Protocol):
@@ -188,14 +182,6 @@ def zero_sum_returns(winners: list[int], num_players: int) -> np.ndarray:
     return result
 
 
-class OptionError(GameError):
-    """A bad option passed to ``make`` or a game constructor; names the option."""
-
-    def __init__(self, option: str, problem: str):
-        super().__init__(f"option '{option}': {problem}")
-        self.option = option
-
-
 class GameView(Protocol[S_contra]):
     """What a game's view offers the engine: observations, action names, text and scenes."""
 
@@ -302,7 +288,9 @@ class StandardGame(Game[FS]):
         return state.to_dict()
 
     def from_dict(self, data: dict[str, Any]) -> FS:
-        return self.STATE.from_dict(data)
+        # The game is passed so the state can check what only the game knows (board size,
+        # figures, the data's maxima): see FlatState.from_dict.
+        return self.STATE.from_dict(data, game=self)
 
     def render_text(self, state: FS) -> str:
         return self.view.render_text(state)

@@ -17,6 +17,7 @@ from typing import Iterable, NamedTuple, Sequence
 import numpy as np
 
 from .board import Board
+from .lru import LRU
 from .sight import require_topology
 
 __all__ = ["HexSightConfig", "HexSight", "SightBlockers", "Figure", "hex_line_of_sight"]
@@ -145,8 +146,10 @@ class HexSight:
         self._prism_xy = self._centres[solid]
         self._prism_top = tops[solid]
         self._reach = config.prism_inradius * _CIRCUMRADIUS_PER_INRADIUS
-        self._cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        self._cache_size = cache_size
+        # One attacker's space against every target is computed in one batch (an entry per
+        # space), so the bound must hold many batches: the games on a 227-space highlands map
+        # keep some 50,000 entries busy; an entry is under a kilobyte.
+        self._cache: LRU[tuple, tuple[np.ndarray, np.ndarray]] = LRU(cache_size)
 
     def _figure(self, cells: int | Sequence[int], base: float | None, height: float | None,
                 role: str) -> tuple[tuple[int, ...], float | None, float]:
@@ -186,8 +189,6 @@ class HexSight:
             result = (start[~blocked], delta[~blocked])
         else:  # nothing tall enough nearby: every segment clears the terrain
             result = (start, delta)
-        if len(self._cache) >= self._cache_size:
-            self._cache.clear()
         self._cache[key] = result
         return result
 
@@ -250,8 +251,8 @@ class HexSight:
             return hit  # type: ignore[return-value]
         if len(attacker) == 1 and len(target) == 1:
             # One pass from this space to every space fills the cache for all of them.
-            self._blockers_from(attacker[0], a_height, t_height, blocker_heights)
-            return self._cache[key]  # type: ignore[return-value]
+            return self._blockers_from(attacker[0], a_height, t_height, blocker_heights,
+                                       target[0])
         start, delta = self._terrain(attacker, None, a_height, target, None, t_height)
         masks: dict[int, tuple[int, ...]] = {}
         if start.shape[0]:
@@ -276,16 +277,15 @@ class HexSight:
                     if any(row):
                         masks[cell] = row
         table = SightBlockers((1 << start.shape[0]) - 1, masks)
-        if len(self._cache) >= self._cache_size:
-            self._cache.clear()
         self._cache[key] = table  # type: ignore[assignment]
         return table
 
 
     def _blockers_from(self, attacker: int, a_height: float, t_height: float,
-                       blocker_heights: tuple[float, ...]) -> None:
+                       blocker_heights: tuple[float, ...], wanted: int) -> "SightBlockers":
         """:meth:`blockers` for one single-space attacker against every single-space target
-        at once (the same segment tests, batched over targets)."""
+        at once (the same segment tests, batched over targets); returns the ``wanted``
+        target's, which a cache smaller than the batch may already have let go."""
         cfg, lh = self.config, self.config.level_height
         targets = [int(c) for c in self.board.spaces() if c != attacker]
         eye = np.array([*self._centres[attacker],
@@ -316,14 +316,18 @@ class HexSight:
         stacked = np.stack(per_height, axis=-1)  # [targets, cells, heights]
         any_bits = stacked.any(axis=-1)
         cell_list = cells.tolist()
-        if len(self._cache) + len(targets) >= self._cache_size:
-            self._cache.clear()
+        found = None
         for i, target in enumerate(targets):
             row = any_bits[i].copy()
             row[cell_list.index(target)] = False  # the target never blocks itself
             masks = {cell_list[j]: tuple(int(b) for b in stacked[i, j]) for j in np.flatnonzero(row)}
             key = ("blockers", (attacker,), a_height, (target,), t_height, blocker_heights)
-            self._cache[key] = SightBlockers(int(clear_bits[i]), masks)  # type: ignore[assignment]
+            table = self._cache[key] = SightBlockers(int(clear_bits[i]), masks)  # type: ignore[assignment]
+            if target == wanted:
+                found = table
+        if found is None:
+            raise ValueError(f"space {wanted} is not a space of the board or is the attacker's")
+        return found
 
 
 class SightBlockers(NamedTuple):

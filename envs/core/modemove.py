@@ -63,6 +63,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .board import SQUARE8_DIRECTIONS, Board
+from .lru import LRU
 from .movement import NOT_REACHED
 
 __all__ = [
@@ -163,7 +164,7 @@ def _mask(value, n: int, name: str, default: bool) -> np.ndarray:
 # Per (neighbors, step_cost, state offset) of read-only tables: per cell, (cost, target states)
 # groups in ascending cost, so the loop checks the budget once per group and stops at the first
 # group too dear; targets are state indices (offset + cell) so the loop adds nothing.
-_STEPS_CACHE: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None, list]] = {}
+_STEPS_CACHE: LRU[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None, list]] = LRU(64)
 
 
 def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> list:
@@ -191,8 +192,6 @@ def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> 
     else:
         steps = [tuple([group for group in groups if group[1]]) for groups in zip(*per_cost)]
     if cacheable:
-        if len(_STEPS_CACHE) > 64:
-            _STEPS_CACHE.clear()
         _STEPS_CACHE[key] = (neighbors, step_cost, steps)
     return steps
 

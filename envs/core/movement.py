@@ -27,6 +27,7 @@ from typing import Callable, Union
 import numpy as np
 
 from .board import Board
+from .lru import LRU
 
 __all__ = [
     "NOT_REACHED", "Reach", "reachable", "climb_cost", "straight_line", "cells_within",
@@ -74,7 +75,8 @@ def _cost_rule(board: Board, step_cost: StepCost) -> Callable[[int, int, int], i
 
 # Games pass the same read-only tables (neighbours, climb costs) on every search; their
 # Python-list forms are kept here, keyed by id, with the array held so the id stays unique.
-_ROWS_CACHE: dict[int, tuple[np.ndarray, list]] = {}
+# A game uses a handful of tables, so the bounds only matter to processes that make many maps.
+_ROWS_CACHE: LRU[int, tuple[np.ndarray, list]] = LRU(256)
 
 
 def _as_rows(table: np.ndarray) -> list:
@@ -82,14 +84,12 @@ def _as_rows(table: np.ndarray) -> list:
         return table.tolist()
     hit = _ROWS_CACHE.get(id(table))
     if hit is None or hit[0] is not table:
-        if len(_ROWS_CACHE) > 256:
-            _ROWS_CACHE.clear()
         hit = (table, table.tolist())
         _ROWS_CACHE[id(table)] = hit
     return hit[1]
 
 
-_ADJACENCY_CACHE: dict[tuple[int, int], tuple[Board, np.ndarray | None, list]] = {}
+_ADJACENCY_CACHE: LRU[tuple[int, int], tuple[Board, np.ndarray | None, list]] = LRU(64)
 
 
 def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[int, int]]]:
@@ -107,8 +107,6 @@ def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[in
                   if nxt >= 0 and (rows is None or rows[cell][d] >= 0)]
                  for cell, cells in enumerate(neighbors)]
     if cacheable:
-        if len(_ADJACENCY_CACHE) > 64:
-            _ADJACENCY_CACHE.clear()
         _ADJACENCY_CACHE[key] = (board, table, adjacency)
     return adjacency
 

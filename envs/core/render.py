@@ -19,12 +19,22 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
 
 from .board import HEX_ROW_PITCH, Board, Topology
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageDraw, ImageFont
+
+
+def _pil():
+    """Pillow, imported on the first frame: an env that never renders does not pay its
+    memory (a few MiB per process, which matters with many envs in subprocesses)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    return Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -87,9 +97,9 @@ class Scene:
 @functools.lru_cache(maxsize=128)
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     try:
-        return ImageFont.load_default(size=max(6, int(size)))
+        return _pil()[2].load_default(size=max(6, int(size)))
     except (TypeError, OSError, ImportError):  # old Pillow / no FreeType: fixed bitmap font
-        return ImageFont.load_default()
+        return _pil()[2].load_default()
 
 
 def _text_size(font, text: str) -> tuple[float, float, float, float]:
@@ -254,8 +264,9 @@ def _board_layer(board: Board, cell_px: int, min_height: int | None,
                  colors_key: tuple[tuple[int, RGB], ...]) -> tuple[Image.Image, _Layout]:
     layout = _layout(board, cell_px, min_height)
     s = SUPERSAMPLE
-    image = Image.new("RGB", (layout.width * s, layout.height * s), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    pil_image, pil_draw, _ = _pil()
+    image = pil_image.new("RGB", (layout.width * s, layout.height * s), BACKGROUND)
+    draw = pil_draw.Draw(image)
     fills = _shaded(board, dict(colors_key))
     grid_w = max(1, s)
     for cell in np.flatnonzero(board.exists):
@@ -481,7 +492,7 @@ def render_frame(scene: Scene, cell_px: int = 48, min_height: int | None = None,
                               for k, v in scene.terrain_colors.items()))
     base, layout = _board_layer(scene.board, int(cell_px), min_height, colors_key)
     image = base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = _pil()[1].Draw(image)
     board, s = scene.board, layout.scale
     seat_colors = [tuple(int(c) for c in col) for col in (scene.player_colors or SEAT_COLORS)]
     seat_colors = seat_colors or list(SEAT_COLORS)
@@ -521,5 +532,5 @@ def render_frame(scene: Scene, cell_px: int = 48, min_height: int | None = None,
     if target_height:
         height = int(target_height) + int(target_height) % 2
         width = round(frame.width * height / frame.height / 2) * 2
-        frame = frame.resize((max(2, width), height), Image.LANCZOS)
+        frame = frame.resize((max(2, width), height), _pil()[0].LANCZOS)
     return np.asarray(frame, dtype=np.uint8).copy()

@@ -205,10 +205,9 @@ def resolve_data_file(value: str | os.PathLike[str], folder: Path, suffixes: Seq
       of :func:`list_data_ids` (``folder``, ``suffixes``), comma-separated.
     * Any other value (a path-like ``str``, an ``os.PathLike``) is a path: the result is
       ``Path(value)``, so a value of another type is the ``TypeError`` of :class:`Path`.
-      With ``must_exist`` a path that is not a file (missing, or a directory) raises
-      ``ScenarioError(path, "no such <what> file")``; without it the path is returned
-      unchecked and reading it raises the ``OSError`` (``FileNotFoundError``,
-      ``IsADirectoryError``).
+      With ``must_exist`` a path that is not a file raises ``ScenarioError(path, "no such
+      <what> file")`` (or ``"... is a directory, not a <what> file"``); without it the path
+      is returned unchecked, and :func:`read_text` names it if it cannot be read.
 
     ``what`` names the kind of file in the messages (``"mission"``); ``shipped`` is the words
     before the list of ids.
@@ -221,16 +220,24 @@ def resolve_data_file(value: str | os.PathLike[str], folder: Path, suffixes: Seq
         return path
     path = Path(value)
     if must_exist and not path.is_file():
-        raise ScenarioError(path, f"no such {what} file")
+        raise ScenarioError(path, f"is a directory, not a {what} file" if path.is_dir()
+                            else f"no such {what} file")
     return path
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a scenario file as UTF-8; a decoding problem is a :class:`ScenarioError`."""
+    """Read a data file as UTF-8; a decoding problem (with its line) or a file that cannot be
+    read (missing, a directory, no permission) is a :class:`ScenarioError` naming the file."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise ScenarioError(path, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ScenarioError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(path, f"not UTF-8 text ({exc.reason}: byte 0x{raw[exc.start]:02x} "
+                                  f"at byte {exc.start})", line=line) from None
 
 
 def load_yaml(path_or_text: str | os.PathLike[str], source: str | None = None
@@ -252,7 +259,14 @@ def load_yaml(path_or_text: str | os.PathLike[str], source: str | None = None
         source = STRING_SOURCE if source is None else source
     else:
         raise TypeError(f"load_yaml expects a path or YAML text, got {type(path_or_text).__name__}")
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as exc:
+        # The reader refuses control characters (NUL, ...) before parsing starts.
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise ScenarioError(source, f"character U+{code:04X} ({chr(code)!r}) is not allowed in "
+                                    "YAML text", line=line) from None
     try:
         root = loader.get_single_node()
         data = None if root is None else loader.construct_document(root)

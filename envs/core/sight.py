@@ -72,7 +72,9 @@ class _LineShape(NamedTuple):
     edges: np.ndarray  # int64[e, 3] (kind, d_row, d_col) of closed edges it touches
 
 
-@functools.lru_cache(maxsize=None)
+# Keyed by the offset between the two ends, so a board of H x W needs (2H-1)(2W-1) entries:
+# this bound holds every offset of boards up to about 45 x 45.
+@functools.lru_cache(maxsize=1 << 13)
 def _line_shape(dr: int, dc: int) -> _LineShape:
     """Crossed squares and touched edges of the line from (0,0) to (dr,dc), exactly.
 

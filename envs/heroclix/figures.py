@@ -14,7 +14,7 @@ Format
     ref: F-01                 # optional: the figure's id in rules/heroclix_figures.md
     name: Bulwark Captain     # no blanks at either end (names decide archenemies, HC-3.10)
     provenance: original      # optional flavour: where the design comes from
-    points: 55                # point value, an integer > 0 (HC-1.5, HC-2.3)
+    points: 55                # point value, an integer 1..MAX_POINTS (HC-1.5, HC-2.3)
     team: null                # optional, default null: team symbol (HC-3.9; abilities off, R-13)
     range: 5                  # 0..20 squares; 0 = no ranged attack (HC-4.15); never changes
     targets: 1                # 1..5 lightning bolts: targets of one ranged attack (HC-4.24)
@@ -26,6 +26,7 @@ Format
       - {values: [8, 10, 17, 2], powers: [charge, ~, toughness, leadership]}
       - {values: [6, 7, 14, 1]}         # powers may be left out: no colour on any value
       - KO                              # the first KO click: last entry, exactly once
+                                        # (at most MAX_CLICKS clicks before it)
     notes: Free text.         # optional
 
 Each click is a mapping of
@@ -94,6 +95,8 @@ from .teams import teams
 __all__ = [
     "FIGURES_DIR",
     "KO",
+    "MAX_CLICKS",
+    "MAX_POINTS",
     "STARTING_CLICK",
     "VALUE_RANGES",
     "Click",
@@ -120,6 +123,12 @@ VALUE_RANGES: Mapping[Column, tuple[int, int]] = MappingProxyType({
     Column.SPEED: (0, 20), Column.ATTACK: (0, 20), Column.DEFENSE: (0, 30),
     Column.DAMAGE: (0, 10)})
 """Allowed ``(lowest, highest)`` of each dial value, both included."""
+
+MAX_POINTS = 1000
+"""Most points a figure may cost: the engine keeps points in int16 and sums them per force."""
+MAX_CLICKS = 30
+"""Most clicks a dial may have before KO (published dials have at most 12): the dial turns
+in an int8 click counter."""
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 
@@ -149,7 +158,7 @@ class FigureFile(pydantic.BaseModel):
     ref: _Ref | None = None
     name: _Text
     provenance: _Text | None = None
-    points: pydantic.StrictInt = pydantic.Field(gt=0)
+    points: pydantic.StrictInt = pydantic.Field(gt=0, le=MAX_POINTS)
     team: _Text | None = None
     range: pydantic.StrictInt = pydantic.Field(ge=0, le=20)
     targets: pydantic.StrictInt = pydantic.Field(ge=1, le=5)
@@ -369,6 +378,9 @@ def _build_dial(spec: FigureFile, lines: LineMap, at: tuple[str | int, ...]
     if not entries:
         raise lines.error(at, "the dial is empty: list its clicks from the starting position "
                               "(click 0), then KO")
+    if len(entries) > MAX_CLICKS + 1:
+        raise lines.error(at, f"the dial has {len(entries)} entries; a dial has at most "
+                              f"{MAX_CLICKS} clicks before KO")
     clicks: list[Click] = []
     for index, entry in enumerate(entries):
         here = at + (index,)

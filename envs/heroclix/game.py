@@ -16,8 +16,10 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
+from ..core import options
 from ..core.actions import ActionLayout, SlotFamily
 from ..core.adjacency import adjacency_table
+from ..core.lru import LRU
 from ..core.board import PaddedBoard
 from ..core.dice import Dice
 from ..core.firelines import FireLines
@@ -116,6 +118,7 @@ class ClixBase(StandardGame[State]):
         self.flags = checked_flags({name: value for name, value in locals().items()
                                     if name in FLAG_DEFAULTS})
         self.flag_traits = flag_traits(self.flags)
+        options.data_refs("scenario", scenario, "scenario", Scenario)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         sc = self.scenario
         self.map = sc.map
@@ -125,7 +128,7 @@ class ClixBase(StandardGame[State]):
                               f"{MIN_PLAYERS}-{MAX_PLAYERS}")
         source = self.map.board
         self.height, self.width = (source.height, source.width) if board_size is None \
-            else _board_size(board_size)
+            else options.board_size("board_size", board_size)
         if source.height > self.height or source.width > self.width:
             raise OptionError("board_size", f"map {self.map.id!r} is {source.height}x"
                               f"{source.width}, larger than board_size {board_size}")
@@ -181,7 +184,7 @@ class ClixBase(StandardGame[State]):
         self.objects = TokenLayer([OBJECT_KINDS[o.kind] for o in sc.objects],
                                   [o.kind for o in sc.objects], self.n_cells)
         self.object_heavy = self.objects.kinds == 1
-        self._adjacency_cache: dict[bytes, np.ndarray] = {}
+        self._adjacency_cache: LRU[bytes, np.ndarray] = LRU(64)  # per terrain state
         # Memo tables of the query modules (reach.py: step costs, searches), per game.
         self.caches: dict[str, Any] = {}
         self.touching = touching_table(self.board)  # soaring adjacency (HC-3.13)
@@ -517,8 +520,6 @@ class ClixBase(StandardGame[State]):
         key = state.walls_intact.tobytes() + state.blocking.tobytes()
         table = self._adjacency_cache.get(key)
         if table is None:
-            if len(self._adjacency_cache) > 64:
-                self._adjacency_cache.clear()
             table = adjacency_table(self.board, state.blocking, neighbors=self.neighbors(state))
             self._adjacency_cache[key] = table
         return table
@@ -573,10 +574,3 @@ class ClixBase(StandardGame[State]):
         return knockback(self.board, cell, direction, distance, blocking=state.blocking,
                          occupied=occupied, flyer=self.flies(state, target), soaring=bool(soaring),
                          may_not_end=no_end, neighbors=self.neighbors(state))
-
-
-def _board_size(value: Any) -> tuple[int, int]:
-    if (not isinstance(value, (tuple, list)) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-        raise OptionError("board_size", f"must be two positive integers (rows, cols), got {value!r}")
-    return int(value[0]), int(value[1])

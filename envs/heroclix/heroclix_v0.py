@@ -110,7 +110,9 @@ four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
 ---------------------------------------------------------------------------
 From the observer's viewpoint (``seat+k`` = k seats after it); ``env.game.view.channel_names``
-lists the channels as ``view`` or ``view:channel`` (``envs.heroclix.view.plane_layout``):
+lists the channels as ``view`` or ``view:channel`` (``envs.heroclix.view.plane_layout``).
+Every value lies in [0, 1]: a scaled value past its scale (a figure over 100 points, a stat
+over 20, more than 10 clicks left) reads 1.
 
 ================  ===================================================================
 view              channels
@@ -143,8 +145,8 @@ view              channels
 ``decision``      ``selected`` figure, ``passenger``, ``tk_object``, declared ``targets``,
                   ``interrupt``: the figure an INTERRUPT asks about (value: damage / 10)
 ``phase``         constant planes from here on: the phase one-hot (14)
-``turn``          ``actions_left`` / actions per turn, ``round`` / max_rounds,
-                  ``move_left`` squares (/10)
+``turn``          ``actions_left`` / (actions per turn + 1: Leadership's extra),
+                  ``round`` / max_rounds, ``move_left`` squares (/10)
 ``variant``       one per power variant and free power: the one being played (VARIANT,
                   TARGETS, INTERRUPT)
 ``vp``            ``seat+k``: victory points scored so far / build total

@@ -37,6 +37,7 @@ import numpy as np
 from ..core.actions import DecodedAction
 from ..core.events import Event
 from ..core.flow import LegalMask
+from ..core.lru import named_lru
 from ..core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
 from .flags import IGNORES_ENEMY_STOPS
 from .game import ClixBase
@@ -44,7 +45,10 @@ from .powers import (AUTO_BREAKAWAY, CLIMBS, CROSSES_BLOCKING_INDOORS, CROSSES_B
                      IGNORES_HINDERING, PASSES_FIGURES, SLIPPERY, has_trait)
 from .state import GROUND, NO_CELL, NO_FIGURE, SOAR, State
 
+# The mask and the move of one decision ask about the same position, so a few entries catch
+# every repeat; step tables vary only with walls broken, flight and traits.
 REACH_CACHE_SIZE = 8
+STEP_COST_CACHE_SIZE = 64
 BREAKAWAY_SUCCESS = 4  # HC-3.23: 4-6 on one d6
 SLIPPERY_BREAKAWAY, LEAVING_SLIPPERY = 2, 6  # P-SPD-7 Plasticity
 
@@ -107,7 +111,7 @@ def _step_costs(game: ClixBase, state: State, tables: MoveTables, *, flying: boo
     """int[n, 8] over the open table for walking or hovering: -1 forbidden. Read-only and
     cached per walls standing, flight and traits, so the search reuses its step lists."""
     key = (state.walls_intact.tobytes(), flying, traits)
-    cache = game.caches.setdefault("step_costs", {})
+    cache = named_lru(game.caches, "step_costs", STEP_COST_CACHE_SIZE)
     cost = cache.get(key)
     if cost is not None:
         return cost
@@ -125,8 +129,6 @@ def _step_costs(game: ClixBase, state: State, tables: MoveTables, *, flying: boo
         cost[tables.ladder_up] = 2
     cost[tables.blocking_end] = -1
     cost.setflags(write=False)
-    if len(cache) > 64:
-        cache.clear()
     cache[key] = cost
     return cost
 
@@ -239,15 +241,13 @@ def reach(game: ClixBase, state: State, figure: int) -> ModeReach:
            state.move_spent, state.move_budget, state.passenger, tuple(state.broke_away),
            state.move_ignores_enemies,
            tuple(map(tuple, state.outwits)), tuple(map(tuple, state.perplex)))
-    cache = game.caches.setdefault("reach", {})
+    cache = named_lru(game.caches, "reach", REACH_CACHE_SIZE)
     found = cache.get(key)
     if found is None:
         seed = (int(state.cell[figure]), int(state.mode[figure]), int(state.move_spent))
         budget = max(state.move_budget, state.move_spent)
         found = reachable_modes(game.walls.open_neighbors, [seed], budget,
                                 mode_rules(game, state, figure))
-        if len(cache) >= REACH_CACHE_SIZE:
-            cache.pop(next(iter(cache)))
         cache[key] = found
     return found
 

@@ -15,7 +15,8 @@ Format
     name: Duel
     description: Two 100-point forces on the small map.
     map: small                # a shipped map id or a path (relative to this file)
-    build_total: 100          # HC-2.2: a multiple of 100; actions per turn = build_total / 100
+    build_total: 100          # HC-2.2: a multiple of 100 up to MAX_BUILD_TOTAL; actions per
+                              # turn = build_total / 100
     max_rounds: 30            # optional (HC-7.1 default 30)
     players:                  # 2-4, in seat order (clockwise, HC-2.11)
       - edge: S               # the map edge whose starting area the force sets up in (HC-2.10)
@@ -65,6 +66,7 @@ LIGHT_OBJECTS = ("table", "construction_material", "filing_cabinet")  # HC-6.2
 HEAVY_OBJECTS = ("engine_block", "dumpster", "forklift")
 OBJECT_KINDS = {**{k: 0 for k in LIGHT_OBJECTS}, **{k: 1 for k in HEAVY_OBJECTS}}
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_BUILD_TOTAL = 5000  # 50 actions a turn (HC-3.2): a typo must not make turns endless
 
 Square = tuple[pydantic.StrictInt, pydantic.StrictInt]
 
@@ -94,7 +96,7 @@ class _ScenarioFile(pydantic.BaseModel):
     name: str = pydantic.Field(min_length=1, strict=True)
     description: str = pydantic.Field(default="", strict=True)
     map: pydantic.StrictStr
-    build_total: pydantic.StrictInt
+    build_total: pydantic.StrictInt = pydantic.Field(le=MAX_BUILD_TOTAL)
     max_rounds: pydantic.StrictInt = pydantic.Field(default=DEFAULT_MAX_ROUNDS, ge=1)
     players: list[_Player] = pydantic.Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     objects: list[_Object] = []

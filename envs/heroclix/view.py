@@ -147,7 +147,9 @@ class ClixView:
                 if has_trait(shown, GROUNDED):
                     rows[f, c, STATS.index("flyer")] = 0.0
         rows[:, :, STATS.index("points")] = (game.points / 100.0)[:, None]
-        self.rows = rows
+        # The space declares [0, 1]: values past a plane's scale (a 150-point figure, defense
+        # 25, a 12-click dial) saturate at 1, as the docstring says.
+        self.rows = np.clip(rows, 0.0, 1.0)
         self.row_offsets = (self.row_channels * game.n_cells)[None, :]
         self.figure_offset = self.figure_channel * game.n_cells
         self.turn_columns = [STATS.index(s) for s in ("tokens", "acted", "soaring")]
@@ -215,7 +217,7 @@ class ClixView:
         for target, stat, delta, _ in state.perplex:  # P-DMG-9: the values as they are now
             where = np.flatnonzero(alive == target)
             if where.size:
-                rows[where[0], stat] += delta / STAT_SCALE
+                rows[where[0], stat] = min(1.0, max(0.0, rows[where[0], stat] + delta / STAT_SCALE))
         flat[self.row_offsets + cells[:, None]] = rows
         holders = alive[state.held[alive] != NO_OBJECT]
         if holders.size:
@@ -225,7 +227,8 @@ class ClixView:
         if self.dial_start >= 0:
             for figure, cell, click in zip(alive.tolist(), cells.tolist(), clicks.tolist()):
                 ahead = game.dial_values[figure, click + 1: click + 1 + DIAL_AHEAD].reshape(-1)
-                obs[self.dial_start: self.dial_start + ahead.size, cell] = ahead / STAT_SCALE
+                obs[self.dial_start: self.dial_start + ahead.size, cell] = \
+                    np.minimum(ahead / STAT_SCALE, 1.0)
         decision = self.decision_start
         if state.selected != NO_FIGURE and state.cell[state.selected] != NO_CELL:
             obs[decision, state.cell[state.selected]] = 1.0
@@ -237,10 +240,11 @@ class ClixView:
             if state.cell[target] != NO_CELL:
                 obs[decision + 3, state.cell[target]] = 1.0
         if state.interrupt:  # the figure asked about, and the damage at stake (/10)
-            obs[decision + 4, state.cell[state.interrupt[2]]] = state.interrupt[3] / CLICK_SCALE
+            obs[decision + 4, state.cell[state.interrupt[2]]] = min(1.0, state.interrupt[3] / CLICK_SCALE)
         constants = self._no_constants.copy()
         constants[self.phase_at[state.phase]] = 1.0
-        constants[self.turn_at[0]] = state.actions_left / max(1, game.actions_per_turn)
+        # Leadership can add one action to a turn (P-DMG-11), so that is the plane's top
+        constants[self.turn_at[0]] = state.actions_left / (game.actions_per_turn + 1)
         constants[self.turn_at[1]] = state.round / game.max_rounds
         constants[self.turn_at[2]] = max(0, state.move_budget - state.move_spent) / CLICK_SCALE
         if state.variant:
@@ -249,7 +253,7 @@ class ClixView:
             constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
         if self.pool:
             self._setup_constants(state, player, constants)
-        obs[self.constant_start:] = constants[:, None]
+        obs[self.constant_start:] = np.clip(constants, 0.0, 1.0)[:, None]
         return obs.reshape(self.shape)
 
     def _setup_constants(self, state: State, player: int, constants: np.ndarray) -> None:

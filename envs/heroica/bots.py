@@ -34,6 +34,7 @@ import numpy as np
 
 from ..bots import LegalActions, best_scored
 from ..core.board import UNREACHABLE
+from ..core.lru import LRU
 from .die import HEROICA_DIE, MOVE_VALUE, SHIELD
 from .state import NO_CELL, HeroField, Phase, State
 
@@ -84,11 +85,11 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, weights: Weights | None = None, cache_size: int = 20_000):
+    def __init__(self, weights: Weights | None = None, cache_size: int = 4096):
         self.w = weights or Weights()
         self.cache_size = cache_size
-        self._static: dict[tuple[int, int], _Static] = {}
-        self._costs: dict[tuple, list[float]] = {}
+        self._static: LRU[tuple[int, int], _Static] = LRU(8)  # per (game, mission)
+        self._costs: LRU[tuple, list[float]] = LRU(cache_size)
 
     # ======================================================================================
     # Entry point
@@ -125,8 +126,6 @@ class HeuristicBot:
         key = (id(game), state.mission, piece.tobytes(), health, torch)
         cached = self._costs.get(key)
         if cached is None:
-            if len(self._costs) >= self.cache_size:
-                self._costs.clear()
             cached = self._costs[key] = self._dijkstra(game, state.mission, piece, health, torch)
         return cached
 

@@ -149,11 +149,11 @@ def load_mission(path_or_id: str | os.PathLike[str]) -> Mission:
     """Load a mission from a file path, or a shipped mission by id (``"tunnel"``).
 
     A ``str`` ending in ``.yaml``/``.yml`` or containing a path separator is a path; any
-    other ``str`` is an id. Raises :class:`ScenarioError` for a bad file or an unknown id,
-    FileNotFoundError for a path that does not exist.
+    other ``str`` is an id. Raises :class:`ScenarioError` for a bad file, an unknown id or a
+    path that is not a file.
     """
     path = resolve_data_file(path_or_id, MISSIONS_DIR, YAML_SUFFIXES, "mission",
-                             shipped="shipped missions")
+                             shipped="shipped missions", must_exist=True)
     data, lines = load_yaml(path, source=str(path))
     return _build(data, lines, file_name=path.name)
 

@@ -16,6 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..core import options
 from ..core.actions import ActionLayout, SlotFamily
 from ..core.board import PaddedBoard
 from ..core.game import Event, OptionError, StandardGame
@@ -46,23 +47,27 @@ class HeroicaWorld(StandardGame[State]):
         pieces: str | Path | None = None,
         store_gold: int | None = None,
     ):
-        if pieces is not None and not Path(pieces).is_file():
-            raise OptionError("pieces", f"no pieces file at {str(pieces)!r}")
+        if pieces is not None:
+            options.data_refs("pieces", pieces, "pieces", ids=False)
+            if not Path(pieces).is_file():
+                raise OptionError("pieces", f"no pieces file at {str(pieces)!r}")
         self.pieces_source = PIECES_FILE if pieces is None else Path(pieces)
         self.pieces: Pieces = default_pieces() if pieces is None else load_pieces_file(Path(pieces))
         self.hero_ids = tuple(self.pieces.heroes)
         self.monster_ids = tuple(self.pieces.monsters)
         self.weapon_ids = tuple(self.pieces.weapons)
         self.max_health = self.pieces.health
-        if not isinstance(battle, bool):
-            raise OptionError("battle", f"must be True or False, got {battle!r}")
-        self.battle = battle
-        if not isinstance(num_players, int) or not (2 <= num_players <= len(self.hero_ids) + battle):
+        self.battle = options.boolean("battle", battle)
+        if not options.is_int(num_players) or not 2 <= num_players <= len(self.hero_ids) + battle:
             raise OptionError("num_players", f"must be 2..{len(self.hero_ids) + battle} "
                               f"{'with' if battle else 'without'} battle, got {num_players!r}")
         self.num_players = num_players
         self.num_heroes = num_players - 1 if battle else num_players
         self.monster_seat = num_players - 1 if battle else -1  # HE-20.2: plays last
+        if heroes is not None and not (isinstance(heroes, (list, tuple))
+                                       and all(isinstance(h, str) for h in heroes)):
+            raise OptionError("heroes", f"must be a list of hero ids {list(self.hero_ids)}, "
+                                        f"got {heroes!r}")
         heroes = list(heroes) if heroes is not None else list(self.hero_ids[: self.num_heroes])
         for hero in heroes:
             if hero not in self.hero_ids:
@@ -70,20 +75,15 @@ class HeroicaWorld(StandardGame[State]):
         if len(heroes) != self.num_heroes or len(set(heroes)) != len(heroes):
             raise OptionError("heroes", f"need {self.num_heroes} different heroes (HE-3.4), got {heroes}")
         self.heroes = tuple(heroes)
-        if not isinstance(max_rounds, int) or max_rounds < 1:
-            raise OptionError("max_rounds", f"must be a positive integer, got {max_rounds!r}")
-        self.max_rounds = max_rounds
-        if store_gold is not None and (not isinstance(store_gold, int) or store_gold < 0):
-            raise OptionError("store_gold", f"must be None (unlimited, HE-12.6) or gold >= 0, got {store_gold!r}")
-        self.store_gold = store_gold
-        mission_ids = [mission] if isinstance(mission, (str, Path, Mission)) else list(mission)
-        if not mission_ids:
-            raise OptionError("mission", "give at least one mission")
+        self.max_rounds = options.integer("max_rounds", max_rounds)
+        self.store_gold = options.integer("store_gold", store_gold, least=0,
+                                               none_means="unlimited, HE-12.6")
+        mission_ids = options.data_refs("mission", mission, "mission", Mission, many=True)
         if battle and len(mission_ids) > 1:
             raise OptionError("mission", "Battle Heroica plays one mission, not an Epic sequence")
         self.missions: list[Mission] = [m if isinstance(m, Mission) else load_mission(m)
                                         for m in mission_ids]
-        self.height, self.width = board_size
+        self.height, self.width = options.board_size("board_size", board_size)
         for m in self.missions:
             if m.board.height > self.height or m.board.width > self.width:
                 raise OptionError("board_size", f"mission {m.id!r} is {m.board.height}x"

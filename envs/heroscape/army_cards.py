@@ -13,13 +13,14 @@ Format
     id: ashwood_archers       # lower-case; must equal the file name
     name: Ashwood Archers
     kind: squad               # hero (exactly 1 figure) | squad (2 or more), HS-2.2
-    figures: 3
-    move: 5                   # HS-2.3   all four stats are integers >= 1
+    figures: 3                # 1..MAX_FIGURES
+    move: 5                   # HS-2.3   all four stats are integers 1..MAX_STAT
     range: 7                  # HS-2.4   (1 = adjacent enemies only)
     attack: 2                 # HS-2.5   attack dice
     defense: 1                # HS-2.6   defense dice
     double_space: false       # optional, default false: each figure fills 2 spaces (HS-7)
-    height: 5                 # optional, levels; default 5 single-space, 6 double (HS-10.4)
+    height: 5                 # optional, levels 1..MAX_HEIGHT; default 5 single-space,
+                              # 6 double (HS-10.4)
     faction: Dawnmarch        # optional flavour
     flavour: Longbows cut from the oldest trees.   # optional flavour
 """
@@ -47,6 +48,9 @@ __all__ = [
     "CARDS_DIR",
     "DEFAULT_DOUBLE_HEIGHT",
     "DEFAULT_SINGLE_HEIGHT",
+    "MAX_FIGURES",
+    "MAX_HEIGHT",
+    "MAX_STAT",
     "ArmyCard",
     "CardFile",
     "CardKind",
@@ -66,6 +70,15 @@ DEFAULT_DOUBLE_HEIGHT = 6
 """Height in levels of a double-space figure whose card gives none (HS-10.4)."""
 
 
+# Declared maxima. Published cards stay far below them (move 8, range 9, ten dice, squads of
+# 4); the engine keeps the stats in int16 arrays, rolls the dice one by one and searches
+# moves over them, so an unbounded value would overflow or hang there instead of failing
+# here with its line.
+MAX_FIGURES = 10  # figures on one card
+MAX_STAT = 20  # move, range, attack and defense
+MAX_HEIGHT = 20  # levels (HS-10.4)
+
+
 class CardKind(str, enum.Enum):
     HERO = "hero"
     SQUAD = "squad"
@@ -79,13 +92,13 @@ class CardFile(pydantic.BaseModel):
     id: str = pydantic.Field(pattern=ID_PATTERN, strict=True)
     name: str = pydantic.Field(min_length=1, strict=True)
     kind: Literal["hero", "squad"]
-    figures: pydantic.StrictInt = pydantic.Field(ge=1)
-    move: pydantic.StrictInt = pydantic.Field(ge=1)
-    range: pydantic.StrictInt = pydantic.Field(ge=1)
-    attack: pydantic.StrictInt = pydantic.Field(ge=1)
-    defense: pydantic.StrictInt = pydantic.Field(ge=1)
+    figures: pydantic.StrictInt = pydantic.Field(ge=1, le=MAX_FIGURES)
+    move: pydantic.StrictInt = pydantic.Field(ge=1, le=MAX_STAT)
+    range: pydantic.StrictInt = pydantic.Field(ge=1, le=MAX_STAT)
+    attack: pydantic.StrictInt = pydantic.Field(ge=1, le=MAX_STAT)
+    defense: pydantic.StrictInt = pydantic.Field(ge=1, le=MAX_STAT)
     double_space: pydantic.StrictBool = False
-    height: pydantic.StrictInt | None = pydantic.Field(default=None, ge=1)
+    height: pydantic.StrictInt | None = pydantic.Field(default=None, ge=1, le=MAX_HEIGHT)
     faction: str = pydantic.Field(default="", strict=True)
     flavour: str = pydantic.Field(default="", strict=True)
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from ..bots import LegalActions, best_scored
 from ..core.board import UNREACHABLE
+from ..core.lru import LRU
 from .combat import attack_dice, defense_dice
 from .game import HeroscapeBase
 from .state import NO_CELL, NO_FIGURE, Phase, State
@@ -91,10 +92,10 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, weights: Weights | None = None, cache_size: int = 50_000):
+    def __init__(self, weights: Weights | None = None, cache_size: int = 4096):
         self.w = weights or Weights()
         self.cache_size = cache_size
-        self._plans: dict[tuple, "_Plan"] = {}
+        self._plans: LRU[tuple, "_Plan"] = LRU(cache_size)
 
     def act(self, game: HeroscapeBase, state: State, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
@@ -110,8 +111,6 @@ class HeuristicBot:
         key = (id(turn.game), figure, state.occupant.tobytes())
         plan = self._plans.get(key)
         if plan is None:
-            if len(self._plans) >= self.cache_size:
-                self._plans.clear()
             plan = self._plans[key] = _Plan.build(turn, figure)
         return plan
 

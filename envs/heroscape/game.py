@@ -15,9 +15,11 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
+from ..core import options
 from ..core.actions import ActionLayout, SlotFamily
 from ..core.dice import Dice
 from ..core.game import GameInfo, GameView, OptionError, StandardGame
+from ..core.lru import LRU
 from ..core.movement import reachable_destinations, reachable_double
 from .data import MAX_PLAYERS, MIN_PLAYERS, ArmyCard, Scenario, load_scenario
 from .dice import HEROSCAPE_COMBAT_DIE
@@ -30,7 +32,10 @@ DEFAULT_BOARD_SIZE = (16, 20)
 MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
 CARD_SLOTS = SlotFamily.of("card", [str(k) for k in range(MAX_CARDS)])
 INITIATIVE_DICE = 6  # HS-4.1
-DEST_CACHE_SIZE = 20_000
+# Repeats come within a turn (the same figure and occupancy asked by a bot's plan and by the
+# next masks) and an occupancy seldom recurs later, so a small LRU catches them all; an entry
+# (an occupancy's bytes and its destinations) is about 3 KB.
+DEST_CACHE_SIZE = 256
 
 
 class HeroscapeBase(StandardGame[State]):
@@ -53,31 +58,28 @@ class HeroscapeBase(StandardGame[State]):
                  hold_rounds: int | None = None,
                  level_height: float = 1.0 / 6.0,
                  figure_radius: float = 0.3):
+        options.data_refs("scenario", scenario, "scenario", Scenario)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         sc = self.scenario
         self.battlefield = sc.battlefield
         self.num_players = len(sc.players)
-        self.height, self.width = board_size
+        self.height, self.width = board_size = options.board_size("board_size", board_size)
         source = self.battlefield.board
         if source.height > self.height or source.width > self.width:
             raise OptionError("board_size", f"battlefield {self.battlefield.id!r} is {source.height}x"
                               f"{source.width}, larger than board_size {board_size}")
-        self.round_cap = sc.round_cap if round_cap is None else round_cap
-        if not isinstance(self.round_cap, int) or self.round_cap < 1:
-            raise OptionError("round_cap", f"must be a positive integer, got {self.round_cap!r}")
+        self.round_cap = options.integer("round_cap", sc.round_cap if round_cap is None
+                                              else round_cap)
         self.victory = victory if victory is not None else str(sc.victory.type.value)
         if self.victory not in ("eliminate", "hold"):
             raise OptionError("victory", f"must be 'eliminate' or 'hold', got {self.victory!r}")
         self.hold_zone = sc.victory.zone if sc.victory.zone else "X"
-        if hold_rounds is not None and (not isinstance(hold_rounds, int) or isinstance(hold_rounds, bool)
-                                        or hold_rounds < 1):
-            raise OptionError("hold_rounds", f"must be a positive integer or None, got {hold_rounds!r}")
+        options.integer("hold_rounds", hold_rounds, none_means="the scenario's")
         self.hold_target = hold_rounds if hold_rounds is not None else (sc.victory.rounds or 2)
         if self.victory == "hold" and not self.battlefield.zones.get(self.hold_zone):
             raise OptionError("victory", f"the battlefield has no '{self.hold_zone}' spaces to hold")
         for option, value in (("level_height", level_height), ("figure_radius", figure_radius)):
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
-                raise OptionError(option, f"must be a positive number, got {value!r}")
+            options.positive_number(option, value)
         if figure_radius >= 0.5:
             raise OptionError("figure_radius", f"must be below 0.5 (half a hex), got {figure_radius!r}")
         tables = map_tables(self.battlefield, board_size, float(level_height), float(figure_radius))
@@ -86,7 +88,7 @@ class HeroscapeBase(StandardGame[State]):
         self.water, self.distance_rows = tables.water, tables.distance_rows
         self.sight_blockers = tables.blockers
         self.hold_cells = self.zone_cells(self.hold_zone) if self.victory == "hold" else ()
-        self._dest_cache: dict[tuple, list[tuple[int, ...]]] = {}
+        self._dest_cache: LRU[tuple, list[tuple[int, ...]]] = LRU(DEST_CACHE_SIZE)
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         self.layout = ActionLayout.build(self.height * self.width, PLANES,
@@ -286,8 +288,6 @@ class HeroscapeBase(StandardGame[State]):
         key = (figure, state.occupant.tobytes())
         cached = self._dest_cache.get(key)
         if cached is None:
-            if len(self._dest_cache) > DEST_CACHE_SIZE:
-                self._dest_cache.clear()
             cached = self._dest_cache[key] = self._search_destinations(state, figure)
         return cached
 

@@ -11,10 +11,17 @@ import numpy as np
 
 from ..core.board import PaddedBoard
 from ..core.hexsight import HexSight, HexSightConfig
+from ..core.lru import LRU
 from ..core.movement import climb_cost
 from .data import Terrain
 
-MAX_CACHED_MAPS = 32
+# An env plays one map; a process seldom uses more than a few (tests, tournaments).
+MAX_CACHED_MAPS = 8
+# Sight tables per (attacker spaces, target spaces, heights), the game's index into the map's
+# HexSight cache (the same objects, under the game's key). A miss costs a HexSight lookup, or
+# one batch when HexSight let the entry go too. A game's working set stays well under the
+# bound: some 3,500 on the skirmish map, a few thousand in 40 4-player highlands games.
+BLOCKER_CACHE_SIZE = 1 << 15
 
 
 @dataclass
@@ -24,10 +31,18 @@ class MapTables:
     climb: np.ndarray  # HS-6.6 / HS-6.7 step costs, read-only
     water: np.ndarray  # bool per cell: entering stops the move (HS-6.8)
     distance_rows: list[list[int]]  # board.distance as lists (range checks, HS-9)
-    blockers: dict[tuple, Any] = field(default_factory=dict)  # sight geometry -> SightBlockers
+    blockers: LRU[tuple, Any] = field(  # sight geometry -> SightBlockers
+        default_factory=lambda: LRU(BLOCKER_CACHE_SIZE))
 
 
-_MAP_TABLES: dict[tuple, MapTables] = {}
+_MAP_TABLES: LRU[tuple, MapTables] = LRU(MAX_CACHED_MAPS)
+
+
+def shared_int_rows(matrix: np.ndarray) -> list[list[int]]:
+    """``matrix.tolist()`` with one int object per distinct value: tolist() boxes every int
+    above 256 anew, and the UNREACHABLE entries of a padded board alone cost megabytes."""
+    seen: dict[int, int] = {}
+    return [[seen.setdefault(value, value) for value in row] for row in matrix.tolist()]
 
 
 def map_tables(battlefield: Any, board_size: tuple[int, int], level_height: float,
@@ -41,8 +56,7 @@ def map_tables(battlefield: Any, board_size: tuple[int, int], level_height: floa
         climb = climb_cost(board)  # HS-6.6 / HS-6.7
         climb.setflags(write=False)  # lets the movement search reuse its list form
         sight = HexSight(board, HexSightConfig(level_height=level_height, figure_radius=figure_radius))
-        tables = MapTables(padded, sight, climb, board.terrain == Terrain.WATER, board.distance.tolist())
-        if len(_MAP_TABLES) > MAX_CACHED_MAPS:
-            _MAP_TABLES.clear()
+        tables = MapTables(padded, sight, climb, board.terrain == Terrain.WATER,
+                           shared_int_rows(board.distance))
         _MAP_TABLES[key] = tables
     return tables

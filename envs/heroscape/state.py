@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
+
 import numpy as np
 
 from ..core.dice import Dice
-from ..core.state import FlatState
+from ..core.state import FieldRule, FlatState, Problem
 
 NO_CELL = -1
 NO_FIGURE = -1
@@ -46,3 +49,73 @@ class State(FlatState):
     initiative: list[list[int]] = field(default_factory=list)  # skulls per player per roll-off
     winners: list[int] = field(default_factory=list)
     dice: Dice = field(default_factory=lambda: Dice(0))
+
+    # -- what from_dict accepts (envs.core.state: field rules, then invariants) ------------
+    @classmethod
+    def field_rules(cls, game: Any) -> dict[str, FieldRule]:
+        rules = super().field_rules(game)
+        figures, cells, seats = game.n_figures, game.board.n_cells, game.num_players
+        cell = FieldRule(shape=(figures,), low=NO_CELL, high=cells - 1,
+                         note=f"one per figure: a space 0..{cells - 1} or {NO_CELL}")
+        flags = FieldRule(shape=(figures,), note="one per figure")
+        rules.update({
+            "cell": cell, "cell2": cell, "moved": flags, "attacked": flags,
+            "occupant": FieldRule(shape=(cells,), low=NO_FIGURE, high=figures - 1,
+                                  note=f"one per cell: a figure 0..{figures - 1} or {NO_FIGURE}"),
+            "card": FieldRule(low=-1, high=len(game.cards) - 1,
+                              note=f"-1 or a card 0..{len(game.cards) - 1}"),
+            "selected": FieldRule(low=NO_FIGURE, high=figures - 1),
+            "destination": FieldRule(low=NO_CELL, high=cells - 1),
+            "first_player": FieldRule(low=0, high=seats - 1),
+            "hold_rounds": FieldRule(shape=(seats,), low=0, note="one per seat"),
+            # -1 marks a player out of a re-roll (HS-4.3); six dice show at most six skulls
+            "initiative": FieldRule(shape=(None, seats), low=-1, high=6,
+                                    note="skulls per seat per roll-off"),
+        })
+        return rules
+
+    @classmethod
+    def invariants(cls, game: Any, state: Any) -> Iterator[Problem]:
+        yield from super().invariants(game, state)
+        yield from _occupancy(game, state)
+        over = state.phase is Phase.GAME_OVER
+        if state.phase is Phase.CHOOSE_CARD and state.card != -1:
+            yield Problem("card", f"= {state.card} before a card is chosen (phase CHOOSE_CARD)")
+        if not over and state.phase is not Phase.CHOOSE_CARD and (
+                state.card < 0 or game.card_owner[state.card] != state.seat):
+            yield Problem("card", f"= {state.card} is not a card of seat {state.seat}, whose "
+                                  f"turn it is (phase {state.phase.name})")
+        if not over and state.selected >= 0 and game.fig_owner[state.selected] != state.seat:
+            yield Problem("selected", f"= {state.selected} ({game.figure_label[state.selected]}) "
+                                      f"is not a figure of seat {state.seat}")
+
+
+def _occupancy(game: Any, state: State) -> Iterator[Problem]:
+    """Each figure on the spaces it fills (two, adjacent, for a double-space figure), and
+    ``occupant`` naming exactly those figures there."""
+    exists, neighbors = game.board.exists, game.board.neighbors
+    for f in range(game.n_figures):
+        label = game.figure_label[f]
+        head, tail = int(state.cell[f]), int(state.cell2[f])
+        if head == NO_CELL:
+            if tail != NO_CELL:
+                yield Problem("cell2", f"= {tail}, but {label} is off the battlefield", (f,))
+            continue
+        if game.fig_double[f] != (tail != NO_CELL):
+            yield Problem("cell2", f"= {tail}: {label} fills "
+                                   f"{2 if game.fig_double[f] else 1} space(s)", (f,))
+            continue
+        if tail != NO_CELL and tail not in neighbors[head]:
+            yield Problem("cell2", f"= {tail} is not next to {label}'s other space {head}", (f,))
+        for name, c in (("cell", head), ("cell2", tail)):
+            if c == NO_CELL:
+                continue
+            if not exists[c]:
+                yield Problem(name, f"= {c} is not a space of the battlefield ({label})", (f,))
+            elif state.occupant[c] != f:
+                yield Problem(name, f"= {c}: {label} stands there, but 'occupant'[{c}] is "
+                                    f"{int(state.occupant[c])} (one figure per space)", (f,))
+    for c in np.flatnonzero(state.occupant != NO_FIGURE):
+        f = int(state.occupant[c])
+        if c not in (state.cell[f], state.cell2[f]):
+            yield Problem("occupant", f"= {f}, but {game.figure_label[f]} is not there", (int(c),))

@@ -1,5 +1,6 @@
 """training.record: filmed episodes decode with every frame, steps and captions tell the game,
-bad agents / envs / options fail clearly, and the command line writes the named files."""
+frames drawn late show the moment they were filmed, a length cap samples evenly, bad agents /
+envs / options fail clearly, and the command line writes the named files."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 import envs.core.render as render
 from envs import make
 from envs.core.render import fit_cell_px
-from training.record import HOLD_SECONDS, main, record_episode
+from training.record import HOLD_SECONDS, main, record_episode, sample_evenly
 
 SHORT = {"heroica_v0": {"max_rounds": 3}, "heroscape_v0": {"round_cap": 2}}
 
@@ -65,6 +66,9 @@ def test_captions_name_decision_seat_agent_and_action_then_the_game_caption(monk
     monkeypatch.setattr(render, "render_frame", spy)
     episode = record_episode("heroica_v0", ["heuristic", "random"], seed=1,
                              options={"max_rounds": 2}, height=240)
+    captions.clear()  # filming draws a board's first frame once, to learn its size
+    for _ in episode.frames:
+        pass
     assert len(captions) == len(episode.frames)
     assert captions[0].startswith("start | heuristic vs random | round 1")
     for step, caption in zip(episode.steps, captions[1:]):
@@ -93,6 +97,106 @@ def test_steps_replay_the_game_with_round_trip_names_and_dice(env_name):
     assert game.is_terminal(env.game_state)
     assert episode.returns == [float(r) for r in game.returns(env.game_state)]
     assert any(step.dice for step in episode.steps)
+
+
+@pytest.mark.parametrize("env_name, options", [("heroica_v0", {"max_rounds": 2}),
+                                               ("heroscape_v0", {"round_cap": 1}),
+                                               ("heroclix_v0", {"max_turns": 6})])
+def test_frames_drawn_late_show_the_position_when_it_was_filmed(monkeypatch, env_name, options):
+    """Frames are drawn from kept scenes after the game: each must still be the picture of its
+    own moment, although the game went on (and may reuse objects) since."""
+    now: list[np.ndarray] = []
+    original = render.render_frame
+
+    def draw_now(scene, **kwargs):
+        frame = original(scene, **kwargs)
+        now.append(frame)
+        return frame
+
+    import training.record as record
+
+    add = record.Frames.add
+
+    def add_and_draw(self, scene, cell_px, height):
+        add(self, scene, cell_px, height)
+        draw_now(scene, cell_px=cell_px, target_height=height)
+
+    monkeypatch.setattr(record.Frames, "add", add_and_draw)
+    episode = record_episode(env_name, ["random"] * 2, seed=3, options=options, height=120)
+    drawn = [frame for frame in episode.frames]
+    assert len(drawn) == len(now) == len(episode.steps) + 1 > 3
+    for k, (late, early) in enumerate(zip(drawn, now)):
+        assert np.array_equal(late, early), f"frame {k} changed after filming"
+
+
+def test_sample_evenly_keeps_the_ends_and_spreads_the_rest():
+    assert sample_evenly(5, 10) == [0, 1, 2, 3, 4]
+    assert sample_evenly(5, 5) == [0, 1, 2, 3, 4]
+    for count, keep in [(424, 116), (10, 2), (11, 3), (1000, 999)]:
+        picked = sample_evenly(count, keep)
+        assert len(picked) == keep and picked[0] == 0 and picked[-1] == count - 1
+        gaps = {b - a for a, b in zip(picked, picked[1:])}
+        assert min(gaps) >= 1 and max(gaps) - min(gaps) <= 1
+
+
+def test_max_seconds_caps_the_video_by_sampling_evenly(tmp_path):
+    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=0,
+                             options={"max_rounds": 3}, height=120)
+    fps, max_seconds = 4.0, 4.0
+    hold = round(HOLD_SECONDS * fps)
+    room = int(max_seconds * fps) - hold
+    assert len(episode.frames) > room  # the game is longer than the cap
+    indices = episode.frame_indices(fps, max_seconds)
+    assert len(indices) == room and indices[0] == 0 and indices[-1] == len(episode.frames) - 1
+    mp4, gif = episode.write(tmp_path / "capped", fps=fps, max_seconds=max_seconds)
+    count, _ = _mp4_frames(mp4)
+    assert count == room + hold and count / fps <= max_seconds
+    durations, _ = _gif_durations(gif)
+    assert sum(durations) == 1000 * (room + hold) / fps
+    # the last written frame is the result, the first the start
+    import imageio.v2 as imageio
+
+    with imageio.get_reader(mp4, format="FFMPEG") as reader:
+        last = reader.get_data(count - 1)
+    assert np.abs(last.astype(int) - episode.frames[-1].astype(int)).mean() < 6
+    # no cap, or a cap longer than the game: every frame
+    assert episode.frame_indices(fps) == list(range(len(episode.frames)))
+    assert episode.frame_indices(fps, 10_000) == list(range(len(episode.frames)))
+    with pytest.raises(ValueError, match="no room"):
+        episode.frame_indices(fps, 1.0)
+
+
+def test_streamed_gif_and_mp4_decode_to_the_frames(tmp_path):
+    """Both files are written frame by frame (GIF frames cut to what changed): decoded, every
+    frame is the episode's picture."""
+    import imageio.v3 as iio
+
+    from envs.core.video import write_video
+
+    episode = record_episode("heroscape_v0", ["heuristic", "random"], seed=1,
+                             options={"round_cap": 1}, height=120)
+    frames = list(episode.frames)
+    gif = write_video(iter(frames), tmp_path / "stream.gif", fps=4)  # any iterable will do
+    mp4 = write_video(iter(frames), tmp_path / "stream.mp4", fps=4)
+    decoded = iio.imread(gif, index=None)[..., :3]
+    merged = [f for k, f in enumerate(frames) if k == 0 or not np.array_equal(f, frames[k - 1])]
+    assert decoded.shape == (len(merged), *frames[0].shape)
+    for picture, frame in zip(decoded, merged):  # 256 colours a frame: close, not exact
+        assert np.abs(picture.astype(int) - frame.astype(int)).mean() < 3
+    assert _mp4_frames(mp4)[0] == len(frames)
+
+
+def test_a_bad_frame_mid_stream_leaves_no_file(tmp_path):
+    from envs.core.video import write_videos
+
+    def frames():
+        yield np.zeros((8, 8, 3), np.uint8)
+        yield np.full((8, 8, 3), 50, np.uint8)
+        yield np.zeros((6, 8, 3), np.uint8)
+
+    with pytest.raises(ValueError, match="frame 2"):
+        write_videos(frames(), [tmp_path / "a.mp4", tmp_path / "a.gif"], fps=2)
+    assert not list(tmp_path.iterdir())
 
 
 def test_text_log_has_one_line_per_decision_with_its_dice():
@@ -162,11 +266,25 @@ def test_cli_writes_one_named_video_pair_per_episode(tmp_path, capsys):
     assert _mp4_frames(expected[0])[1][0] == 120
 
 
+def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
+    out = tmp_path / "videos"
+    code = main(["--env", "heroica_v0", "--agents", "heuristic", "random", "--height", "120",
+                 "--out", str(out), "--option", "max_rounds=3", "--fps", "4",
+                 "--max-seconds", "4", "--format", "mp4"])
+    assert code == 0
+    mp4, = out.iterdir()
+    count, _ = _mp4_frames(mp4)
+    assert count == 16  # 4 s at 4 fps: 8 sampled frames and the 2 s hold of the result
+    assert "frames shown (--max-seconds 4)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--env", "heroica_v0", "--agents", "heuristic", "cheater"], "cheater"),
     (["--env", "chess_v9", "--agents", "random", "random"], "unknown env"),
     (["--env", "heroica_v0", "--agents", "random", "random", "--option", "lives=3"], "lives"),
     (["--env", "heroica_v0", "--agents", "random", "random", "--option", "max_rounds"], "key=value"),
+    (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "2"], "no room"),
+    (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "-1"], "max-seconds"),
 ])
 def test_cli_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path, capsys, args, message):
     assert main([*args, "--out", str(tmp_path)]) == 2
