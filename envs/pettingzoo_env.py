@@ -64,7 +64,12 @@ class GameEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError("render_mode", f"{render_mode!r} is not one of "
                               f"{self.metadata['render_modes']} or None")
-        if max_turns is not None and (not isinstance(max_turns, int) or max_turns < 1):
+        if not isinstance(cell_px, int) or isinstance(cell_px, bool) \
+                or not MIN_CELL_PX <= cell_px <= MAX_CELL_PX:
+            raise OptionError("cell_px", f"must be an integer {MIN_CELL_PX}..{MAX_CELL_PX} "
+                              f"(pixels per cell), got {cell_px!r}")
+        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool)
+                                      or max_turns < 1):
             raise OptionError("max_turns", f"must be a positive integer or None, got {max_turns!r}")
         if render_mode == "human":
             try:
@@ -286,6 +291,7 @@ class GameEnv(AECEnv):
 OBS_FORMATS = ("dict", "box", "box_hwc", "rllib")
 CHANNEL_LAST = ("box_hwc", "rllib")
 ENV_OPTIONS = ("render_mode", "max_turns", "cell_px", "obs_format")
+MIN_CELL_PX, MAX_CELL_PX = 8, 512  # below 8 no label fits; above 512 a frame is gigapixels
 
 
 def check_seed(seed: Any) -> None:

@@ -201,3 +201,10 @@ def test_supersuit_black_death_over_the_parallel_api(name):
             break
     for agent, obs in observations.items():
         assert obs.shape == par.observation_space(agent).shape
+
+
+@pytest.mark.parametrize("option, value", [("cell_px", "big"), ("cell_px", 4), ("cell_px", 10**6),
+                                           ("cell_px", True), ("max_turns", True), ("max_turns", 0)])
+def test_bad_env_options_are_named(option, value):
+    with pytest.raises(OptionError, match=f"option '{option}'.*got {value!r}"):
+        make("heroica_v0", **{option: value})
