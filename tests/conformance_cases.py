@@ -107,7 +107,7 @@ _HEROCLIX_GONE: dict[int, set[int]] = {}
 
 
 def check_heroclix_state(env) -> None:
-    """HeroClix invariants at every decision (rules/heroclix.md), through ``to_dict``."""
+    """HeroClix invariants at every decision (envs/heroclix/RULES.md), through ``to_dict``."""
     game, state = env.game, env.game_state
     d = game.to_dict(state)
     cell, click = np.asarray(d["cell"]), np.asarray(d["click"])
@@ -189,7 +189,7 @@ def _check_lasting_effects(game, state, d, alive) -> None:
 
 
 def check_heroica_state(env) -> None:
-    """Heroica invariants that must hold at every decision point (rules/heroica.md).
+    """Heroica invariants that must hold at every decision point (envs/heroica/RULES.md).
 
     Read through the public API: ``game.to_dict(state)`` and the game's static tables.
     """

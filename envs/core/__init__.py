@@ -76,6 +76,6 @@ The tests it must pass
   ``from_scenario``, script the dice and apply named actions;
 * a golden transcript (``envs/transcript.py``'s ``GOLDENS``) and a benchmark entry, which
   ``python -m envs.bench`` picks up from the registry;
-* ``python ../shared/tools/structure.py``: no import cycle (a phase module imports the static
+* the structure check: no import cycle (a phase module imports the static
   game, never the engine that assembles it), no file over 600 lines, no long if/elif chains.
 """

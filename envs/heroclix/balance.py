@@ -7,7 +7,7 @@ force's wins, draws and losses, its win rate with a 95% Wilson interval (draws c
 non-wins) and the points of each force. ``--json`` prints the rows as JSON; ``--pairs`` picks
 rows by index (``0 3 7``) so a long table can be split over processes.
 
-The forces are the five 100-point forces suggested by rules/heroclix_figures.md (the figure
+The forces are the five 100-point forces suggested by envs/heroclix/RULES.md (F) (the figure
 ids of ``envs/heroclix/figures``). A force that wins more than 0.65 against one of equal
 points is out of balance: its figures' point values are what to change.
 """

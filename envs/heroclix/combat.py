@@ -1,7 +1,7 @@
 """HeroClix combat (HC-4): the attack roll, the damage pipeline, knockback, KO and healing.
 
 One attack, close or ranged, against one or more targets (HC-4.24-4.26), described by an
-:class:`AttackSpec` (a plain attack, or a power's variant of one: heroclix_powers.md section 0):
+:class:`AttackSpec` (a plain attack, or a power's variant of one: envs/heroclix/RULES.md P-0):
 
 1. roll 2d6 once (:data:`D6`); a 2 misses everything and costs the attacker 1 click, not
    reduced (HC-4.6 default); a 12 hits everything (HC-4.7);
@@ -11,7 +11,7 @@ One attack, close or ranged, against one or more targets (HC-4.24-4.26), describ
    higher value is never worse, so it is taken). Energy Explosion also compares the roll with
    every figure adjacent to a target (P-ATT-2);
 3. a hit figure may evade (``evades``: Super Senses): nothing from this attack;
-4. damage (heroclix_powers.md 0, HC-4.3 default order): the damage value, or its replacement
+4. damage (envs/heroclix/RULES.md P-0, HC-4.3 default order): the damage value, or its replacement
    (an object's, Energy Explosion's 1, a Blades/Claws/Fangs d6, Quake's cap of 2); + the
    attacker's modifiers (an object's strike bonus, Combat Expert +2, Enhancement +1 per
    adjacent Enhancer on a ranged attack); capped at 1 with several ranged targets (HC-4.25);

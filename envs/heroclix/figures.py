@@ -1,4 +1,4 @@
-"""HeroClix figures and their combat dials (rules/heroclix.md HC-1.3-1.12, HC-2.4, HC-3.10).
+"""HeroClix figures and their combat dials (envs/heroclix/RULES.md HC-1.3-1.12, HC-2.4, HC-3.10).
 
 One figure per file (``figures/<id>.yaml``), validated on load; every problem is a
 :class:`~envs.core.scenario.ScenarioError` naming the file, the line, the field and what is
@@ -11,7 +11,7 @@ Format
 ::
 
     id: bulwark_captain       # lower-case snake_case; must equal the file name
-    ref: F-01                 # optional: the figure's id in rules/heroclix_figures.md
+    ref: F-01                 # optional: the figure's id in envs/heroclix/RULES.md (F)
     name: Bulwark Captain     # no blanks at either end (names decide archenemies, HC-3.10)
     provenance: original      # optional flavour: where the design comes from
     points: 55                # point value, an integer 1..MAX_POINTS (HC-1.5, HC-2.3)
@@ -37,7 +37,7 @@ Each click is a mapping of
 ``powers``
     optional, default ``[~, ~, ~, ~]``: the power key whose colour shows behind each of the
     four values, or ``~`` for none. Keys are those of :mod:`.powers_catalog` (the 44 powers of
-    rules/heroclix_powers.md), and each must sit in its own column (``toughness`` is a defense
+    envs/heroclix/RULES.md), and each must sit in its own column (``toughness`` is a defense
     power, so it goes third). ``earthbound`` (P-SPD-4) turns a flyer into a non-flyer, so only a
     figure with ``flyer: true`` may have it.
 
@@ -54,7 +54,7 @@ complete; the engine treats them as absent (:meth:`Figure.usable_powers_at`) and
 Shipped figures
 ===============
 
-The twelve starter figures of rules/heroclix_figures.md (F-01 ... F-12). ``inert`` lists the
+The twelve starter figures of envs/heroclix/RULES.md (F) (F-01 ... F-12). ``inert`` lists the
 powers on each dial that are not implemented yet (a test keeps this table true)::
 
     bulwark_captain F-01  55 7 T2 unique violet  inert: -
@@ -208,7 +208,7 @@ class Figure:
 
     Attributes:
         id: short name; the file name without ``.yaml`` for shipped figures.
-        ref: its id in rules/heroclix_figures.md (``F-01``), or None.
+        ref: its id in envs/heroclix/RULES.md (F) (``F-01``), or None.
         name: for people; two figures with one name are never archenemies (HC-3.10).
         points: point value (HC-2.3, HC-7.5).
         team: team symbol or None (HC-3.9).

@@ -1,4 +1,4 @@
-"""Building a force (rules/heroclix.md HC-2.2-2.4, HC-3.2, HC-3.10-3.11).
+"""Building a force (envs/heroclix/RULES.md HC-2.2-2.4, HC-3.2, HC-3.10-3.11).
 
 :func:`check_force` checks one player's figures against the agreed build total:
 

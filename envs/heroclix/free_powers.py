@@ -1,5 +1,5 @@
 """Powers used without an action, once in the controller's turn and never during another
-action (heroclix_powers.md: ``free``): Outwit (P-DMG-10) and Perplex (P-DMG-9).
+action (envs/heroclix/RULES.md: ``free``): Outwit (P-DMG-10) and Perplex (P-DMG-9).
 
 The ACTION phase offers them on the ``free`` plane at the figure's square (a figure shows at
 most one: both sit behind the damage value); they are played in the VARIANT phase like a
@@ -58,7 +58,7 @@ def begin_free_power(game: ClixBase, state: State, cell: int) -> None:
 
 
 def end_free_power(state: State, figure: int) -> None:
-    """No action used, no token (heroclix_powers.md section 0: ``free``)."""
+    """No action used, no token (envs/heroclix/RULES.md P-0: ``free``)."""
     clear_decision(state)
     state.free_used = [*state.free_used, figure]
     state.phase = Phase.ACTION

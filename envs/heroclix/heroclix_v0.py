@@ -1,8 +1,7 @@
 """HeroClix (``heroclix_v0``): the 2002 basic game of dial figures on a square map, 2-4 agents.
 
-Rules: ``rules/heroclix.md`` of the project's specification (HC-1.1 ... HC-8.3, R-1 ... R-22)
-with every ``Default:`` line, and the Powers and Abilities card of ``rules/heroclix_powers.md``
-(P-SPD-1 ... P-DMG-11): all 44 powers (Probability Control only with its flag, as its
+Rules: ``envs/heroclix/RULES.md`` (HC-1.1 ... HC-8.3, R-1 ... R-22) with every Default it
+states, and the Powers and Abilities card there (P-SPD-1 ... P-DMG-11): all 44 powers (Probability Control only with its flag, as its
 Default says; see Powers below). Rule IDs name the tests
 (``tests/heroclix/test_rules_*.py``). The engine: :mod:`envs.heroclix.rules` (its module
 docstring maps the package).
@@ -189,7 +188,7 @@ power:
   figure within 10 squares and line of fire, its controller may reroll its own roll once
   in its turn, or make an opponent reroll once per round (``envs.heroclix.probability``).
 
-Team abilities (heroclix_powers.md section 6) are data (``envs/heroclix/teams.yaml``); with
+Team abilities (envs/heroclix/RULES.md TA) are data (``envs/heroclix/teams.yaml``); with
 ``team_abilities`` a figure's team effect joins its powers: free move actions (Avengers,
 Brotherhood), lent defense (Defenders) or attack (Sinister Syndicate) between adjacent
 members, a heal when a member is KO'd (Fantastic Four), -1 defense to a friend's ranged

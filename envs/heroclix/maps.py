@@ -1,4 +1,4 @@
-"""HeroClix maps: the square-grid map format and its parser (rules/heroclix.md HC-2.5, HC-2.7,
+"""HeroClix maps: the square-grid map format and its parser (envs/heroclix/RULES.md HC-2.5, HC-2.7,
 HC-2.10, HC-3.13, HC-5.1 to HC-5.22, R-18).
 
 A map file (``maps/<id>.yaml``) is validated on load; every problem is a

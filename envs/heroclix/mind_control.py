@@ -1,5 +1,5 @@
 """Mind Control (P-SPD-6): an attack that deals no damage and gives each enemy hit one action
-chosen by the attacker's seat (heroclix_powers.md section 7).
+chosen by the attacker's seat (envs/heroclix/RULES.md P-SPD-6).
 
 * The variant: a close attack, or a ranged one with the figure's bolts (range 0 counts as
   4), on enemies without Battle Fury; no damage, so no knockback and nothing from a 12.

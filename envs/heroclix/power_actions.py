@@ -1,5 +1,5 @@
 """Powers that are actions of their own: effects at ``extra_actions`` in :data:`HOOKS`, and
-Steal Energy at ``after_attack`` (R-5 ... R-9, heroclix_powers.md P-DMG-3, P-DEF-10,
+Steal Energy at ``after_attack`` (R-5 ... R-9, envs/heroclix/RULES.md P-DMG-3, P-DEF-10,
 P-ATT-5, P-ATT-10, P-ATT-11).
 
 Each :class:`PowerAction` names the action plane (or special action) it is offered on, the

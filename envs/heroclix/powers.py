@@ -1,4 +1,4 @@
-"""HeroClix powers as effects in the hook registry :data:`HOOKS` (heroclix_powers.md, R-1 ... R-11).
+"""HeroClix powers as effects in the hook registry :data:`HOOKS` (envs/heroclix/RULES.md, R-1 ... R-11).
 
 A figure's powers are the keys its dial shows at its current click (HC-1.11, HC-3.7), less
 optional powers its controller switched off (HC-3.8) and powers not implemented yet (the
@@ -78,7 +78,7 @@ GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SP
 UNCOUNTERABLE = "uncounterable"  # Outwit cannot counter it (P-SPD-4)
 TRANSFERS_DAMAGE = "transfers_damage"  # may pass its damage to a lesser friend (P-DEF-7)
 REROLLS = "rerolls"  # may have rolls near it rerolled (P-DMG-6, flag probability_control)
-# team abilities (teams.yaml, heroclix_powers.md section 6): effects among a figure's powers
+# team abilities (teams.yaml, envs/heroclix/RULES.md TA): effects among a figure's powers
 # only with the team_abilities option
 FREE_MOVE = "free_move"  # its move action uses none of the player's actions (TA-AVG, TA-BRO)
 LENDS_DEFENSE_TEAM = "lends_defense_team"  # members use each other's defense (TA-DEF)

@@ -1,4 +1,4 @@
-"""The 44 HeroClix powers as data: the Powers and Abilities card of rules/heroclix_powers.md (R-1).
+"""The 44 HeroClix powers as data: the Powers and Abilities card of envs/heroclix/RULES.md (R-1).
 
 Each :class:`Power` is one entry of that file: its data key (what a dial file writes), its rule
 id (``P-SPD-1`` ... ``P-DMG-11``, the names tests use), display name, the column whose value it
@@ -8,7 +8,7 @@ off (HC-3.8, R-2), its action type, its tier and whether the engine implements i
 The card lists each column in one colour order (:data:`COLOURS`), so a power's number in its
 column gives its colour: ``P-DEF-2`` is the second colour, orange.
 
-Action types (heroclix_powers.md section 0): ``move``, ``close`` and ``ranged`` are the 2002
+Action types (envs/heroclix/RULES.md P-0): ``move``, ``close`` and ``ranged`` are the 2002
 actions of HC-3.5 (a power that "uses a power action" is a variant of one of them: the same
 action, token and pushing); ``free`` uses no action; ``passive`` is on while its colour shows.
 A power with several (Mind Control: close or ranged) lists them all in :attr:`Power.actions`;
@@ -78,7 +78,7 @@ COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "lime", "green", "blue", 
 
 
 class ActionType(str, enum.Enum):
-    """How a power is used (heroclix_powers.md section 0)."""
+    """How a power is used (envs/heroclix/RULES.md P-0)."""
 
     MOVE = "move"
     CLOSE = "close"

@@ -1,5 +1,5 @@
-"""HeroClix rules engine (HC-1 ... HC-8 and R-1 ... R-22 of rules/heroclix.md; the powers of
-rules/heroclix_powers.md).
+"""HeroClix rules engine (HC-1 ... HC-8 and R-1 ... R-22 of envs/heroclix/RULES.md; the powers of
+envs/heroclix/RULES.md).
 
 :class:`HeroclixGame` assembles the pieces:
 

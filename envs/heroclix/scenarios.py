@@ -1,5 +1,5 @@
 """HeroClix scenarios: the map, the build total, each player's force and placements, and the
-objects (rules/heroclix.md HC-2, HC-6.2, HC-7.1).
+objects (envs/heroclix/RULES.md HC-2, HC-6.2, HC-7.1).
 
 A scenario file (``scenarios/<id>.yaml``) is validated on load together with its map
 (:mod:`envs.heroclix.maps`) and figures (:mod:`envs.heroclix.figures`); every problem is a

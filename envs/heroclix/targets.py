@@ -19,7 +19,7 @@ from .state import NO_CELL, NO_OBJECT, SOAR, State
 
 LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage); HC-6.18 the same damage
 BREAK_DAMAGE = 3  # HC-5.16
-SIGHT_REACH = 10  # heroclix_powers.md section 0: "within 10 squares and line of fire"
+SIGHT_REACH = 10  # envs/heroclix/RULES.md P-0: "within 10 squares and line of fire"
 OBJECT_STRIKE_BONUS = (1, 2)  # HC-6.11: light, heavy
 
 

@@ -1,4 +1,4 @@
-"""HeroClix team abilities as data: ``teams.yaml`` (heroclix_powers.md section 6, TA-*).
+"""HeroClix team abilities as data: ``teams.yaml`` (envs/heroclix/RULES.md TA, TA-*).
 
 A figure's ``team`` (its team symbol, HC-3.9) is one of the ids below; an unknown id is an
 error naming the figure file, line and field. With the env option ``team_abilities`` (off by

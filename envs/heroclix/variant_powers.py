@@ -1,4 +1,4 @@
-"""The power variants of heroclix_powers.md, each registered under its power's key
+"""The power variants of envs/heroclix/RULES.md, each registered under its power's key
 (:mod:`.variants` explains the steps; ``[impl]`` marks our choices where the card is silent).
 
 ======================  ======  ==========================================================

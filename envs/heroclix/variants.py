@@ -1,6 +1,6 @@
 """Power variants of the four actions, and the VARIANT phase that plays them.
 
-heroclix_powers.md section 0: a power that "uses a power action" is a *variant* of the
+envs/heroclix/RULES.md P-0: a power that "uses a power action" is a *variant* of the
 nearest 2002 action (move, close or ranged): it is that one action of the figure, earns the
 token and counts for pushing (HC-3.14-3.17). Each variant is a :class:`Variant` registered
 at ``variants`` in :data:`~envs.heroclix.powers.HOOKS` under its power's key; the flow

@@ -1,6 +1,6 @@
 """LEGO Heroica (``heroica_v0``): a dungeon race with the Heroica die, for 2-4 agents.
 
-Rules: ``../shared/rules/heroica.md`` (HE-1 ... HE-20, HE-M), with every ``Default:`` line.
+Rules: ``envs/heroica/RULES.md`` (HE-1 ... HE-20, HE-M), with every Default it states.
 Heroes race from the Mission Start to the target space (or defeat the monster on it). Each
 env step is ONE decision of the agent in ``agent_selection``; dice are rolled inside the step.
 

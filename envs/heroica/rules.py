@@ -1,4 +1,4 @@
-"""LEGO Heroica rules engine (HE-1 ... HE-20 of ../shared/rules/heroica.md).
+"""LEGO Heroica rules engine (HE-1 ... HE-20 of envs/heroica/RULES.md).
 
 :class:`HeroicaGame` is the static game of :class:`~envs.heroica.world.HeroicaWorld` plus its
 table of phases (``envs.heroica.phases`` for the Heroes, ``envs.heroica.battle`` for the

@@ -1,4 +1,4 @@
-"""Heroscape army cards, Basic Game side (rules/heroscape.md HS-2).
+"""Heroscape army cards, Basic Game side (envs/heroscape/RULES.md HS-2).
 
 One card per file (``cards/<id>.yaml``), validated on load; every problem is a
 :class:`~envs.core.scenario.ScenarioError` naming the file, the line, the field and what is

@@ -1,4 +1,4 @@
-"""Heroscape battlefields: the hex-token map format and its parser (rules/heroscape.md HS-1).
+"""Heroscape battlefields: the hex-token map format and its parser (envs/heroscape/RULES.md HS-1).
 
 A battlefield file (``battlefields/<id>.yaml``) is validated on load; every problem is a
 :class:`~envs.core.scenario.ScenarioError` naming the file, the line, the field and what is

@@ -1,4 +1,4 @@
-"""Heroscape data: battlefields, army cards and scenarios (rules/heroscape.md HS-1, HS-2, HS-14).
+"""Heroscape data: battlefields, army cards and scenarios (envs/heroscape/RULES.md HS-1, HS-2, HS-14).
 
 The one place the rest of the package (and training, tests) imports Heroscape content from;
 the code lives in one module per kind of file, each documenting its file format:

@@ -1,6 +1,6 @@
 """Heroscape (``heroscape_v0``): the basic game on hex battlefields with levels, 2-4 agents.
 
-Rules: ``../shared/rules/heroscape.md`` (HS-0 ... HS-14) with every ``Default:`` line: army
+Rules: ``envs/heroscape/RULES.md`` (HS-0 ... HS-14) with every Default it states: army
 cards (hero and squad) with Move / Range / Attack / Defense, single- and double-space figures,
 initiative by six combat dice, climbing costs, water stops, range around gaps, line of sight by
 the 3D segment test (HS-10.4), combat dice (3 skulls, 2 shields, 1 blank) with height advantage.

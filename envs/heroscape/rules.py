@@ -1,4 +1,4 @@
-"""Heroscape basic game rules engine (HS-0 ... HS-14 of ../shared/rules/heroscape.md).
+"""Heroscape basic game rules engine (HS-0 ... HS-14 of envs/heroscape/RULES.md).
 
 :class:`HeroscapeGame` assembles the pieces:
 

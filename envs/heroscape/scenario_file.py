@@ -1,4 +1,4 @@
-"""Heroscape scenarios: battlefield, armies, start zones and victory (rules/heroscape.md
+"""Heroscape scenarios: battlefield, armies, start zones and victory (envs/heroscape/RULES.md
 HS-1, HS-13, HS-14).
 
 A scenario file (``scenarios/<id>.yaml``) is validated on load, together with the battlefield

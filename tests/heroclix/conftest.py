@@ -1,4 +1,4 @@
-"""Helpers for the HeroClix rule tests (rules/heroclix.md HC-1 ... HC-8, heroclix_powers.md).
+"""Helpers for the HeroClix rule tests (envs/heroclix/RULES.md HC-1 ... HC-8, envs/heroclix/RULES.md).
 
 Every rule test writes a small map and a scenario with its own inline figures (dials chosen
 by the test) into pytest's ``tmp_path``, places figures by label with

@@ -1,4 +1,4 @@
-"""The balance tournament's forces and games (envs.heroclix.balance; heroclix_figures.md's
+"""The balance tournament's forces and games (envs.heroclix.balance; envs/heroclix/RULES.md (F)
 suggested 100-point forces, HC-2.3 build total)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Building a HeroClix force (rules/heroclix.md HC-2.2-2.4, HC-3.2, HC-3.10-3.11)."""
+"""Building a HeroClix force (envs/heroclix/RULES.md HC-2.2-2.4, HC-3.2, HC-3.10-3.11)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_HC_2_3_a_force_needs_a_figure():
                                  ("quarry", "street_thug"), ("skylash", "mender"),
                                  ("elastic", "razorback")])
 def test_HC_2_3_the_spec_100_point_forces_are_legal(ids):
-    # heroclix_figures.md, "100-point forces that fit".
+    # envs/heroclix/RULES.md (F), "100-point forces that fit".
     assert check_force(shipped(*ids), 100).points <= 100
 
 

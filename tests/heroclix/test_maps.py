@@ -1,4 +1,4 @@
-"""HeroClix maps (rules/heroclix.md HC-2.5, HC-2.7, HC-2.10, HC-3.13, HC-5.2 to HC-5.18,
+"""HeroClix maps (envs/heroclix/RULES.md HC-2.5, HC-2.7, HC-2.10, HC-3.13, HC-5.2 to HC-5.18,
 R-18): the shipped maps, the map format square by square, and malformed files."""
 
 from __future__ import annotations

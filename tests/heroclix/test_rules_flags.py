@@ -1,5 +1,5 @@
 """The rule flags of envs.heroclix.flags: each one's non-default behaviour (HC-4.21, HC-6.15,
-heroclix_powers.md P-SPD-2, P-SPD-3, P-ATT-5, P-ATT-7, P-DMG-3), and bad flag values."""
+envs/heroclix/RULES.md P-SPD-2, P-SPD-3, P-ATT-5, P-ATT-7, P-DMG-3), and bad flag values."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Powers used without an action (heroclix_powers.md P-DMG-10 Outwit, P-DMG-9 Perplex)."""
+"""Powers used without an action (envs/heroclix/RULES.md P-DMG-10 Outwit, P-DMG-9 Perplex)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Powers that place markers (heroclix_powers.md P-ATT-8 Smoke Cloud, P-DEF-6 Barrier)."""
+"""Powers that place markers (envs/heroclix/RULES.md P-ATT-8 Smoke Cloud, P-DEF-6 Barrier)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Passive and start-of-turn powers of the card (heroclix_powers.md P-SPD-7, P-SPD-10, P-ATT-9,
+"""Passive and start-of-turn powers of the card (envs/heroclix/RULES.md P-SPD-7, P-SPD-10, P-ATT-9,
 P-DEF-1, 3, 4, 5, 8, 9, P-DMG-2, 5, 7, 11).
 
 Figures default to speed 6, attack 9, defense 16, damage 2: a 2d6 roll of 7 or more hits.

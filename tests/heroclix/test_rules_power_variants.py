@@ -1,4 +1,4 @@
-"""Power variants of the four actions (heroclix_powers.md P-SPD-1, 5, 8, 11; P-ATT-1, 2, 4, 6,
+"""Power variants of the four actions (envs/heroclix/RULES.md P-SPD-1, 5, 8, 11; P-ATT-1, 2, 4, 6,
 7; P-DMG-1, 4, 8): chosen on their own slot, then played step by step in the VARIANT phase.
 
 Figures default to speed 6, attack 9, defense 16, damage 2: a 2d6 roll of 7 or more hits.

@@ -1,4 +1,4 @@
-"""The nine powers of the basic game (heroclix_powers.md; R-3 ... R-11 of heroclix.md):
+"""The nine powers of the basic game (envs/heroclix/RULES.md; R-3 ... R-11 of envs/heroclix/RULES.md):
 Toughness, Invulnerability, Support, Regeneration, Steal Energy, Super Strength,
 Telekinesis, Leap/Climb and Phasing."""
 

@@ -1,4 +1,4 @@
-"""HeroClix setup played as decisions (setup="play", rules/heroclix.md HC-2.1-2.11).
+"""HeroClix setup played as decisions (setup="play", envs/heroclix/RULES.md HC-2.1-2.11).
 
 Positions come from the shipped scenarios with scripted dice; everything is read through
 action names, ``to_dict`` and events.

@@ -1,4 +1,4 @@
-"""Team abilities (heroclix_powers.md section 6, TA-*; rules/heroclix.md R-13): data in
+"""Team abilities (envs/heroclix/RULES.md TA, TA-*; envs/heroclix/RULES.md R-13): data in
 envs/heroclix/teams.yaml, on only with the ``team_abilities`` option."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Shared helpers for the Heroica rule tests (rules/heroica.md HE-1 ... HE-20).
+"""Shared helpers for the Heroica rule tests (envs/heroica/RULES.md HE-1 ... HE-20).
 
 Every helper goes through the public API: ``from_scenario``, ``apply_string``, ``legal_actions``
 + ``action_to_string``, ``to_dict``, ``returns`` and ``render_text``.

@@ -1,4 +1,4 @@
-"""Heroica missions (rules/heroica.md HE-M): the shipped missions and every kind of bad file."""
+"""Heroica missions (envs/heroica/RULES.md HE-M): the shipped missions and every kind of bad file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Helpers for the Heroscape rule tests (rules/heroscape.md HS-0 ... HS-14).
+"""Helpers for the Heroscape rule tests (envs/heroscape/RULES.md HS-0 ... HS-14).
 
 Every rule test builds a small custom game from inline text (a battlefield map, a few army
 cards, who plays what), places figures by label with ``HeroscapeGame.from_scenario``, scripts

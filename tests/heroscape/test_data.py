@@ -1,4 +1,4 @@
-"""Heroscape data files (rules/heroscape.md HS-1, HS-2, HS-7, HS-13, HS-14): the shipped
+"""Heroscape data files (envs/heroscape/RULES.md HS-1, HS-2, HS-7, HS-13, HS-14): the shipped
 battlefields, army cards and scenarios, and every kind of malformed file."""
 
 from __future__ import annotations

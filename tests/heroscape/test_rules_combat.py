@@ -1,4 +1,4 @@
-"""Heroscape combat rules (rules/heroscape.md HS-3 dice, HS-8 .. HS-12 attacks).
+"""Heroscape combat rules (envs/heroscape/RULES.md HS-3 dice, HS-8 .. HS-12 attacks).
 
 Attacks are made by name, every die is scripted, and results are read from the attack event
 (its dice), ``to_dict`` (cells, dice position) and the legal action names.

@@ -1,4 +1,4 @@
-"""Heroscape game flow (rules/heroscape.md HS-1 setup, HS-2 cards, HS-4 initiative and turn
+"""Heroscape game flow (envs/heroscape/RULES.md HS-1 setup, HS-2 cards, HS-4 initiative and turn
 order, HS-5 the turn, HS-13 the end of the battle)."""
 
 from __future__ import annotations

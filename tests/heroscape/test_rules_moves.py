@@ -1,4 +1,4 @@
-"""Heroscape movement rules (rules/heroscape.md HS-6 single-space, HS-7 double-space).
+"""Heroscape movement rules (envs/heroscape/RULES.md HS-6 single-space, HS-7 double-space).
 
 Each test builds a tiny battlefield inline. One-row maps keep paths unambiguous: on a single
 row of hexes the only way from (0,a) to (0,b) runs through every space between them.
