@@ -74,6 +74,26 @@ class Piece:
     value: str | None = None
     color: RGB | None = None
     cells: tuple[int, ...] = ()
+    icon: str | None = None  # a drawn icon's name (tokens): chest, potion, object_heavy, ...
+    tags: tuple[str, ...] = ()  # small marks beside it: soaring, hovering, token, held, ...
+
+
+@dataclass
+class EdgeMark:
+    """Something on one side of a square cell: a wall standing or broken."""
+
+    cell: int
+    side: int  # 0 north, 1 east, 2 south, 3 west
+    kind: str = "wall"  # "wall" or "broken_wall"
+
+
+@dataclass
+class PathMark:
+    """A line through cell centres: a ranged attack's line of fire, a knockback's path."""
+
+    cells: tuple[int, ...]
+    kind: str  # "line_of_fire", "knockback", "move"
+    marks: tuple[int, ...] = ()  # cells marked along it (hindering squares crossed)
 
 
 @dataclass
@@ -91,6 +111,8 @@ class Scene:
     caption: str = ""
     player_colors: list[RGB] | None = None
     status_lines: list[str] = field(default_factory=list)
+    edges: list[EdgeMark] = field(default_factory=list)
+    paths: list[PathMark] = field(default_factory=list)
 
 
 # -- text helpers -------------------------------------------------------------------------
