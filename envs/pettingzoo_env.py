@@ -41,6 +41,7 @@ continues from any position. ``metadata["game_info"]`` is the game's
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any, Callable
 
@@ -104,16 +105,20 @@ class GameEnv(AECEnv):
             })
         else:
             obs_space = planes
-        channels, height, width = game.observation_shape
-        seats = game.num_players
-        self.state_space = spaces.Box(0.0, 1.0, shape=(seats * channels + seats, height, width),
-                                      dtype=np.float32)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(game.layout.size) for a in self.possible_agents}
         self._zero_mask = np.zeros(game.layout.size, dtype=np.int8)
         self.game_state = None
         self.last_events: list[Event] = []
         self._window = None
+
+    @functools.cached_property
+    def state_space(self) -> spaces.Box:
+        """The space of :meth:`state` (built on first use: its bounds are arrays of the
+        state's size, memory an env that never asks for the state need not hold)."""
+        channels, height, width = self.game.observation_shape
+        seats = self.game.num_players
+        return spaces.Box(0.0, 1.0, shape=(seats * channels + seats, height, width), dtype=np.float32)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

@@ -210,7 +210,8 @@ def _hindering(crossed: np.ndarray, b: int, hindering: np.ndarray,
 
 
 def _padded(rows: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]:
-    table = np.zeros((len(rows), max(width, 1)), dtype=np.int64)
+    # int32: offsets stay within +-2 * n_cells, and the table is the biggest a board keeps
+    table = np.zeros((len(rows), max(width, 1)), dtype=np.int32)
     valid = np.zeros(table.shape, dtype=bool)
     for i, row in enumerate(rows):
         table[i, :len(row)] = row
@@ -261,17 +262,17 @@ class SquareSightTable:
                 + (self._cols[b] - ca + self.board.width - 1))
 
     def _crossed_rows(self, a: int) -> np.ndarray:
-        """int64[n, L]: crossed squares from ``a`` to every square, padded with ``n_cells``."""
+        """int32[n, L]: crossed squares from ``a`` to every square, padded with ``n_cells``."""
         return self.crossed_rows(a, np.arange(self.board.n_cells))
 
     def crossed_rows(self, a: int, targets: np.ndarray) -> np.ndarray:
-        """int64[k, L]: per target, the squares whose interior the line from ``a`` crosses
+        """int32[k, L]: per target, the squares whose interior the line from ``a`` crosses
         (ends excluded, ordered from ``a``), padded on the right with ``n_cells``."""
         ids = self._offset_ids(a, targets)
         return np.where(self._cell_valid[ids], a + self._cell_rel[ids], self.board.n_cells)
 
     def touched_edge_rows(self, a: int, targets: np.ndarray) -> np.ndarray:
-        """int64[k, E]: per target, the :func:`square_edge_id` of every cell edge (wall or
+        """int32[k, E]: per target, the :func:`square_edge_id` of every cell edge (wall or
         not) the closed line from ``a`` touches, end points included (HC-4.17), padded on
         the right with ``2 * n_cells``."""
         ids = self._offset_ids(a, targets)
