@@ -87,8 +87,19 @@ class Evaluator(LegalActions):
         self.left = (game.dial_length - state.click).astype(np.int64)
         self.points = game.points.astype(np.float64)
         self.values = game.dial_values[f, state.click].astype(np.int64)  # speed, atk, def, dmg
+        for target, stat, delta, _ in state.perplex:  # P-DMG-9, as game.value reads it
+            if stat < self.values.shape[1]:
+                self.values[target, stat] += delta
+        np.maximum(self.values, 0, out=self.values)
         self._ev: dict[tuple, float] = {}
+        self.memo: dict[str, dict] = {}  # the power modules' results for this decision
         self.keys = [game.powers(state, int(i)) for i in f]
+        back = state.power_off & (game.owner == self.seat)[:, None]
+        if back.any():  # switched off now, back for our next turn (HC-3.8): priced as there
+            trial = state.copy()
+            trial.power_off[back] = False
+            for i in np.flatnonzero(back.any(axis=1)):
+                self.keys[int(i)] = game.powers(trial, int(i))
         scores = final_scores(game, state)  # HC-7.5-7.7 if the game ended now
         lead = scores[self.seat] - max(v for s, v in enumerate(scores) if s != self.seat)
         # Ahead on points, time is on its side; otherwise it must fight before the rounds
@@ -187,8 +198,10 @@ class Evaluator(LegalActions):
         return int(self.values[figure, 3]) + enhancement(self.game, self.state, figure)
 
     def shot_range(self, figure: int) -> int:
-        """Its range, 0 with Battle Fury (P-DMG-2)."""
-        return 0 if has_trait(self.keys[figure], NO_RANGED) else int(self.game.range[figure])
+        """Its range (Perplex's change included), 0 with Battle Fury (P-DMG-2)."""
+        if has_trait(self.keys[figure], NO_RANGED):
+            return 0
+        return self.game.range_value(self.state, figure)
 
     # -- pushing, breaking away, healing ------------------------------------------------------
     def push_cost(self, figure: int) -> float:

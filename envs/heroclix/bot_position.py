@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.modemove import reachable_modes
+from ..core.modemove import ModeReach, reachable_modes
+from .bot_control import controlled_by_us, hostile_scores
 from .bot_eval import FAR, THROW, Evaluator
 from .bot_powers import best_shot, best_strike
 from .powers import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJECTS, has_trait
@@ -59,20 +60,36 @@ class Positions(Evaluator):
             if ground or soar:
                 return (np.array(ground + soar, dtype=np.int64),
                         np.array([GROUND] * len(ground) + [SOAR] * len(soar), dtype=np.int64))
-        proxy = object.__new__(type(state))  # a shallow view: the same arrays, read only
-        proxy.__dict__.update({k: v for k, v in state.__dict__.items() if not k.startswith("_")})
-        proxy.passenger, proxy.move_spent = -1, 0
         budget = move_budget(game, state, figure)
-        proxy.move_budget = (budget + 1) // 2 if half else budget
-        proxy.broke_away = game.adjacent_enemies(state, figure)
-        seed = (int(state.cell[figure]), int(state.mode[figure]), 0)
-        found = reachable_modes(game.walls.open_neighbors, [seed], proxy.move_budget,
-                                mode_rules(game, proxy, figure))
+        found = self.search(figure, (budget + 1) // 2 if half else budget)
         modes, cells = np.nonzero(found.ends)
         return cells.astype(np.int64), modes.astype(np.int64)
 
+    def search(self, figure: int, budget: int, ignore_enemies: bool = False,
+               seed: tuple[int, int, int] | None = None) -> ModeReach:
+        """The move search of a move started now (after breaking away) within ``budget``,
+        from ``seed`` (cell, mode, spent) or the figure's square; ``ignore_enemies``: not
+        stopped next to enemies (Hypersonic Speed, P-SPD-9)."""
+        game, state = self.game, self.state
+        proxy = object.__new__(type(state))  # a shallow view: the same arrays, read only
+        proxy.__dict__.update({k: v for k, v in state.__dict__.items() if not k.startswith("_")})
+        proxy.passenger, proxy.move_spent, proxy.move_budget = -1, 0, budget
+        proxy.move_ignores_enemies = ignore_enemies
+        proxy.broke_away = game.adjacent_enemies(state, figure)
+        seed = seed or (int(state.cell[figure]), int(state.mode[figure]), 0)
+        return reachable_modes(game.walls.open_neighbors, [seed], budget,
+                               mode_rules(game, proxy, figure))
+
     def lines(self, figure: int, cells: np.ndarray, modes: np.ndarray) -> list[Lines]:
-        """Each enemy seen from ``cells`` (with ``figure`` lifted off its square)."""
+        """Each enemy seen from ``cells`` (with ``figure`` lifted off its square); kept for
+        the decision, as the position score and the variants ask about the same squares."""
+        memo = self.memo.setdefault("lines", {})
+        key = (figure, cells.dtype.str, cells.tobytes(), modes.dtype.str, modes.tobytes())
+        if key not in memo:
+            memo[key] = self._lines(figure, cells, modes)
+        return memo[key]
+
+    def _lines(self, figure: int, cells: np.ndarray, modes: np.ndarray) -> list[Lines]:
         game, state = self.game, self.state
         snapshot = self._snapshot(figure)
         adjacency = game.adjacency(state)
@@ -202,6 +219,12 @@ class Positions(Evaluator):
 
     def _snapshot(self, figure: int):
         """Lines of fire with ``figure`` lifted off its square (it is the one moving)."""
+        memo = self.memo.setdefault("snapshot", {})
+        if figure not in memo:
+            memo[figure] = self._lifted(figure)
+        return memo[figure]
+
+    def _lifted(self, figure: int):
         game, state = self.game, self.state
         alive = state.cell != NO_CELL
         alive[figure] = False
@@ -242,6 +265,9 @@ class Positions(Evaluator):
         cells, modes = self.reach(figure)
         if not cells.size:
             return self.first_legal()
-        score = self.position(figure, cells, modes)
+        if controlled_by_us(self, figure):  # an enemy's move we choose: its owner's worst
+            score = hostile_scores(self, figure, cells, modes)
+        else:
+            score = self.position(figure, cells, modes)
         best = int(np.argmax(score))
         return self.cell_action("soar" if modes[best] == SOAR else "move", int(cells[best]))

@@ -1,4 +1,4 @@
-"""The heuristic bot's power variants (heroclix_powers.md section 0, :mod:`.variant_powers`):
+"""The heuristic bot's power variants (envs/heroclix/RULES.md P-0, :mod:`.variant_powers`):
 what choosing one is worth in the FIGURE phase, and its steps in the VARIANT phase.
 
 Each variant the bot plays is a :class:`Play` in :data:`PLAYS` under its power's key:
@@ -30,6 +30,10 @@ charge                 breakaway chance x the best square of half a move: the cl
                        from there plus the square's position gain
 running_shot           the same for the ranged attack from the squares with a shot
 =====================  ==================================================================
+
+Mind Control, Hypersonic Speed, Smoke Cloud, Barrier and the free powers Outwit and Perplex
+are priced in their own modules (:mod:`.bot_control`, :mod:`.bot_hypersonic`,
+:mod:`.bot_markers`, :mod:`.bot_free`), which :mod:`.bots` adds to :data:`PLAYS`.
 """
 
 from __future__ import annotations
@@ -299,11 +303,13 @@ def close_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray) -> np.nd
     return best
 
 
-def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray) -> np.ndarray:
-    """The best ranged attack from each square (-inf where no enemy can be shot)."""
+def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
+               reach: int | None = None, bolts: int | None = None) -> np.ndarray:
+    """The best ranged attack from each square (-inf where no enemy can be shot), at
+    ``reach`` (the figure's range by default) with ``bolts`` targets at most."""
     game, state = turn.game, turn.state
     seen = turn.lines(figure, cells, modes)
-    reach = turn.shot_range(figure)
+    reach = turn.shot_range(figure) if reach is None else reach
     blocked = np.zeros(cells.size, dtype=bool)
     for line in seen:
         blocked |= line.adjacent  # HC-4.16
@@ -325,7 +331,7 @@ def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray) -> np.nd
     if not singles:
         return np.full(cells.size, -np.inf)
     single = np.max(singles, axis=0)
-    bolts = int(game.bolts[figure])
+    bolts = int(game.bolts[figure]) if bolts is None else bolts
     if bolts > 1 and len(multis) > 1:
         top = -np.sort(-np.where(np.isfinite(multis), multis, 0.0), axis=0)[:bolts]
         single = np.where(np.isfinite(single), np.maximum(single, top.sum(axis=0)), single)

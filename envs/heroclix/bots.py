@@ -17,10 +17,17 @@ figure could end a move and what standing there is worth) and the power variants
 * ``break_away`` a move that must break away is worth its gain times the chance of the d6
   (4-6; Plasticity 2-6 or 6, :func:`~envs.heroclix.reach.breakaway_target`).
 
-Each phase has one small function (``_PHASES``): ACTION selects the figure with the best
-option (attack now, a power variant, heal, move to its best square, or break away) over
-``min_gain`` after pushing, else ends the turn; FIGURE carries out that plan; VARIANT plays
-the chosen variant's steps (:data:`~envs.heroclix.bot_powers.PLAYS`); MOVE, PICKUP, DROP,
+The powers priced in their own modules join :data:`~envs.heroclix.bot_powers.PLAYS`:
+Mind Control and the enemy it controls (:mod:`.bot_control`), Hypersonic Speed
+(:mod:`.bot_hypersonic`), Smoke Cloud and Barrier (:mod:`.bot_markers`), Outwit and Perplex
+(:mod:`.bot_free`); switching powers off is :mod:`.bot_switch`.
+
+Each phase has one small function (``_PHASES``): ACTION uses a free power first when it
+gains enough, then selects the figure with the best option (attack now, a power variant,
+heal, move to its best square, or break away) over ``min_gain`` after pushing, else ends
+the turn; FIGURE switches off what would hurt our side and carries out that plan (for an
+enemy we Mind Control, its action for us); VARIANT plays the chosen variant's or free
+power's steps (:data:`~envs.heroclix.bot_powers.PLAYS`); MOVE, PICKUP, DROP,
 TARGETS and TELEKINESIS finish it; with ``setup="play"`` DRAFT fills the build total and
 PLACE_OBJECT / PLACE_FIGURE pick squares. Nothing is simulated through the engine, so the bot
 never sees a die before it is rolled; it reads the state and never changes it.
@@ -35,7 +42,9 @@ import numpy as np
 from ..bots import best_scored
 from .bot_eval import FAR, STRIKE, Weights, normal_hit
 from .bot_position import Positions
-from .bot_powers import group_for, plain_group, variant_options, variant_step
+from . import bot_control, bot_free, bot_hypersonic, bot_markers
+from .bot_powers import GROUPS, PLAYS, group_for, plain_group, variant_options, variant_step
+from .bot_switch import switch_off
 from .attacks import shootable
 from .game import ClixBase
 from .objects import telekinesis_objects, tk_targets
@@ -145,20 +154,28 @@ class _Turn(Positions):
     def plan(self, figure: int) -> tuple[float, str, int, int]:
         """(gain, plane, cell, mode) of ``figure``'s best action in this position, before
         pushing (cached per position; the round and the points scored set its caution)."""
+        return self.cached(("plan", figure), lambda: self._plan(figure))
+
+    def cached(self, tag: tuple, compute: Callable):
+        """``compute()``, kept per position (everything a price reads, not the phase) so
+        the decisions of one action share it."""
         state = self.state
-        key = (id(self.game), figure, self.seat, state.round, tuple(state.vp),
+        key = (id(self.game), tag, self.seat, state.round, tuple(state.vp),
                state.cell.tobytes(), state.click.tobytes(),
                state.mode.tobytes(), state.held.tobytes(), state.objects.tobytes(),
                state.tokens.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
-               state.power_off.tobytes())
-        plan = self.bot._plans.get(key)
-        if plan is None:
+               state.power_off.tobytes(), state.smoke.tobytes(), state.controlled,
+               tuple(map(tuple, state.outwits)), tuple(map(tuple, state.perplex)))
+        found = self.bot._plans.get(key)
+        if found is None:
             if len(self.bot._plans) > 20_000:
                 self.bot._plans.clear()
-            plan = self.bot._plans[key] = self._plan(figure)
-        return plan
+            found = self.bot._plans[key] = compute()
+        return found
 
     def _plan(self, figure: int) -> tuple[float, str, int, int]:
+        if bot_control.controlled_by_us(self, figure):
+            return bot_control.controlled_plan(self, figure)
         game, state = self.game, self.state
         options = [(v, plane, cell, -1) for v, plane, cell in self.attacks(figure)]
         cells, modes = self.reach(figure)
@@ -181,7 +198,11 @@ class _Turn(Positions):
 # Phases
 # ==========================================================================================
 def _action(turn: _Turn) -> int:
-    """HC-3.5: the figure whose best action gains most after pushing, else end the turn."""
+    """HC-3.5: a free power first when it pays (it uses no action); then the figure whose
+    best action gains most after pushing, else end the turn."""
+    free = bot_free.free_option(turn)
+    if free is not None and free[0] >= bot_free.FREE_MIN:
+        return free[1]
     options = [(turn.min_gain, turn.special("end_turn"))]
     for cell in turn.cells("select"):
         figure = int(turn.state.occupant[cell])
@@ -191,8 +212,12 @@ def _action(turn: _Turn) -> int:
 
 
 def _figure(turn: _Turn) -> int:
-    """Carry out the selected figure's plan; pick up an object first when it moves."""
+    """Switch off a power that would hurt our side (:mod:`.bot_switch`), then carry out
+    the selected figure's plan; pick up an object first when it moves."""
     figure = turn.state.selected
+    off = switch_off(turn, figure)
+    if off is not None:
+        return off
     _, plane, cell, _ = turn.plan(figure)
     if plane in ("move", "soar", "break_away") and turn.cells("pick_up"):
         return _pick_up(turn)
@@ -302,6 +327,11 @@ def _interrupt(turn: _Turn) -> int:
                 for c in squares]
     return min(options)[1]
 
+
+# the variants and free powers priced outside bot_powers
+for module in (bot_control, bot_free, bot_hypersonic, bot_markers):
+    PLAYS.update(module.PLAYS)
+GROUPS.update(bot_control.GROUPS)
 
 _PHASES: dict[Phase, Callable[[_Turn], int]] = {
     Phase.ACTION: _action,

@@ -202,10 +202,13 @@ def attack_total(game: ClixBase, state: State, spec: AttackSpec, attacker: int, 
 
 
 def members_beside(game: ClixBase, state: State, figure: int, trait: str) -> list[int]:
-    """Adjacent friends whose powers (team abilities included) have ``trait``."""
-    owner = game.owner[figure]
+    """Adjacent friends whose powers (team abilities included) have ``trait``; friends by the
+    side they fight for now, so a Mind Controlled figure lends to and takes from its
+    controller's figures, not its owner's (P-SPD-6)."""
+    sides = game.sides(state)
+    side = sides[figure]
     return [f for f in game.adjacent_figures(state, figure)
-            if game.owner[f] == owner and has_trait(game.powers(state, f), trait)]
+            if sides[f] == side and has_trait(game.powers(state, f), trait)]
 
 
 def defense_base(game: ClixBase, state: State, target: int) -> int:

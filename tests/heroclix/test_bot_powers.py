@@ -1,6 +1,8 @@
-"""The heuristic bot and the powers: it plays the variants of heroclix_powers.md when they
-pay more than the plain actions (P-SPD-1, 5, 8, 11; P-ATT-1, 2, 4, 6, 7; P-DMG-1, 4, 8),
-carries them out in the VARIANT phase, and prices Willpower's push (P-DEF-8).
+"""The heuristic bot and the powers: it plays the variants of envs/heroclix/RULES.md when they
+pay more than the plain actions (P-SPD-1, 5, 6, 8, 9, 11; P-ATT-1, 2, 4, 6, 7, 8; P-DEF-6;
+P-DMG-1, 4, 8), carries them out in the VARIANT phase, uses the free powers Outwit and
+Perplex (P-DMG-10, 9), switches off optional powers that would hurt its side (HC-3.8) and
+prices Willpower's push (P-DEF-8). Each use comes with a position where it is not made.
 
 Positions are built with the ``H`` fixture; figures default to speed 6, attack 9, defense 16,
 damage 2, 20 points and 6 clicks (a 2d6 roll of 7 or more hits).
@@ -186,7 +188,7 @@ def test_running_shot_when_the_shot_is_half_a_move_away(H):
     assert H.clicks(game, state, "Foe") >= 0 and H.tokens(game, state, "Runner") == 1
 
 
-# -- pushing ----------------------------------------------------------------------------------------
+# -- pushing --------------------------------------------------------------------------------------
 def test_willpower_makes_a_push_cheaper(H):
     """P-DEF-8: no pushing click, so a smaller gain pays for acting with a token."""
     def first(powers):
@@ -198,7 +200,7 @@ def test_willpower_makes_a_push_cheaper(H):
     assert first(WILLPOWER).startswith("select Shooter")
 
 
-# -- whole games ------------------------------------------------------------------------------------
+# -- whole games ----------------------------------------------------------------------------------
 def test_legal_and_read_only_in_a_brawl_of_powers():
     """brawl holds most of the variant figures: heuristic against heuristic and random."""
     game = HeroclixGame("brawl")
@@ -239,3 +241,212 @@ def test_P_ATT_3_the_bot_sends_a_pulse_wave_through_two_enemies(H):
     action = HeuristicBot().act(game, state, np.random.default_rng(0))
     # with one bolt, the wave (one roll on both) is worth more than one shot
     assert game.action_to_string(state, action) == "pulse wave Pulser"
+
+
+# -- Hypersonic Speed (P-SPD-9) -------------------------------------------------------------------
+HYPERSONIC = ("hypersonic_speed", None, None, None)
+MIND_CONTROL = ("mind_control", None, None, None)
+SMOKE = (None, "smoke_cloud", None, None)
+BARRIER = (None, None, "barrier", None)
+OUTWIT = (None, None, None, "outwit")
+PERPLEX = (None, None, None, "perplex")
+
+
+def adjacent(a, b) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+
+
+def test_P_SPD_9_hypersonic_strikes_on_the_way_and_moves_on(H):
+    game, state = duel(H, plain(H, "Dart", powers=HYPERSONIC, speed=10), plain(H, "Foe"),
+                       a_at=(5, 1), b_at=(5, 7))
+    chosen = plays(game, state, 5)
+    assert chosen[:2] == ["select Dart (5,1)", "hypersonic speed Dart"]
+    assert chosen[2].startswith("hypersonic speed Dart (5,1)->")
+    assert chosen[3] == "hypersonic speed Dart -> Foe (5,7)"
+    assert chosen[4].startswith("hypersonic speed Dart (")  # the rest of the move
+    assert not adjacent(H.sq(game, state, "Dart"), (5, 7))  # away from the Foe's blow
+
+
+def test_P_SPD_9_no_hypersonic_without_an_enemy_in_reach(H):
+    game, state = duel(H, plain(H, "Dart", powers=HYPERSONIC, speed=9),
+                       plain(H, "Foe", points=60, clicks=1),
+                       a_at=(0, 0), b_at=(11, 11))  # 10 squares to a square beside it
+    chosen = plays(game, state, 2)  # a plain move on, as far as the variant would go
+    assert chosen[0] == "select Dart (0,0)" and chosen[1].startswith("move Dart")
+
+
+# -- Mind Control (P-SPD-6) -----------------------------------------------------------------------
+def controller_game(H, friend_at=(5, 11), **kw):
+    """Warden (Mind Control, range 6) sees Brute (damage 4) five squares away; Brute's friend
+    Prize (50 points, 2 clicks) stands at ``friend_at``, out of Warden's range."""
+    warden = plain(H, "Warden", powers=MIND_CONTROL, range=6)
+    brute = plain(H, "Brute", damage=4)
+    prize = plain(H, "Prize", points=50, clicks=2)
+    return duel(H, warden, brute, a_at=(5, 2), b_at=(5, 7), extra1=[prize],
+                placements={"Prize": friend_at}, **kw)
+
+
+def test_P_SPD_6_mind_control_turns_an_enemy_on_its_valuable_friend(H):
+    game, state = controller_game(H, friend_at=(5, 8), dice=["3", "4", "3", "5"])
+    assert plays(game, state, 3) == ["select Warden (5,2)", "mind control Warden",
+                                     "mind control Warden -> Brute (5,7)"]
+    assert H.phase(game, state) == "FIGURE" and game.current_player(state) == 0
+    assert step(game, state) == "close Prize (5,8)"  # the controlled Brute hits its friend
+    assert H.sq(game, state, "Prize") is None  # 4 damage on 2 clicks: KO'd
+
+
+def test_P_SPD_6_no_mind_control_when_the_enemy_has_nothing_to_hit(H):
+    game, state = controller_game(H, friend_at=(5, 11))
+    chosen = plays(game, state, 2)
+    assert chosen[0] == "select Warden (5,2)" and "mind control Warden" not in chosen
+
+
+# -- switching off (HC-3.8) -----------------------------------------------------------------------
+def controlled_brute(H, powers, tokens=0, build_total=100, pal=False):
+    """Warden's Mind Control has hit Brute (next to its friend Prize): Brute's action is ours."""
+    warden = plain(H, "Warden", powers=MIND_CONTROL, range=6)
+    brute = plain(H, "Brute", damage=4, powers=powers)
+    prize = plain(H, "Prize", points=50, clicks=6)
+    extra0 = [plain(H, "Pal", range=6)] if pal else []
+    game, state = duel(H, warden, brute, a_at=(5, 2), b_at=(5, 7), extra0=extra0,
+                       extra1=[prize], placements={"Prize": (5, 8), **({"Pal": (3, 2)} if pal
+                                                                       else {})},
+                       tokens={"Brute": tokens}, build_total=build_total, dice=["3", "4"] * 4)
+    H.select(game, state, "Warden")
+    game.apply_string(state, "mind control Warden")
+    game.apply_string(state, "mind control Warden -> Brute (5,7)")
+    assert H.phase(game, state) == "FIGURE" and "switch off defense power" in H.names(game, state)
+    return game, state
+
+
+def test_HC_3_8_switches_off_the_willpower_of_an_enemy_it_pushes(H):
+    """P-DEF-8 + P-SPD-6: the action we give Brute is its push; without Willpower it costs
+    Brute the click."""
+    willpower = (None, None, "willpower", None)
+    game, state = controlled_brute(H, willpower, tokens=1)
+    before = H.clicks(game, state, "Brute")
+    assert step(game, state) == "switch off defense power"
+    assert step(game, state) == "close Prize (5,8)"
+    assert H.clicks(game, state, "Brute") == before + 1
+    game, state = controlled_brute(H, willpower, tokens=0)  # no push: nothing to gain
+    assert step(game, state) == "close Prize (5,8)"
+
+
+def test_HC_3_8_switches_off_super_senses_of_a_controlled_enemy_before_more_attacks(H):
+    senses = (None, None, "super_senses", None)
+    game, state = controlled_brute(H, senses, build_total=200, pal=True)  # Pal acts next
+    assert step(game, state) == "switch off defense power"
+    game, state = controlled_brute(H, senses)  # one action a turn: nobody attacks it later
+    assert step(game, state) == "close Prize (5,8)"
+
+
+def test_HC_3_8_switches_off_its_own_attack_power_in_an_enemy_mind_controllers_reach(H):
+    """P-SPD-6: Blades would serve the enemy Warden's controlled Razor against us; Razor's
+    plain blow (damage 5 beats a d6) does not need it."""
+    def first_two(enemies):
+        razor = plain(H, "Razor", powers=BLADES, damage=5)
+        game, state = duel(H, razor, plain(H, "Foe", clicks=12), extra1=enemies,
+                           placements={"Warden": (5, 0)})
+        return plays(game, state, 3)
+    warden = plain(H, "Warden", powers=MIND_CONTROL, range=6)
+    assert first_two([warden]) == ["select Razor (5,5)", "switch off attack power",
+                                   "close Foe (5,6)"]
+    assert first_two([plain(H, "Warden", range=6)])[:2] == ["select Razor (5,5)",
+                                                          "close Foe (5,6)"]
+
+
+def test_HC_3_8_switches_off_super_strength_to_strike_with_close_combat_expert(H):
+    """P-DMG-8: no CCE while holding; HC-6.10: without Super Strength the table stays on
+    the square, so CCE's +2 replaces the table's +1 (and the table is kept)."""
+    def first(powers):
+        brute = plain(H, "Brute", powers=powers)
+        game, state = duel(H, brute, plain(H, "Foe", clicks=12), objects={"table": None},
+                           held={"Brute": "table"})
+        return plays(game, state, 3), game, state
+    chosen, game, state = first((None, "super_strength", None, "close_combat_expert"))
+    assert chosen == ["select Brute (5,5)", "switch off attack power", "close combat expert Brute"]
+    assert H.object_at(game, state, "table") == (5, 5)
+    chosen, game, state = first((None, "super_strength", None, None))
+    assert chosen[:2] == ["select Brute (5,5)", "close Foe (5,6)"]
+
+
+# -- Outwit and Perplex (P-DMG-10, P-DMG-9) -------------------------------------------------------
+def test_P_DMG_10_outwit_counters_the_invulnerability_of_the_target(H):
+    sage = plain(H, "Sage", powers=OUTWIT)
+    game, state = duel(H, plain(H, "Hitter"), plain(H, "Tank", powers=INVULNERABLE),
+                       extra0=[sage], placements={"Sage": (2, 6)})
+    assert plays(game, state, 5) == ["free Sage (2,6)", "outwit Sage -> Tank (5,6)",
+                                     "outwit Tank: counter the defense power",
+                                     "select Hitter (5,5)", "close Tank (5,6)"]
+
+
+def test_P_DMG_10_outwit_counters_a_threat_and_ignores_a_harmless_power(H):
+    def first(power):
+        slasher = plain(H, "Slasher", powers=(None, None, None, power), damage=3)
+        game, state = duel(H, plain(H, "Sage", powers=OUTWIT, defense=20), slasher,
+                           a_at=(5, 2), b_at=(5, 3), dice=None)
+        return plays(game, state, 3)
+    assert first("close_combat_expert")[:3] == [
+        "free Sage (5,2)", "outwit Sage -> Slasher (5,3)",
+        "outwit Slasher: counter the damage power"]
+    assert first("leadership")[0] == "select Sage (5,2)"
+
+
+def test_P_DMG_9_perplex_helps_the_attack_about_to_be_made(H):
+    sage = plain(H, "Sage", powers=PERPLEX)
+    game, state = duel(H, plain(H, "Hitter"), plain(H, "Foe", clicks=2), extra0=[sage],
+                       placements={"Sage": (2, 2)})
+    chosen = plays(game, state, 5)
+    assert chosen[0] == "free Sage (2,2)"
+    assert chosen[1] in ("perplex Sage -> Hitter (5,5)", "perplex Sage -> Foe (5,6)")
+    assert chosen[2] in ("perplex Hitter: attack +1", "perplex Hitter: damage +1",
+                         "perplex Foe: defense -1")
+    assert chosen[3:] == ["select Hitter (5,5)", "close Foe (5,6)"]
+
+
+def test_P_DMG_9_no_perplex_with_nothing_to_attack(H):
+    sage = plain(H, "Sage", powers=PERPLEX)
+    game, state = duel(H, plain(H, "Walker"), plain(H, "Foe"), a_at=(2, 1), b_at=(9, 10),
+                       extra0=[sage], placements={"Sage": (2, 3)})
+    assert not plays(game, state, 1)[0].startswith("free")
+
+
+# -- Smoke Cloud and Barrier (P-ATT-8, P-DEF-6) ---------------------------------------------------
+def marker_game(H, powers, sniper_range=8, speed=1):
+    """Mason (range 4, slow) beside Pal; the Sniper shoots at them from eight squares."""
+    mason = plain(H, "Mason", powers=powers, range=4, speed=speed)
+    pal = plain(H, "Pal", points=50, clicks=2)
+    sniper = plain(H, "Sniper", range=sniper_range, damage=3, speed=1)
+    return duel(H, mason, sniper, a_at=(6, 1), b_at=(6, 9), extra0=[pal],
+                placements={"Pal": (5, 1)}, tokens={"Pal": 2})  # Pal may not walk away
+
+
+def markers(game, state, layer: str) -> list:
+    return [rc_of(game, c) for c, who in enumerate(game.to_dict(state)[layer]) if who >= 0]
+
+
+def rc_of(game, cell: int):
+    return divmod(int(cell), game.width)
+
+
+def test_P_DEF_6_a_barrier_cuts_the_enemy_line_of_fire(H):
+    game, state = marker_game(H, BARRIER)
+    assert H.ranged_targets(game, state, "Mason") == set()  # nothing to shoot
+    chosen = plays(game, state, 6)
+    assert chosen[:3] == ["select Mason (6,1)", "barrier Mason", "barrier Mason marker (6,5)"]
+    assert H.seat(game, state) == 1 and H.ranged_targets(game, state, "Sniper") == set()
+
+
+def test_P_ATT_8_smoke_covers_the_figure_the_enemy_would_shoot(H):
+    game, state = marker_game(H, SMOKE)
+    chosen = plays(game, state, 6)
+    assert chosen[:2] == ["select Mason (6,1)", "smoke cloud Mason"]
+    assert (5, 1) in markers(game, state, "smoke")  # Pal's square: hindered, +1 defense
+    assert H.seat(game, state) == 1
+
+
+@pytest.mark.parametrize("powers,name", [(BARRIER, "barrier"), (SMOKE, "smoke cloud")])
+def test_P_DEF_6_P_ATT_8_no_markers_without_an_enemy_shooter(H, powers, name):
+    game, state = marker_game(H, powers, sniper_range=0)
+    assert f"{name} Mason" not in plays(game, state, 2)
+

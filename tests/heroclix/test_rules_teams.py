@@ -117,6 +117,19 @@ def test_TA_SS_a_member_attacks_with_an_adjacent_members_attack_value(H):
     assert H.clicks(game, state, "Foe") == 2
 
 
+def test_TA_SS_a_mind_controlled_member_borrows_nothing_from_its_owners_members(H):
+    # P-SPD-6: during the controlled action its owner's members are its enemies
+    mind = plain(H, "Mind", powers=("mind_control", None, None, None))
+    game, state = duel(H, mind, member(H, "Shocker", "sinister_syndicate", attack=7, points=40),
+                       extra1=[member(H, "Vulture", "sinister_syndicate", attack=10)],
+                       placements={"Vulture": (5, 7)}, options=ON, dice=["3", "4", "3", "3"])
+    H.select(game, state, "Mind")
+    game.apply_string(state, "mind control Mind")
+    game.apply_string(state, "mind control Mind -> Shocker (5,6)")  # 7 + 9 = 16: controlled
+    game.apply_string(state, "close Vulture (5,7)")  # 6 + 7 = 13 < 16 (Vulture's 10: a hit)
+    assert H.clicks(game, state, "Vulture") == 0
+
+
 def test_TA_MOD_the_wild_card_has_its_forces_team_abilities(H):
     game, state = duel(H, member(H, "Minion", "minions_of_doom"), plain(H, "Foe"),
                        b_at=(11, 11), extra0=[member(H, "Hawk", "avengers")],
