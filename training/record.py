@@ -1,4 +1,4 @@
-"""Film games between agents as MP4 and GIF, with a step-by-step log.
+"""Film games between agents as MP4, GIF or an HTML replay, with a step-by-step log.
 
 Command line::
 
@@ -7,19 +7,27 @@ Command line::
         --option scenario=highlands_melee --option round_cap=2 --episodes 2 --seed 5
     python -m training.record --env heroica_v0 --agents ppo=runs/x/final_model.zip heuristic \\
         --height 720 --fps 2 --max-seconds 60 --out outputs/episodes --format mp4 gif
+    python -m training.record --env heroscape_v0 --agents heuristic heuristic heuristic heuristic \\
+        --option scenario=highlands_melee --frames turn --html     # + a replay page
 
 ``--agents`` lists one agent per seat: a bot name (``random``, ``heuristic``), a saved model
 (``.zip``) or ``name=target`` (see ``training.agents.load_agent``). ``--option key=value`` is
 a game or env option, its value read as YAML (``max_rounds=3``, ``mission=[fork, tunnel]``).
 Episode ``i`` uses seed ``seed + i`` and is written to
-``<out>/<env>_<agent0>_vs_<agent1>_seed<k>.mp4`` (and ``.gif``); the paths and each result
-are printed. Bad input (unknown env, agent or option) is reported on stderr with exit code 2.
+``<out>/<env>_<agent0>_vs_<agent1>_seed<k>.mp4`` (and ``.gif``, and ``.html`` with
+``--html`` or ``--format html``); the paths and each result are printed. Bad input (unknown
+env, agent or option) is reported on stderr with exit code 2.
 
 From Python (a notebook)::
 
     episode = record_episode("heroica_v0", ["heuristic", "random"], seed=3)
     print(episode.text_log())
     episode.write("outputs/episodes/demo")   # demo.mp4 and demo.gif
+    episode.write("outputs/episodes/demo", formats=["html"], frames="turn")   # demo.html
+
+``Episode.write`` takes the command line's options as keywords, with the same defaults:
+``fps``, ``max_seconds``, ``frames``, ``skip_forced``, ``gif_optimize`` and ``html_image``,
+``html_height``, ``html_quality``.
 
 Every frame comes from the shared renderer (``envs.core.render``): the game's scene after
 each decision, with a caption naming the decision, the seat, its agent and the action,
@@ -32,11 +40,34 @@ frame is about 3 MB); ``episode.frames`` renders a frame when it is read, and ``
 renders each frame once and streams it to every video file (``envs.core.video``), so a
 recording needs a frame or two of pixels at any length.
 
-Length: ``--fps`` (default 2) sets decisions per second, ``--max-seconds`` (default 60; 0 =
-no cap) caps a video's length. A game with more frames than fit is sampled evenly: the
-start and the result are always shown, the frames between are spread over the whole game
-(every k-th decision, k varying by at most one), and the captions' decision numbers show
-the gaps; the text log always has every decision.
+Which frames a video shows (the text log always has every decision):
+
+* ``--frames decision`` (default): one frame per decision. ``--skip-forced`` (default on;
+  ``--no-skip-forced`` keeps them) drops the frames after forced decisions, those with one
+  legal action ("end turn", "end move"), which only repeat the picture before; a forced
+  decision that rolled dice keeps its frame, since the roll is news.
+* ``--frames turn``: one frame per player turn, the position when the deciding seat changes
+  or the game's turn number advances (``game.turn_number``); ``--skip-forced`` does not
+  apply, as turns often end on a forced decision.
+
+Frame 0 (the start) and the last frame (the result) are always shown. ``--fps`` sets frames
+per second (default 2 per decision, 1 per turn) and ``--max-seconds`` (default 60; 0 = no
+cap) caps a video's length, the two-second hold of the result included: a game with more
+frames than fit is sampled evenly over the whole game (every k-th frame, k varying by at most
+one), and the captions' decision numbers show the gaps. A 4-player Heroscape game
+(highlands_melee, about 220 decisions) is a one-minute video per decision, under half a
+minute per turn.
+
+GIFs are palette-optimised (``envs.core.video``: per-frame tables of the changed pixels,
+unchanged pixels transparent): the highlands game above is about 1.5 MB instead of 6.7 MB;
+``--no-gif-optimize`` writes the plain adaptive palette.
+
+The HTML replay (``training.replay_html``) is one self-contained file: the same frames as the
+videos, embedded as data URIs (``--html-image png``, the default: 256-colour key frames and
+patches of what changed, 2.4 MB for the highlands game; ``webp`` and ``jpeg`` take
+``--html-quality``; ``--html-height`` downscales), a step slider, play / pause, prev / next,
+a speed control and the action log with dice and events, the current decision highlighted.
+``replay.html#step=5`` opens it at decision 5.
 """
 
 from __future__ import annotations
@@ -56,7 +87,11 @@ import numpy as np
 from training.config import parse_env_options
 
 HOLD_SECONDS = 2.0
-MAX_SECONDS = 60.0  # the command line's default cap on a video's length
+MAX_SECONDS = 60.0  # the default cap on a video's length
+FRAME_MODES = ("decision", "turn")
+# a turn's frame carries several decisions, so it is shown longer
+DEFAULT_FPS = {"decision": 2.0, "turn": 1.0}
+FORMATS = ("mp4", "gif", "html")
 # Bots draw from their own streams, never the dice's, so a seed replays the same game.
 BOT_STREAM = 0xB075
 
@@ -72,6 +107,12 @@ class StepRecord:
     action_name: str
     dice: tuple[str, ...] = ()
     events: tuple[str, ...] = ()
+    legal: int = 0  # legal actions the seat chose from (1 = forced)
+    turn: int = 0  # the game's turn number when deciding (``game.turn_number``)
+
+    @property
+    def forced(self) -> bool:
+        return self.legal == 1
 
     def line(self) -> str:
         dice = f" | dice: {' '.join(self.dice)}" if self.dice else ""
@@ -183,37 +224,92 @@ class Episode:
         """Extra copies of the last frame written so that the result stays on screen."""
         return hold_frames(fps)
 
-    def frame_indices(self, fps: float = 2.0, max_seconds: float | None = None) -> list[int]:
-        """The frames a video shows, in order, before the held last one's copies: all of
-        them, or, when ``max_seconds`` is shorter than the game at ``fps``, as many as fit
-        (hold included), sampled evenly with the first and the last kept."""
-        count = len(self.frames)
-        return sample_evenly(count, frames_within(fps, max_seconds) if max_seconds else count)
+    def candidate_frames(self, frames: str = "decision", skip_forced: bool = True) -> list[int]:
+        """The frames worth showing before any length cap, in order: per decision (less
+        forced ones that rolled no dice, with ``skip_forced``) or per turn (the last frame of
+        each seat's turn), always with the start and the result."""
+        if frames not in FRAME_MODES:
+            raise ValueError(f"frames must be one of {', '.join(FRAME_MODES)}, got {frames!r}")
+        steps = self.steps
+        if frames == "turn":
+            picked = [s.index for s, after in zip(steps, steps[1:])
+                      if (s.seat, s.turn) != (after.seat, after.turn)]
+        else:
+            picked = [s.index for s in steps if not (skip_forced and s.forced and not s.dice)]
+        last = len(self.frames) - 1
+        return [0] + [i for i in picked if 0 < i < last] + ([last] if last > 0 else [])
 
-    def video_frames(self, fps: float = 2.0, max_seconds: float | None = None) -> Iterator[np.ndarray]:
+    def frame_indices(self, fps: float | None = None, max_seconds: float | None = MAX_SECONDS,
+                      frames: str = "decision", skip_forced: bool = True) -> list[int]:
+        """The frames a video shows, in order, before the held last one's copies: the
+        :meth:`candidate_frames`, or, when ``max_seconds`` (None or 0 = no cap) is shorter
+        than they last at ``fps`` (None: :data:`DEFAULT_FPS` of ``frames``), as many as fit
+        (hold included), sampled evenly with the first and the last kept."""
+        fps = fps or DEFAULT_FPS.get(frames, 2.0)
+        candidates = self.candidate_frames(frames, skip_forced)
+        keep = frames_within(fps, max_seconds) if max_seconds else len(candidates)
+        return [candidates[k] for k in sample_evenly(len(candidates), keep)]
+
+    def video_frames(self, fps: float | None = None, max_seconds: float | None = MAX_SECONDS,
+                     frames: str = "decision", skip_forced: bool = True) -> Iterator[np.ndarray]:
         """The frames of a video, rendered one at a time: :meth:`frame_indices`, then the
         hold (copies of the last frame)."""
+        fps = fps or DEFAULT_FPS.get(frames, 2.0)
         frame = None
-        for index in self.frame_indices(fps, max_seconds):
+        for index in self.frame_indices(fps, max_seconds, frames, skip_forced):
             frame = self.frames[index]
             yield frame
         for _ in range(self.hold_frames(fps)):
             yield frame
 
-    def write(self, path: str | Path, fps: float = 2.0,
-              formats: Sequence[str] = ("mp4", "gif"), max_seconds: float | None = None) -> list[Path]:
-        """Write one video per format to ``path`` with that suffix (a given suffix is replaced),
-        all from one pass that renders each frame once. ``max_seconds`` caps the length by
-        sampling frames evenly (:meth:`frame_indices`); None or 0 = every frame."""
+    def write(self, path: str | Path, fps: float | None = None,
+              formats: Sequence[str] = ("mp4", "gif"), max_seconds: float | None = MAX_SECONDS,
+              frames: str = "decision", skip_forced: bool = True, gif_optimize: bool = True,
+              html_image: str = "png", html_height: int | None = None,
+              html_quality: int = 80) -> list[Path]:
+        """Write one file per format (``mp4``, ``gif``, ``html``) to ``path`` with that suffix
+        (a given suffix is replaced), all from one pass that renders each frame once, and
+        return their paths. The frames are :meth:`frame_indices` (``fps``, ``max_seconds``,
+        ``frames``, ``skip_forced``); ``gif_optimize`` and the ``html_*`` options are those of
+        ``envs.core.video`` and ``training.replay_html``."""
         from envs.core.video import write_videos
 
+        fps = fps or DEFAULT_FPS.get(frames, 2.0)
+        names = [fmt.lower().lstrip(".") for fmt in formats]
+        unknown = sorted(set(names) - set(FORMATS))
+        if unknown or not names:
+            raise ValueError(f"formats must be some of {', '.join(FORMATS)}, got {list(formats)}")
         base = Path(path)
-        if base.suffix.lower() in (".mp4", ".gif"):
+        if base.suffix.lower() in tuple(f".{fmt}" for fmt in FORMATS):
             base = base.with_suffix("")
-        paths = [base.parent / f"{base.name}.{fmt.lower().lstrip('.')}" for fmt in formats]
-        indices = self.frame_indices(fps, max_seconds)
-        return write_videos((self.frames[i] for i in indices), paths, fps=fps,
-                            repeat_last=self.hold_frames(fps))
+        paths = [base.parent / f"{base.name}.{fmt}" for fmt in names]
+        videos = [p for p, fmt in zip(paths, names) if fmt != "html"]
+        html = next((p for p, fmt in zip(paths, names) if fmt == "html"), None)
+        indices = self.frame_indices(fps, max_seconds, frames, skip_forced)
+        pictures: list[dict] = []  # the page's, drawn from the frames the videos get
+        encoder = None
+        if html is not None:
+            from training.replay_html import FrameEncoder, replay_page
+
+            encoder = FrameEncoder(html_image, html_height, html_quality)
+
+        def rendered() -> Iterator[np.ndarray]:
+            for index in indices:
+                frame = self.frames[index]
+                if encoder is not None:
+                    pictures.append(encoder.add(frame))
+                yield frame
+
+        if videos:
+            write_videos(rendered(), videos, fps=fps, repeat_last=self.hold_frames(fps),
+                         gif_optimize=gif_optimize)
+        else:
+            for _ in rendered():
+                pass
+        if html is not None:
+            html.parent.mkdir(parents=True, exist_ok=True)
+            html.write_text(replay_page(self, indices, pictures, fps), encoding="utf-8")
+        return paths
 
     def text_log(self) -> str:
         """One line per decision: seat, agent, action, dice rolled and what happened."""
@@ -276,13 +372,14 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
         if game.is_terminal(env.game_state) or env.truncations[agent]:
             break
         seat = env.possible_agents.index(agent)
+        legal, turn = len(game.legal_actions(env.game_state)), game.turn_number(env.game_state)
         action = int(bots[seat].act(game, env.game_state, rng))
         action_name = game.action_to_string(env.game_state, action)
         env.step(action)
         events = list(env.last_events)
         episode.steps.append(StepRecord(index, seat, names[seat], action, action_name,
                                         tuple(d for e in events for d in e.dice),
-                                        tuple(e.text for e in events)))
+                                        tuple(e.text for e in events), legal, turn))
         film(f"decision {index} | {agent} ({names[seat]}): {action_name}")
     episode.finished = bool(game.is_terminal(env.game_state))
     if episode.finished:
@@ -302,49 +399,93 @@ def _slug(name: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from training.replay_html import IMAGE_FORMATS
+
     parser = argparse.ArgumentParser(prog="python -m training.record",
-                                     description="Film games between agents as MP4 / GIF.")
+                                     description="Film games between agents as MP4 / GIF / HTML.")
     parser.add_argument("--env", required=True, help="registered env, e.g. heroica_v0")
     parser.add_argument("--agents", nargs="+", required=True, help="one agent spec per seat")
     parser.add_argument("--episodes", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
     parser.add_argument("--height", type=int, default=720, help="frame height in pixels (even)")
-    parser.add_argument("--fps", type=float, default=2.0, help="frames (decisions) per second")
+    parser.add_argument("--frames", choices=FRAME_MODES, default="decision",
+                        help="one frame per decision (default) or per player turn")
+    parser.add_argument("--skip-forced", action=argparse.BooleanOptionalAction, default=True,
+                        help="per decision: drop the frames after forced decisions (one legal "
+                             "action, no dice); the log keeps them (default: on)")
+    parser.add_argument("--fps", type=float, default=None,
+                        help="frames per second (default 2 per decision, 1 per turn)")
     parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS,
                         help="cap on a video's length; a longer game is sampled evenly, keeping "
-                             "the start and the result (0 = no cap)")
+                             "the start and the result (0 = no cap; default %(default)g)")
     parser.add_argument("--out", default="outputs/episodes", help="output folder")
-    parser.add_argument("--format", nargs="+", default=["mp4", "gif"], choices=["mp4", "gif"])
+    parser.add_argument("--format", nargs="+", default=["mp4", "gif"], choices=FORMATS)
+    parser.add_argument("--html", action="store_true",
+                        help="also write a self-contained HTML replay (same as adding html to "
+                             "--format)")
+    parser.add_argument("--gif-optimize", action=argparse.BooleanOptionalAction, default=True,
+                        help="GIF: per-frame palettes of the changed pixels, the rest "
+                             "transparent (default: on)")
+    parser.add_argument("--html-image", choices=IMAGE_FORMATS, default="png",
+                        help="HTML: how frames are embedded (default png, 256 colours)")
+    parser.add_argument("--html-height", type=int, default=None,
+                        help="HTML: downscale frames to this height (default: --height)")
+    parser.add_argument("--html-quality", type=int, default=80,
+                        help="HTML: webp / jpeg quality 1-100 (default 80)")
     parser.add_argument("--option", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="game or env option; the value is read as YAML")
     parser.add_argument("--max-steps", type=int, default=2000, help="decision cap per episode")
     return parser
 
 
+def _shown(episode: Episode, args: argparse.Namespace, shown: int) -> str:
+    """Why fewer frames than decisions are shown, for the summary line."""
+    if shown >= len(episode.frames):
+        return ""
+    reasons = []
+    candidates = len(episode.candidate_frames(args.frames, args.skip_forced))
+    if args.frames == "turn":
+        reasons.append("one per turn")
+    elif candidates < len(episode.frames):
+        reasons.append("forced decisions skipped")
+    if shown < candidates:
+        reasons.append(f"--max-seconds {args.max_seconds:g}")
+    return f"; {shown} of {len(episode.frames)} frames shown ({', '.join(reasons)})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from envs.core.game import GameError
 
     args = build_parser().parse_args(argv)
+    formats = list(dict.fromkeys(args.format + (["html"] if args.html else [])))
     try:
-        if args.episodes < 1 or args.fps <= 0 or args.max_seconds < 0:
+        if args.episodes < 1 or (args.fps is not None and args.fps <= 0) or args.max_seconds < 0:
             raise ValueError("--episodes must be at least 1, --fps positive and --max-seconds "
                              "at least 0")
+        args.fps = args.fps or DEFAULT_FPS[args.frames]
         if args.max_seconds:  # refused before a game is played, not after
             frames_within(args.fps, args.max_seconds)
+        if "html" in formats:
+            from training.replay_html import check_image_options
+
+            check_image_options(args.html_image, args.html_height, args.html_quality)
         options = parse_env_options(args.option)
         for i in range(args.episodes):
             seed = args.seed + i
             episode = record_episode(args.env, args.agents, seed=seed, options=options,
                                      height=args.height, max_steps=args.max_steps)
             stem = f"{args.env}_{'_vs_'.join(_slug(n) for n in episode.agent_names)}_seed{seed}"
-            shown = len(episode.frame_indices(args.fps, args.max_seconds))
-            for path in episode.write(Path(args.out) / stem, fps=args.fps, formats=args.format,
-                                      max_seconds=args.max_seconds):
+            shown = len(episode.frame_indices(args.fps, args.max_seconds, args.frames,
+                                              args.skip_forced))
+            for path in episode.write(Path(args.out) / stem, fps=args.fps, formats=formats,
+                                      max_seconds=args.max_seconds, frames=args.frames,
+                                      skip_forced=args.skip_forced,
+                                      gif_optimize=args.gif_optimize,
+                                      html_image=args.html_image, html_height=args.html_height,
+                                      html_quality=args.html_quality):
                 print(path)
-            sampled = (f"; {shown} of {len(episode.frames)} frames shown (--max-seconds "
-                       f"{args.max_seconds:g})" if shown < len(episode.frames) else "")
             print(f"seed {seed}: {episode.result}; {len(episode.steps)} decisions; "
-                  f"returns {episode.returns}{sampled}")
+                  f"returns {episode.returns}{_shown(episode, args, shown)}")
     except (ValueError, KeyError, FileNotFoundError, GameError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

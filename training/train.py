@@ -46,22 +46,17 @@ updates (``RolloutThreadsCallback``).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import csv
 import json
-import re
-import signal
 import sys
-import threading
 import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.callbacks import CallbackList
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 from envs import make
@@ -69,13 +64,25 @@ from envs.core.game import GameError, OptionError
 from envs.core.scenario import ScenarioError
 
 from .agents import PolicyBot
+from .callbacks import (
+    EvalCallback,
+    PeriodicCheckpoint,
+    RolloutThreadsCallback,
+    SnapshotCallback,
+    StopOnSignal,
+    TimeLimitCallback,
+    checkpoint_path,
+    evaluate_and_log,
+    game_factory,
+    keep_eval_rows,
+    reload_snapshots,
+    result_fields,
+)
 from .config import TrainConfig, dump_config, load_config
-from .evaluation import evaluate_policy
+from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN
 from .pretrain import pretrain
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
-
-EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
 
 
 # ==========================================================================================
@@ -148,104 +155,6 @@ def check_inputs(config: TrainConfig, source: str = "<config>", overrides: Seque
 # ==========================================================================================
 # Stop signals
 # ==========================================================================================
-class Interrupted(KeyboardInterrupt):
-    """The run was stopped by SIGINT or SIGTERM. Once ``train`` has saved what it had, ``run``,
-    ``timesteps`` and ``checkpoint`` say where; ``exit_code`` is the shell's 128 + signal."""
-
-    def __init__(self, signum: int):
-        super().__init__(f"stopped by {signal.Signals(signum).name}")
-        self.signum = signum
-        self.signal_name = signal.Signals(signum).name
-        self.run: Path | None = None
-        self.timesteps: int | None = None
-        self.checkpoint: Path | None = None
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
-
-    def report(self) -> str:
-        if self.checkpoint is None:
-            return f"interrupted by {self.signal_name} before the model existed; nothing to resume from"
-        return (f"interrupted by {self.signal_name} at step {self.timesteps}: saved {self.checkpoint}, "
-                f"final_model.zip and summary.json in {self.run}; continue with resume_from={self.checkpoint}")
-
-
-class StopSignals:
-    """SIGINT and SIGTERM as a request to stop the run cleanly, while ``with``-entered.
-
-    The first signal is recorded in ``signum`` and puts the previous handlers back, so that a
-    second one stops the process the usual way: a clean stop that hangs can still be forced.
-    Outside :meth:`deferred` blocks the first signal raises :class:`Interrupted` at once; inside
-    them (PPO's rollouts and updates) an exception could leave a half-made optimizer step or
-    SubprocVecEnv behind, so the signal is only recorded: :class:`StopOnSignal` ends ``learn()``
-    at the next env step and :meth:`check` raises afterwards. A signal ignored when the run
-    started (``nohup``, a shell's background job) stays ignored. Signal handlers belong to the
-    main thread, so elsewhere this does nothing.
-    """
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self._deferred = 0
-        self._previous: dict[int, Any] = {}
-
-    @property
-    def requested(self) -> bool:
-        return self.signum is not None
-
-    def __enter__(self) -> "StopSignals":
-        if threading.current_thread() is threading.main_thread():
-            for signum in self.SIGNALS:
-                if signal.getsignal(signum) is not signal.SIG_IGN:
-                    self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self._restore()
-
-    def _restore(self) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
-        self._previous = {}
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        self.signum = signum
-        self._restore()
-        if not self._deferred:
-            raise Interrupted(signum)
-
-    @contextlib.contextmanager
-    def deferred(self) -> Iterator[None]:
-        self._deferred += 1
-        try:
-            yield
-        finally:
-            self._deferred -= 1
-
-    @contextlib.contextmanager
-    def immediate(self) -> Iterator[None]:
-        """Inside a :meth:`deferred` block: work that a stop may cut short (an evaluation)."""
-        deferred, self._deferred = self._deferred, 0
-        try:
-            yield
-        finally:
-            self._deferred = deferred
-
-    def check(self) -> None:
-        if self.signum is not None:
-            raise Interrupted(self.signum)
-
-
-def ignore_stop_signals() -> None:
-    """For SubprocVecEnv workers: a terminal's Ctrl-C reaches the whole process group (and so may a
-    service manager's SIGTERM), and SB3's worker loop quits on KeyboardInterrupt, which would take
-    the env away from the trainer's clean stop. The trainer closes its workers itself."""
-    for signum in StopSignals.SIGNALS:
-        signal.signal(signum, signal.SIG_IGN)
-
-
 def league_schedule(config: TrainConfig) -> LeagueSchedule:
     league = config.league
     return LeagueSchedule(random=league.random, heuristic=league.heuristic,
@@ -264,234 +173,6 @@ def env_factory(config: TrainConfig, rank: int):
         return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed)
 
     return build
-
-
-def game_factory(config: TrainConfig):
-    name, options = config.env.name, dict(config.env.options)
-    return lambda: make(name, **options).game
-
-
-def next_multiple(steps: int, every: int) -> int:
-    """The first multiple of ``every`` after ``steps``."""
-    return (steps // every + 1) * every
-
-
-def checkpoint_path(run: Path, steps: int) -> Path:
-    return run / "checkpoints" / f"model_{steps}_steps.zip"
-
-
-class EvalCallback(BaseCallback):
-    """Every ``every_steps``: win rates vs the bots, to CSV and TensorBoard (a stop signal cuts an
-    evaluation short: it can take a while, and the weights are whole during it)."""
-
-    def __init__(self, config: TrainConfig, csv_path: Path, stop: StopSignals | None = None):
-        super().__init__()
-        self.config = config
-        self.csv_path = csv_path
-        self.stop = stop or StopSignals()
-        self.next_eval = config.eval.every_steps
-
-    def _on_training_start(self) -> None:
-        # a resumed run continues the schedule instead of catching up on every missed evaluation
-        self.next_eval = next_multiple(self.num_timesteps, self.config.eval.every_steps)
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next_eval and not self.stop.requested:
-            self.next_eval += self.config.eval.every_steps
-            with self.stop.immediate():
-                evaluate_and_log(self.model, self.config, self.csv_path, self.num_timesteps, self.logger)
-        return True
-
-
-class RolloutThreadsCallback(BaseCallback):
-    """Torch on one thread while collecting rollouts (and evaluating), all threads for updates.
-
-    A rollout step predicts for ``n_envs`` observations at once, too little work to split,
-    while the env workers need the cores; idle torch threads spinning between those tiny
-    calls steal them (see ``training.agents.single_thread``). Gradient updates on 256-sample
-    minibatches do gain from every core, and the workers are idle then.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.update_threads = torch.get_num_threads()
-
-    def _on_rollout_start(self) -> None:
-        self.update_threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-
-    def _on_rollout_end(self) -> None:
-        torch.set_num_threads(self.update_threads)
-
-    def _on_training_end(self) -> None:  # also after a stop in mid-rollout (time limit)
-        torch.set_num_threads(self.update_threads)
-
-    def _on_step(self) -> bool:
-        return True
-
-
-class TimeLimitCallback(BaseCallback):
-    """Stops learning once ``minutes`` of wall time have passed since ``started`` (monotonic
-    seconds; the run's start, so a warm start counts against the budget too)."""
-
-    def __init__(self, minutes: float, started: float):
-        super().__init__()
-        self.seconds = minutes * 60.0
-        self.started = started
-        self.stopped_early = False
-
-    def _on_step(self) -> bool:
-        if time.monotonic() - self.started >= self.seconds:
-            self.stopped_early = True
-            return False
-        return True
-
-
-class StopOnSignal(BaseCallback):
-    """Ends ``learn()`` at the first env step after a stop signal.
-
-    ``learned`` is the step count the weights have learned from: SB3 never trains on a rollout
-    cut short, so after a stop it is the count when that rollout began. Saving that count (not
-    the steps collected) keeps a resumed run on the rollout grid of a fresh one, so it ends at
-    ``total_timesteps`` as the fresh one would.
-    """
-
-    def __init__(self, stop: StopSignals):
-        super().__init__()
-        self.stop = stop
-        self.learned = 0
-        self.cut = False
-
-    def _on_training_start(self) -> None:
-        self.learned = self.model.num_timesteps
-
-    def _on_rollout_start(self) -> None:
-        self.learned = self.model.num_timesteps
-
-    def _on_step(self) -> bool:
-        if self.stop.requested:
-            self.cut = True
-            return False
-        return True
-
-    def _on_training_end(self) -> None:
-        if not self.cut:  # the last update finished (a signal during it waited for it)
-            self.learned = self.model.num_timesteps
-
-
-class PeriodicCheckpoint(BaseCallback):
-    """Every ``checkpoint_every_steps``: ``checkpoints/model_<steps>_steps.zip``, on multiples of
-    the interval (SB3's CheckpointCallback counts calls from each ``learn()``, so a resumed run
-    would drift off them)."""
-
-    def __init__(self, config: TrainConfig, run: Path, stop: StopSignals | None = None):
-        super().__init__()
-        self.every = config.checkpoint_every_steps
-        self.run = run
-        self.stop = stop or StopSignals()
-        self.next_checkpoint = self.every
-
-    def _on_training_start(self) -> None:
-        self.next_checkpoint = next_multiple(self.num_timesteps, self.every)
-
-    def _on_step(self) -> bool:
-        # once a stop is asked for, the interrupt's own checkpoint is the one that counts
-        if self.num_timesteps >= self.next_checkpoint and not self.stop.requested:
-            self.next_checkpoint = next_multiple(self.num_timesteps, self.every)
-            self.model.save(str(checkpoint_path(self.run, self.num_timesteps)))
-        return True
-
-
-class SnapshotCallback(BaseCallback):
-    """Every ``snapshot_every_steps``: save the learner and add it to every env's pool."""
-
-    def __init__(self, config: TrainConfig, folder: Path, stop: StopSignals | None = None):
-        super().__init__()
-        self.every = config.league.snapshot_every_steps
-        self.folder = folder
-        self.stop = stop or StopSignals()
-        self.next_snapshot = self.every
-
-    def _on_training_start(self) -> None:
-        self.next_snapshot = next_multiple(self.num_timesteps, self.every)
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next_snapshot and not self.stop.requested:
-            self.next_snapshot += self.every
-            path = self.folder / f"snapshot_{self.num_timesteps}.zip"
-            self.model.save(str(path))
-            self.training_env.env_method("add_snapshot_file", str(path), path.stem)
-        return True
-
-
-# ==========================================================================================
-# Resuming
-# ==========================================================================================
-def steps_in_name(path: Path) -> int | None:
-    """``snapshot_1280.zip`` and ``model_1280_steps.zip`` -> 1280."""
-    match = re.search(r"_(\d+)(?:_steps)?$", path.stem)
-    return int(match.group(1)) if match else None
-
-
-def reload_snapshots(vec_env: Any, folder: Path, steps: int, keep: int) -> list[str]:
-    """Put the run's snapshots taken up to ``steps`` back in every env's pool (the newest ``keep``,
-    what the pool held); later ones come from training the checkpoint does not include.
-    Returns the pool's snapshot names afterwards."""
-    found = sorted((n, path) for path in folder.glob("snapshot_*.zip")
-                   if (n := steps_in_name(path)) is not None and n <= steps)
-    names: list[str] = []
-    for _, path in found[-keep:]:
-        names = vec_env.env_method("add_snapshot_file", str(path), path.stem)[0]
-    return names
-
-
-def keep_eval_rows(csv_path: Path, steps: int) -> int:
-    """Drop eval.csv rows from after ``steps`` (training the checkpoint does not include, which
-    the resumed run redoes); returns how many rows are kept."""
-    if not csv_path.exists():
-        return 0
-    with csv_path.open(newline="") as handle:
-        reader = csv.DictReader(handle)
-        fields, rows = reader.fieldnames or EVAL_FIELDS, list(reader)
-    kept = [row for row in rows if int(row["timesteps"]) <= steps]
-    if len(kept) < len(rows):
-        partial = csv_path.with_suffix(".csv.tmp")  # replaced in one step: a stop now loses nothing
-        with partial.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=fields)
-            writer.writeheader()
-            writer.writerows(kept)
-        partial.replace(csv_path)
-    return len(kept)
-
-
-# ==========================================================================================
-# Results
-# ==========================================================================================
-def result_fields(result: Any) -> dict[str, Any]:
-    """A MatchResult as eval.csv and summary.json record it (rates to 4 decimals)."""
-    return {"games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
-            "win_rate": round(result.win_rate, 4), "ci_low": round(result.ci_low, 4),
-            "ci_high": round(result.ci_high, 4)}
-
-
-def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps: int, logger: Any = None,
-                     games: int | None = None) -> dict:
-    results = evaluate_policy(model, game_factory(config), config.env.name, config.eval.opponents,
-                              games or config.eval.games, seed=config.seed + 7919 + timesteps)
-    new_file = not csv_path.exists()
-    with csv_path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
-        if new_file:
-            writer.writeheader()
-        for opponent, result in results.items():
-            writer.writerow({"timesteps": timesteps, "opponent": opponent, **result_fields(result)})
-            if logger is not None:
-                logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
-                logger.record(f"eval/ci_low_vs_{opponent}", result.ci_low)
-                logger.record(f"eval/ci_high_vs_{opponent}", result.ci_high)
-    if logger is not None:
-        logger.dump(timesteps)
-    return results
 
 
 def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:

@@ -11,9 +11,20 @@ GIF) from one pass over the frames, so each frame is rendered once.
 MP4 goes through ``imageio``'s ffmpeg writer, which pipes each frame to the encoder. A GIF is
 assembled here from single-frame GIFs that Pillow encodes (Pillow's own animated-GIF writer
 keeps every frame until it closes): each frame after the first is cut to the rectangle that
-changed, with its own palette, and a frame equal to the one before only lengthens that
-frame's display time, as Pillow's writer does. ``imageio`` is imported only when an MP4 is
-written, so rendering frames never needs it.
+changed, and a frame equal to the one before only lengthens that frame's display time, as
+Pillow's writer does. ``imageio`` is imported only when an MP4 is written, so rendering
+frames never needs it.
+
+GIF palettes (``gif_optimize``, on by default): each image gets its own table, quantised
+(fast octree, no dithering: the renderer's colours are flat, and dither noise defeats LZW)
+from the pixels that changed only, and the unchanged pixels inside the cut rectangle are
+transparent, so the frame below shows through. Between two decisions little changes (a
+caption, a figure, the dice) but the rectangle spans them all; long transparent runs are what
+LZW compresses well. On a 4-player Heroscape game this writes a quarter of the bytes of a
+plain adaptive palette over the whole rectangle (``gif_optimize=False``, the old encoder:
+6.7 MB down to 1.5 MB for a minute of 720p), a third on a 2-player Heroica game.
+A global table (one palette for the film) was not used: it saves at most 768 bytes a frame
+and would misrepresent colours that first appear late.
 """
 
 from __future__ import annotations
@@ -26,7 +37,7 @@ from typing import IO, Iterable, Sequence
 import numpy as np
 from PIL import Image
 
-__all__ = ["VideoWriter", "write_video", "write_videos"]
+__all__ = ["VideoWriter", "palette_image", "write_video", "write_videos"]
 
 SUFFIXES = (".mp4", ".gif")
 
@@ -58,9 +69,10 @@ def _check_path(path: str | Path, fps: float) -> Path:
 class _GifStream:
     """An animated GIF (looping forever) written frame by frame to ``fp``."""
 
-    def __init__(self, fp: IO[bytes], frame_ms: int) -> None:
+    def __init__(self, fp: IO[bytes], frame_ms: int, optimize: bool = True) -> None:
         self.fp = fp
         self.frame_ms = frame_ms
+        self.optimize = optimize
         self._shown: np.ndarray | None = None  # the picture the file shows so far
         self._pending: np.ndarray | None = None  # the newest picture, its time still growing
         self._pending_ms = 0
@@ -81,14 +93,18 @@ class _GifStream:
         rgb = self._pending
         if rgb is None:
             return
+        unchanged = None
         if self._shown is None:
             top, left, crop = 0, 0, rgb
         else:
             changed = np.any(rgb != self._shown, axis=2)
             rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
             top, left = int(rows[0]), int(cols[0])
-            crop = rgb[top: int(rows[-1]) + 1, left: int(cols[-1]) + 1]
-        palette, interlace, lzw = _encode_gif_image(crop)
+            bottom, right = int(rows[-1]) + 1, int(cols[-1]) + 1
+            crop = rgb[top: bottom, left: right]
+            if self.optimize:
+                unchanged = ~changed[top: bottom, left: right]
+        palette, interlace, lzw, transparent = _encode_gif_image(crop, unchanged, self.optimize)
         if self._shown is None:
             height, width = rgb.shape[:2]
             # Header, a logical screen with the first frame's palette as global table, and
@@ -97,9 +113,11 @@ class _GifStream:
                                                   0x80 | _table_bits(palette), 0, 0)
                           + palette + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")
         # Graphic control: disposal 1 (keep this frame under the next, which only covers
-        # what changed), delay in hundredths of a second; then the image with a local table.
+        # what changed), the transparent index if any, delay in hundredths of a second; then
+        # the image with a local table.
         delay = min(0xFFFF, self._pending_ms // 10)
-        self.fp.write(b"!\xf9\x04" + struct.pack("<BHBB", 1 << 2, delay, 0, 0)
+        flags = 1 << 2 | (transparent is not None)
+        self.fp.write(b"!\xf9\x04" + struct.pack("<BHBB", flags, delay, transparent or 0, 0)
                       + b"," + struct.pack("<HHHHB", left, top, crop.shape[1], crop.shape[0],
                                            0x80 | interlace | _table_bits(palette))
                       + palette + lzw)
@@ -111,23 +129,51 @@ def _table_bits(palette: bytes) -> int:
     return max(0, (len(palette) // 3).bit_length() - 2)
 
 
-def _encode_gif_image(rgb: np.ndarray) -> tuple[bytes, int, bytes]:
-    """(colour table, interlace flag, LZW code size and data sub-blocks) of ``rgb`` as one
-    GIF image.
+def palette_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
+                  optimize: bool = True) -> Image.Image:
+    """``rgb`` as a palette image (see the module docstring); with ``unchanged``, those pixels
+    take a transparent index. The HTML replay embeds its frames this way too."""
+    if not optimize:
+        return Image.fromarray(rgb).convert("P", palette=Image.Palette.ADAPTIVE)
+    if unchanged is None or not unchanged.any():
+        return Image.fromarray(rgb).quantize(256, method=Image.Quantize.FASTOCTREE,
+                                             dither=Image.Dither.NONE)
+    changed = ~unchanged
+    index = np.full(rgb.shape[:2], 255, np.uint8)
+    colours: list[int] = []
+    if changed.any():
+        # The palette is spent on the new pixels alone: they are all this image shows.
+        quantised = Image.fromarray(rgb[changed][None]).quantize(
+            255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        index[changed] = np.asarray(quantised)[0]
+        colours = (quantised.getpalette() or [])[: 3 * 255]
+    image = Image.fromarray(index, "P")
+    image.putpalette(colours + [0] * (3 * 256 - len(colours)))
+    image.info["transparency"] = 255
+    return image
 
-    Pillow quantises and encodes (as its animated-GIF writer would: an adaptive palette of
-    the colours used); the pieces are cut out of the single-frame file it writes."""
+
+def _encode_gif_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
+                      optimize: bool = True) -> tuple[bytes, int, bytes, int | None]:
+    """(colour table, interlace flag, LZW code size and data sub-blocks, transparent index or
+    None) of ``rgb`` as one GIF image, the ``unchanged`` pixels transparent when optimising.
+
+    Pillow encodes; the pieces are cut out of the single-frame file it writes. Pillow trims
+    the table to the colours used and renumbers them, so the transparent index is read back
+    from the graphic control extension it writes."""
     buffer = io.BytesIO()
-    image = Image.fromarray(rgb).convert("P", palette=Image.Palette.ADAPTIVE)
-    image.save(buffer, format="GIF", interlace=False)
+    palette_image(rgb, unchanged, optimize).save(buffer, format="GIF", interlace=False)
     data = buffer.getvalue()
     flags = data[10]
     at = 13
     palette = b""
+    transparent = None
     if flags & 0x80:
         size = 3 << ((flags & 7) + 1)
         palette, at = data[at: at + size], at + size
-    while data[at] == 0x21:  # extensions Pillow may write before the image: skip them
+    while data[at] == 0x21:  # extensions before the image: only the graphic control matters
+        if data[at + 1] == 0xF9 and data[at + 3] & 1:
+            transparent = data[at + 6]
         at += 2
         while data[at]:
             at += data[at] + 1
@@ -143,18 +189,20 @@ def _encode_gif_image(rgb: np.ndarray) -> tuple[bytes, int, bytes]:
     at += 1  # LZW minimum code size, then sub-blocks up to an empty one
     while data[at]:
         at += data[at] + 1
-    return palette, local & 0x40, data[start: at + 1]
+    return palette, local & 0x40, data[start: at + 1], transparent
 
 
 class VideoWriter:
     """Frames appended to ``path`` (``.mp4``: H.264, yuv420p; ``.gif``: loops forever) are
     encoded as they come. Every frame must have the size of the first; odd sizes are padded
     by one pixel to even. Use as a context manager: leaving on an exception deletes the
-    partial file, a clean exit closes it."""
+    partial file, a clean exit closes it. ``gif_optimize=False`` turns off the GIF palette
+    optimisation (see the module docstring)."""
 
-    def __init__(self, path: str | Path, fps: float = 2) -> None:
+    def __init__(self, path: str | Path, fps: float = 2, gif_optimize: bool = True) -> None:
         self.path = _check_path(path, fps)
         self.fps = fps
+        self.gif_optimize = gif_optimize
         self.frames = 0  # frames written so far, repeats included
         self._shape: tuple[int, ...] | None = None
         self._mp4 = None
@@ -192,7 +240,7 @@ class VideoWriter:
                                            ffmpeg_log_level="error")
         else:
             self._file = open(self.path, "wb")
-            self._gif = _GifStream(self._file, max(20, round(1000 / self.fps)))
+            self._gif = _GifStream(self._file, max(20, round(1000 / self.fps)), self.gif_optimize)
 
     def close(self) -> Path:
         """Finish the file; raises ValueError if no frame was appended. Returns the path."""
@@ -229,10 +277,10 @@ class VideoWriter:
 
 
 def write_videos(frames: Iterable[np.ndarray], paths: Sequence[str | Path], fps: float = 2,
-                 repeat_last: int = 0) -> list[Path]:
+                 repeat_last: int = 0, gif_optimize: bool = True) -> list[Path]:
     """Write the same frames to each of ``paths`` in one pass (each frame is read once), the
     last one shown ``1 + repeat_last`` times. On any error no partial file is left."""
-    writers = [VideoWriter(path, fps) for path in paths]
+    writers = [VideoWriter(path, fps, gif_optimize) for path in paths]
     last = None
     try:
         for frame in frames:

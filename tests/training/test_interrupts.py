@@ -17,6 +17,7 @@ import pytest
 import torch
 
 from training import main as main_job
+from training import callbacks
 from training import train as trainer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +78,7 @@ def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_pat
     before = eval_rows(run)
     assert before and max(t for t, _ in before) <= steps
     snapshots = sorted((p for p in (run / "snapshots").glob("snapshot_*.zip")
-                        if trainer.steps_in_name(p) <= steps), key=trainer.steps_in_name)
+                        if callbacks.steps_in_name(p) <= steps), key=callbacks.steps_in_name)
     assert snapshots
 
     # Resume in-process (no second torch import): the run_name given is not used, the checkpoint's

@@ -1,6 +1,8 @@
 """training.record: filmed episodes decode with every frame, steps and captions tell the game,
-frames drawn late show the moment they were filmed, a length cap samples evenly, bad agents /
-envs / options fail clearly, and the command line writes the named files."""
+frames drawn late show the moment they were filmed, forced decisions are skipped and turns
+filmed once, a length cap samples evenly and keeps a 4-player game under a minute, GIF palettes
+shrink the file, bad agents / envs / options fail clearly, and the command line writes the
+named files."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 import envs.core.render as render
 from envs import make
 from envs.core.render import fit_cell_px
-from training.record import HOLD_SECONDS, main, record_episode, sample_evenly
+from training.record import HOLD_SECONDS, MAX_SECONDS, main, record_episode, sample_evenly
 
 SHORT = {"heroica_v0": {"max_rounds": 3}, "heroscape_v0": {"round_cap": 2}}
 
@@ -45,7 +47,7 @@ def test_videos_hold_one_frame_per_decision_plus_the_result(tmp_path, env_name, 
 
     fps = 2.0
     hold = round(HOLD_SECONDS * fps)
-    mp4, gif = episode.write(tmp_path / "episode", fps=fps)
+    mp4, gif = episode.write(tmp_path / "episode", fps=fps, skip_forced=False, max_seconds=0)
     assert (mp4.name, gif.name) == ("episode.mp4", "episode.gif")
     count, shape = _mp4_frames(mp4)
     assert count == len(episode.steps) + 1 + hold and shape == (h, w, 3)
@@ -89,6 +91,8 @@ def test_steps_replay_the_game_with_round_trip_names_and_dice(env_name):
     for step in episode.steps:
         assert step.agent == episode.agent_names[step.seat]
         assert env.agent_selection == f"player_{step.seat}"
+        assert step.legal == len(game.legal_actions(env.game_state)) >= 1
+        assert step.turn == game.turn_number(env.game_state)
         assert game.action_to_string(env.game_state, step.action) == step.action_name
         assert game.string_to_action(env.game_state, step.action_name) == step.action
         env.step(step.action)
@@ -145,10 +149,10 @@ def test_max_seconds_caps_the_video_by_sampling_evenly(tmp_path):
     fps, max_seconds = 4.0, 4.0
     hold = round(HOLD_SECONDS * fps)
     room = int(max_seconds * fps) - hold
-    assert len(episode.frames) > room  # the game is longer than the cap
-    indices = episode.frame_indices(fps, max_seconds)
+    assert len(episode.candidate_frames()) > room  # the game is longer than the cap
+    indices = episode.frame_indices(fps, max_seconds, skip_forced=False)
     assert len(indices) == room and indices[0] == 0 and indices[-1] == len(episode.frames) - 1
-    mp4, gif = episode.write(tmp_path / "capped", fps=fps, max_seconds=max_seconds)
+    mp4, gif = episode.write(tmp_path / "capped", fps=fps, max_seconds=max_seconds)  # + skipping
     count, _ = _mp4_frames(mp4)
     assert count == room + hold and count / fps <= max_seconds
     durations, _ = _gif_durations(gif)
@@ -160,30 +164,98 @@ def test_max_seconds_caps_the_video_by_sampling_evenly(tmp_path):
         last = reader.get_data(count - 1)
     assert np.abs(last.astype(int) - episode.frames[-1].astype(int)).mean() < 6
     # no cap, or a cap longer than the game: every frame
-    assert episode.frame_indices(fps) == list(range(len(episode.frames)))
-    assert episode.frame_indices(fps, 10_000) == list(range(len(episode.frames)))
+    every = list(range(len(episode.frames)))
+    assert episode.frame_indices(fps, None, skip_forced=False) == every
+    assert episode.frame_indices(fps, 10_000, skip_forced=False) == every
+    # skipping first, then sampling the frames left
+    assert set(episode.frame_indices(fps, max_seconds)) <= set(episode.candidate_frames())
     with pytest.raises(ValueError, match="no room"):
         episode.frame_indices(fps, 1.0)
 
 
-def test_streamed_gif_and_mp4_decode_to_the_frames(tmp_path):
-    """Both files are written frame by frame (GIF frames cut to what changed): decoded, every
-    frame is the episode's picture."""
+@pytest.mark.parametrize("gif_optimize", [True, False])
+def test_streamed_gif_and_mp4_decode_to_the_frames(tmp_path, gif_optimize):
+    """Both files are written frame by frame (GIF frames cut to what changed, optimised with
+    the unchanged pixels transparent): decoded, every frame is the episode's picture."""
     import imageio.v3 as iio
 
-    from envs.core.video import write_video
+    from envs.core.video import write_video, write_videos
 
     episode = record_episode("heroscape_v0", ["heuristic", "random"], seed=1,
                              options={"round_cap": 1}, height=120)
     frames = list(episode.frames)
-    gif = write_video(iter(frames), tmp_path / "stream.gif", fps=4)  # any iterable will do
+    gif, = write_videos(iter(frames), [tmp_path / "stream.gif"], fps=4,  # any iterable will do
+                        gif_optimize=gif_optimize)
     mp4 = write_video(iter(frames), tmp_path / "stream.mp4", fps=4)
     decoded = iio.imread(gif, index=None)[..., :3]
     merged = [f for k, f in enumerate(frames) if k == 0 or not np.array_equal(f, frames[k - 1])]
     assert decoded.shape == (len(merged), *frames[0].shape)
     for picture, frame in zip(decoded, merged):  # 256 colours a frame: close, not exact
-        assert np.abs(picture.astype(int) - frame.astype(int)).mean() < 3
+        error = np.abs(picture.astype(int) - frame.astype(int))
+        assert error.mean() < 3
+        if gif_optimize:  # flat colours: no pixel far off
+            assert error.max() <= 24
     assert _mp4_frames(mp4)[0] == len(frames)
+
+
+def test_gif_palette_optimisation_shrinks_the_file(tmp_path):
+    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=0,
+                             options={"max_rounds": 3}, height=240)
+    plain, = episode.write(tmp_path / "plain", formats=["gif"], gif_optimize=False)
+    small, = episode.write(tmp_path / "small", formats=["gif"])
+    assert small.stat().st_size < 0.6 * plain.stat().st_size
+    assert _gif_durations(small) == _gif_durations(plain)
+
+
+def test_skip_forced_drops_frames_of_forced_decisions_but_not_of_rolls(tmp_path):
+    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=0,
+                             options={"max_rounds": 3}, height=120)
+    steps, last = episode.steps, len(episode.frames) - 1
+    forced = {s.index for s in steps if s.forced}
+    rolls = {s.index for s in steps if s.forced and s.dice}
+    assert forced - rolls - {last} and rolls  # "end turn" and forced "roll"s both occur
+    kept = episode.candidate_frames()
+    dropped = forced - rolls - {last}
+    assert kept == [0] + [s.index for s in steps if s.index not in dropped]
+    assert episode.candidate_frames(skip_forced=False) == list(range(last + 1))
+    mp4, = episode.write(tmp_path / "skipped", formats=["mp4"], fps=2)
+    assert _mp4_frames(mp4)[0] == len(kept) + round(HOLD_SECONDS * 2)
+
+
+def test_per_turn_frames_show_the_position_at_the_end_of_each_turn():
+    options = {"scenario": "highlands_melee"}
+    episode = record_episode("heroscape_v0", ["heuristic"] * 4, seed=1, options=options,
+                             height=120)
+    env = make("heroscape_v0", **options)
+    env.reset(seed=1)
+    game = env.game
+    ends = []
+    for step in episode.steps:  # a turn ends when the seat to decide or the turn number changes
+        env.step(step.action)
+        state = env.game_state
+        if game.is_terminal(state) or (game.current_player(state), game.turn_number(state)) \
+                != (step.seat, step.turn):
+            ends.append(step.index)
+    turns = episode.candidate_frames("turn")
+    assert turns == [0] + ends and len(set(s.seat for s in episode.steps)) == 4
+    assert turns == episode.candidate_frames("turn", skip_forced=False)  # turns skip nothing
+    # the defaults keep this 4-player game, over 200 decisions, within a minute either way
+    assert len(episode.steps) > 200
+    for frames, fps in (("decision", 2.0), ("turn", 1.0)):
+        shown = episode.frame_indices(frames=frames)
+        assert (len(shown) + round(HOLD_SECONDS * fps)) / fps <= MAX_SECONDS <= 60
+        assert shown[0] == 0 and shown[-1] == len(episode.frames) - 1
+    assert episode.frame_indices(frames="turn") == turns  # 25 turns fit: none sampled out
+    with pytest.raises(ValueError, match="frames must be one of"):
+        episode.frame_indices(frames="round")
+
+
+def test_write_refuses_unknown_formats(tmp_path):
+    episode = record_episode("heroica_v0", ["random", "random"], seed=0,
+                             options={"max_rounds": 1}, height=120)
+    with pytest.raises(ValueError, match="formats must be some of mp4, gif, html"):
+        episode.write(tmp_path / "x", formats=["avi"])
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_bad_frame_mid_stream_leaves_no_file(tmp_path):
@@ -275,7 +347,7 @@ def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
     mp4, = out.iterdir()
     count, _ = _mp4_frames(mp4)
     assert count == 16  # 4 s at 4 fps: 8 sampled frames and the 2 s hold of the result
-    assert "frames shown (--max-seconds 4)" in capsys.readouterr().out
+    assert "frames shown (forced decisions skipped, --max-seconds 4)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args, message", [
@@ -285,6 +357,10 @@ def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
     (["--env", "heroica_v0", "--agents", "random", "random", "--option", "max_rounds"], "key=value"),
     (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "2"], "no room"),
     (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "-1"], "max-seconds"),
+    (["--env", "heroica_v0", "--agents", "random", "random", "--frames", "turn", "--fps", "0.5",
+      "--max-seconds", "4"], "no room"),
+    (["--env", "heroica_v0", "--agents", "random", "random", "--html", "--html-height", "8"],
+     "html height"),
 ])
 def test_cli_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path, capsys, args, message):
     assert main([*args, "--out", str(tmp_path)]) == 2
