@@ -32,6 +32,7 @@ def text_grid(board: Board, rows: int, cols: int, token: Callable[[int], str], *
 
 def render_text(scene: Scene, terrain_glyphs: dict[int, str] | None = None) -> str:
     """ASCII picture of ``scene``: one character per cell, then caption, dice and status.
+    Dice groups, when the scene has them, take a line each: ``label: faces (result)``.
 
     A cell shows the first character of a piece's label (figures before tokens), else its
     cell mark, else its terrain glyph: ``terrain_glyphs[code]`` when given, otherwise '.'
@@ -71,7 +72,10 @@ def render_text(scene: Scene, terrain_glyphs: dict[int, str] | None = None) -> s
         lines = text_grid(board, board.height, board.width, grid.__getitem__)
     if scene.caption:
         lines.append(scene.caption)
-    if scene.dice:
+    if scene.dice_groups:
+        lines += [f"{g.label}: {' '.join(str(f) for f in g.faces)}"
+                  + (f" ({g.result_text})" if g.result_text else "") for g in scene.dice_groups]
+    elif scene.dice:
         lines.append("dice: " + " ".join(scene.dice))
     lines.extend(scene.status_lines)
     return "\n".join(lines)

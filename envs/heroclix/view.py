@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.events import Event, last_action
+from ..core.events import Event
 from ..core.planes import PlaneLayout, View
-from ..core.render import Piece, Scene
+from ..core.render import Scene
 from ..core.textboard import text_grid
 from .game import COLUMNS, EDGES, MAX_COPIES, ClixBase
 from .maps import Terrain
 from .powers import GROUNDED, has_trait
 from .powers_catalog import POWERS
+from .scene import ClixScene
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
 from .interrupts import interrupt_action_name
 from .variants import playing
@@ -29,9 +30,6 @@ TERRAINS = ("clear", "hindering", "blocking", "water")
 STATS = ("speed", "attack", "defense", "damage", "range", "targets", "clicks_left", "tokens",
          "acted", "flyer", "soaring", "points")
 DECISION = ("selected", "passenger", "tk_object", "targets", "interrupt")
-TERRAIN_COLORS = {int(Terrain.CLEAR): (200, 200, 190), int(Terrain.HINDERING): (120, 160, 90),
-                  int(Terrain.BLOCKING): (70, 70, 80), int(Terrain.WATER): (90, 140, 210)}
-TERRAIN_NAMES = {int(t): t.name.lower() for t in Terrain}
 TERRAIN_GLYPHS = {int(Terrain.CLEAR): ".", int(Terrain.HINDERING): "%",
                   int(Terrain.BLOCKING): "#", int(Terrain.WATER): "~"}
 SIDE_NAMES = ("north", "east", "south", "west")
@@ -115,6 +113,7 @@ class ClixView:
         self._board_key: tuple | None = None
         self._board_obs = static
         self._figure_tables()
+        self.frames = ClixScene(self)
 
     def _figure_tables(self) -> None:
         """Per figure and click, the row of values it writes on its square: ``stats`` then
@@ -322,6 +321,8 @@ class ClixView:
                 f"{state.actions_left} action(s) left | {state.phase.name.lower()}")
 
     def status_lines(self, state: State) -> list[str]:
+        """Per seat: victory points, each figure's click / dial length and a ``*`` per
+        action token (the text board's lines: the transcripts' goldens hold them)."""
         game = self.game
         lines = []
         for seat in range(game.num_players):
@@ -329,6 +330,37 @@ class ClixView:
                        + ("*" * int(state.tokens[f])) for f in game.alive(state, seat)]
             lines.append(f"{game.player_names[seat]} ({state.vp[seat]:g} VP): "
                          + (", ".join(figures) or "no figures"))
+        return lines
+
+    def panel_lines(self, state: State) -> list[str]:
+        """The frame's status panel: per seat a line (victory points, starting edge, whose
+        turn), then one per figure on the map: its frame label (the pieces'), name, click of
+        the dial, action tokens, flight, what it holds, whether it is carried."""
+        game = self.game
+        labels = self.frames.labels
+        edges = self.frames.start_seats(state)
+        lines = []
+        for seat in range(game.num_players):
+            edge = next((e for e, s in edges.items() if s == seat), "")
+            lines.append(f"{game.player_names[seat]}: {state.vp[seat]:g} VP"
+                         + (f", edge {edge}" if edge else "")
+                         + (" (to act)" if seat == state.seat and state.phase is not
+                            Phase.GAME_OVER else ""))
+            figures = [f for f in range(game.n_figures)
+                       if game.owner[f] == seat and state.cell[f] != NO_CELL]
+            for f in figures:
+                notes = [f"click {int(state.click[f]) + 1}/{int(game.dial_length[f])}"]
+                if state.tokens[f]:
+                    notes.append(f"{int(state.tokens[f])} token" + "s" * int(state.tokens[f] > 1))
+                if state.mode[f] == SOAR:
+                    notes.append("soaring")
+                if state.held[f] != NO_OBJECT:
+                    notes.append(f"holds {game.objects.names[state.held[f]].replace('_', ' ')}")
+                if f == state.passenger:
+                    notes.append("carried")
+                lines.append(f"  {labels[f]} {game.label(f)}: " + ", ".join(notes))
+            if not figures:
+                lines.append("  no figures")
         return lines
 
     def render_text(self, state: State) -> str:
@@ -354,16 +386,8 @@ class ClixView:
         return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
 
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
-        game = self.game
-        local = game.padded.to_source
-        pieces = [Piece(local(int(state.cell[f])), game.figures[f].name[:3],
-                        owner=int(game.owner[f]),
-                        value=f"{game.speed_value(state, f)}/{game.defense_value(state, f)}")
-                  for f in np.flatnonzero(state.cell != NO_CELL) if f != state.passenger]
-        pieces += [Piece(local(int(c)), game.objects.names[o][:2], kind="token")
-                   for o, c in enumerate(state.objects) if c >= 0]
-        last = last_action(events, local)
-        caption = self.caption(state) + (" | " + last.text if events else "")
-        return Scene(board=game.map.board, terrain_colors=TERRAIN_COLORS,
-                     terrain_names=TERRAIN_NAMES, pieces=pieces, arrow=last.arrow,
-                     dice=last.dice, caption=caption, status_lines=self.status_lines(state))
+        """The frame's scene (:mod:`envs.heroclix.scene`); the caption ends with the texts
+        of the last decision's events."""
+        texts = [e.text for e in events or ()]
+        caption = self.caption(state) + (" | " + "; ".join(texts) if texts else "")
+        return self.frames.scene(state, events, caption, self.panel_lines(state))

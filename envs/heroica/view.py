@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
+from ..core.dice_faces import register_symbol_die
 from ..core.events import Event, last_action
 from ..core.planes import PlaneLayout, View
-from ..core.render import Piece, Scene
+from ..core.render import DiceGroup, Piece, Scene
 from ..core.textboard import text_grid
-from .die import DIE_SYMBOLS
+from .die import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
 from .state import NO_CELL, HeroField, Phase, State, bitset_to_array
 from .world import HeroicaWorld
 
@@ -25,6 +28,55 @@ ITEM_GLYPHS = {"rocks": "R", "chest": "c", "life_potion": "l", "speed_potion": "
                "torch": "t", "scepter": "P"}
 SPACE_COLOR = (196, 178, 140)
 TURN_SCALARS = ("steps_left", "round", "monster_player_defeats", "mission", "store_gold")
+
+# -- frames (scene) ------------------------------------------------------------------------
+# The die as printed (HE-3.3): a fight symbol and, in the corner, the movement value; a roll
+# that reads the fight half is drawn without the number, which means nothing there.
+register_symbol_die("heroica", {symbol: ((symbol,), str(value)) for symbol, value in MOVE_VALUE.items()})
+register_symbol_die("heroica_fight", {symbol: ((symbol,), "") for symbol in MOVE_VALUE})
+# Items and obstacles as icons: (icon, tint, legend words).
+ITEM_ICONS = {"rocks": ("rock", None, "rocks (explore to pass)"),
+              "chest": ("chest", None, "treasure chest"),
+              "life_potion": ("potion", (210, 40, 50), "life potion"),
+              "speed_potion": ("potion", (40, 120, 220), "speed potion"),
+              "torch": ("torch", None, "torch (+1 step)"),
+              "scepter": ("scepter", None, "Scepter of Summoning")}
+PHASE_WORDS = {
+    Phase.START: "roll, fight or shop", Phase.MOVE: "moving",
+    Phase.FORWARD: "moving on (may not stop on a hero)",
+    Phase.FIGHT_CHOOSE: "choosing a monster to fight",
+    Phase.FIGHT_SHIELD: "rolled a shield: defeat the monster or use a skill",
+    Phase.SKILL_TARGET: "choosing the skill's target", Phase.SKILL_STEP: "may take one step",
+    Phase.MOVE_BACK: "choosing where to move back", Phase.ROCKS_CHOOSE: "choosing rocks to explore",
+    Phase.SCEPTER_TAKE: "Scepter: choosing a monster to take",
+    Phase.SCEPTER_PLACE: "Scepter: placing the monster", Phase.END: "ending the turn (shop, potions)",
+    Phase.MONSTER_SELECT: "choosing a monster", Phase.MONSTER_MOVE: "moving a monster",
+    Phase.MONSTER_FORWARD: "moving the monster on",
+    Phase.MONSTER_FIGHT_CHOOSE: "choosing a hero to attack", Phase.GAME_OVER: "game over"}
+SYMBOL_WORDS = {SWORD_SKULL: "sword and skull"}  # event texts name faces by their ids
+# A roll's reason (the "(why)" of its event) -> the dice group's label and, per face, what
+# it did (HE-5, HE-6.2-6.5, HE-9.2, HE-11.3, HE-13.3, HE-20.7).
+_STEPS = {sym: f"up to {n} space{'s' * (n > 1)}" for sym, n in MOVE_VALUE.items()}
+_FIGHT = {SHIELD: "monster defeated, or a melee skill", SWORD: "monster defeated",
+          SKULL: "hero hurt, moves back", SWORD_SKULL: "monster defeated, hero hurt"}
+_MONSTER_ATTACK = {SHIELD: "hero hurt (+1)", SWORD: "hero hurt", SKULL: "monster defeated",
+                   SWORD_SKULL: "monster defeated, hero hurt"}
+_ROCKS = {SHIELD: "passes the rocks", SWORD: "rocks cleared", SKULL: "moves back",
+          SWORD_SKULL: "moves back"}
+_CHEST = {SHIELD: "2 gold", SWORD: "1 gold", SKULL: "trap: -1 health",
+          SWORD_SKULL: "1 gold, trap: -1 health"}
+ROLL_MEANINGS = (  # (reason, label, die kind, results)
+    (re.compile(r"^move$"), "movement", "heroica",
+     _STEPS | {SHIELD: f"{_STEPS[SHIELD]}, or a ranged skill"}),
+    (re.compile(r"^monster move$"), "monster movement", "heroica", _STEPS),
+    (re.compile(r"^healing$"), "healing", "heroica",
+     {sym: f"heal {n}" for sym, n in MOVE_VALUE.items()} | {SHIELD: "full health"}),
+    (re.compile(r"^fight "), "fight", "heroica_fight", _FIGHT),
+    (re.compile(r" attacks "), "monster attack", "heroica_fight", _MONSTER_ATTACK),
+    (re.compile(r"^explore the rocks$"), "explore rocks", "heroica_fight", _ROCKS),
+    (re.compile(r"^treasure chest$"), "treasure chest", "heroica_fight", _CHEST),
+)
+ROLL_WHY = re.compile(r" rolls \S+ \((.*)\)$")
 
 
 class HeroicaView:
@@ -234,34 +286,111 @@ class HeroicaView:
             return self.game.pieces.monsters[name].symbol
         return ITEM_GLYPHS[name]
 
+    # -- frames -------------------------------------------------------------------------------
+    def _labels(self) -> dict[str, str]:
+        """Monster kind -> a short label, unique in the game ("Bat", "Guard", "Lord")."""
+        if not hasattr(self, "_monster_labels"):
+            labels: dict[str, str] = {}
+            for kind, spec in self.game.pieces.monsters.items():
+                words = spec.name.split()
+                label = words[-1][:5]
+                if label in labels.values():
+                    label = "".join(w[0] for w in words)[:3] + str(len(labels))
+                labels[kind] = label
+            self._monster_labels = labels
+        return self._monster_labels
+
+    def scene_caption(self, state: State) -> str:
+        """The caption in words: round, who is to play and what they are deciding."""
+        game = self.game
+        if state.phase is Phase.GAME_OVER:
+            return self.caption(state)
+        left = state.steps_left
+        moving = state.phase in (Phase.MOVE, Phase.MONSTER_MOVE)
+        steps = f", {left} step{'s' * (left != 1)} left" if moving else ""
+        return (f"round {state.round + 1} | P{state.seat} {game.player_names[state.seat]}: "
+                f"{PHASE_WORDS[state.phase]}{steps}")
+
+    def scene_status(self, state: State) -> list[str]:
+        """Per hero: health, gold, defeated monsters, then what its pack holds, in words."""
+        game = self.game
+        lines = []
+        for seat in range(game.num_players):
+            if seat == game.monster_seat:
+                lines.append(f"P{seat} Monster Player: heroes defeated {state.monster_player_defeats} of 2")
+                continue
+            h = state.heroes[seat]
+            won = f", missions won {int(h[HeroField.MISSIONS_WON])}" if len(game.missions) > 1 else ""
+            healing = " (defeated: heals next turn)" if h[HeroField.HEALING] else ""
+            health = f"{int(h[HeroField.HEALTH])}/{game.max_health}"
+            kills = int(h[HeroField.KILLS:].sum())
+            lines.append(f"P{seat} {game.player_names[seat]}: health {health}, "
+                         f"gold {int(h[HeroField.GOLD])}, kills {kills}{won}{healing}")
+            pack = [f"{int(h[f])} {name}" for f, name in ((HeroField.LIFE_POTIONS, "life potion"),
+                                                         (HeroField.SPEED_POTIONS, "speed potion")) if h[f]]
+            pack += [name for f, name in ((HeroField.TORCH, "torch"), (HeroField.SCEPTER, "Scepter")) if h[f]]
+            pack += [game.pieces.weapons[w].name for i, w in enumerate(game.weapon_ids)
+                     if int(h[HeroField.WEAPONS]) >> i & 1]
+            lines.append("   pack: " + (", ".join(pack) if pack else "empty"))
+        return lines
+
+    def dice_groups(self, events: list[Event] | None) -> list[DiceGroup]:
+        """One group per roll: what the roll was for, the face, what that face does."""
+        groups = []
+        for event in events or []:
+            if not event.dice:
+                continue
+            match = ROLL_WHY.search(event.text)
+            why = match.group(1) if match else ""
+            label, kind, results = next(((lab, kind, res) for pattern, lab, kind, res in ROLL_MEANINGS
+                                         if pattern.search(why)), (why or "roll", "heroica", {}))
+            who = self.game.player_names[event.player] if 0 <= event.player < self.game.num_players else ""
+            groups.append(DiceGroup(f"{who} {label}".strip(), kind, tuple(event.dice),
+                                    ", ".join(results.get(d, d) for d in event.dice), event.player))
+        return groups
+
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
         """The mission's own board (not the padded one), so frames have no empty margins."""
         game = self.game
         mission = game.missions[state.mission]
         board = mission.board
         local = game.padded[state.mission].to_source
-
-        pieces = []
+        labels = self._labels()
+        pieces, monsters = [], {}
         for cell in np.flatnonzero(state.piece):
             code = int(state.piece[cell])
             kind, name = game.piece_kinds[code - 1]
             if kind == "monster":
-                pieces.append(Piece(local(cell), game.pieces.monsters[name].name.split()[-1][:4],
-                                    kind="monster", value=str(int(game.strength[code]))))
+                monsters[name] = None
+                pieces.append(Piece(local(cell), labels[name], kind="monster",
+                                    value=str(int(game.strength[code]))))
             else:
-                pieces.append(Piece(local(cell), ITEM_GLYPHS[name], kind="token"))
+                icon, tint, words = ITEM_ICONS[name]
+                pieces.append(Piece(local(cell), words, kind="token", icon=icon, color=tint))
         if state.moving_monster:
             name = game.piece_kinds[state.moving_monster - 1][1]
-            pieces.append(Piece(local(state.selected), game.pieces.monsters[name].name.split()[-1][:4],
-                                kind="monster", value=str(int(game.strength[state.moving_monster]))))
+            monsters[name] = None
+            pieces.append(Piece(local(state.selected), labels[name], kind="monster",
+                                value=str(int(game.strength[state.moving_monster]))))
+        key = []
         for seat in game.hero_seats():
             h = state.heroes[seat]
-            pieces.append(Piece(local(h[HeroField.CELL]), game.player_names[seat][:3], owner=seat,
+            label = game.player_names[seat][:3]
+            pieces.append(Piece(local(h[HeroField.CELL]), label, owner=seat,
                                 value=f"{int(h[HeroField.HEALTH])}/{game.max_health}"))
+            key.append((label, game.player_names[seat], seat))
+        key += [(labels[name], game.pieces.monsters[name].name, None) for name in monsters]
         last = last_action(events, local)
-        caption = self.caption(state) + (f" | {last.text}" if events else "")
+        text = last.text
+        for symbol, words in SYMBOL_WORDS.items():
+            text = text.replace(symbol, words)
+        caption = self.scene_caption(state) + (f" | {text}" if events else "")
         return Scene(board=board, terrain_colors={0: SPACE_COLOR}, terrain_names={0: "space"},
                      pieces=pieces,
                      cell_marks={local(game.starts[state.mission]): "S",
                                  local(game.targets[state.mission]): "T"},
-                     arrow=last.arrow, dice=last.dice, caption=caption, status_lines=self.status_lines(state))
+                     arrow=last.arrow, dice=last.dice, caption=caption, status_lines=self.scene_status(state),
+                     dice_groups=self.dice_groups(events), key=key,
+                     badge_meaning={"figure": "hero health (now/max)", "monster": "monster strength"},
+                     mark_names={"S": "mission start", "T": "target: the mission's goal"},
+                     kind_names={"monster": "monster"}, dice_slots=1)

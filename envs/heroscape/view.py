@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+import re
+
+from ..core.dice_faces import register_symbol_die
 from ..core.events import Event, last_action
 from ..core.planes import PlaneLayout, View
-from ..core.render import Piece, Scene
+from ..core.render import DiceGroup, Piece, Scene
 from ..core.textboard import text_grid
 from .data import Terrain
 from .game import MAX_CARDS, HeroscapeBase
@@ -23,6 +26,20 @@ TERRAIN_COLORS = {int(Terrain.NORMAL): (126, 168, 96), int(Terrain.WATER): (80, 
                   int(Terrain.SHADOW): (96, 88, 120)}
 TERRAIN_NAMES = {int(Terrain.NORMAL): "normal", int(Terrain.WATER): "water", int(Terrain.SHADOW): "shadow"}
 TERRAIN_GLYPHS = {int(Terrain.NORMAL): "n", int(Terrain.WATER): "w", int(Terrain.SHADOW): "s"}
+
+# -- frames (scene) ------------------------------------------------------------------------
+register_symbol_die("heroscape_combat", {"skull": (("skull",), ""), "shield": (("shield",), ""),
+                                         "blank": ((), "")})
+PHASE_WORDS = {Phase.CHOOSE_CARD: "choosing an army card to play",
+               Phase.MOVE_SELECT: "choosing a figure to move (or end movement)",
+               Phase.MOVE_DEST: "choosing where the figure moves",
+               Phase.MOVE_TAIL: "placing the other half of a double-space figure",
+               Phase.ATTACK_SELECT: "choosing a figure to attack with (or end the turn)",
+               Phase.ATTACK_TARGET: "choosing the figure to attack", Phase.GAME_OVER: "game over"}
+ATTACK_TEXT = re.compile(r"^(?P<attacker>.+) attacks (?P<defender>.+): (?P<skulls>\d+) skull\(s\) vs "
+                         r"(?P<shields>\d+) shield\(s\) -> (?P<outcome>\w+)")
+BADGE = "attack / defense dice of its card"
+HOLD_MARK = "objective: hold it to win"
 
 STATS = ("move", "range", "attack", "defense", "double_space", "height")  # of a figure's card
 TURN_FLAGS = ("moved", "attacked", "chosen_card", "selected")  # of a figure, this turn
@@ -222,21 +239,109 @@ class HeroscapeView:
                 for row, line in enumerate(text_grid(board, source.height, source.width, token))]
         return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
 
+    # -- frames -------------------------------------------------------------------------
+    def card_labels(self) -> list[str]:
+        """Per card, a short label unique in the game: the initials of its name ("AA" for
+        Ashwood Archers), longer where two cards would share them."""
+        if not hasattr(self, "_card_labels"):
+            labels: list[str] = []
+            for card in self.game.cards:
+                words = card.name.split()
+                initials = "".join(w[0] for w in words).upper()
+                tries = [initials, words[0][:2] + initials[1:], card.name.replace(" ", "")[:4]]
+                label = next((t for t in tries if t not in labels), f"{tries[0]}{len(labels)}")
+                labels.append(label)
+            self._card_labels = labels
+        return self._card_labels
+
+    def figure_labels(self) -> list[str]:
+        """Per figure, its card's label and, in a squad, its number ("AA2")."""
+        if not hasattr(self, "_figure_labels"):
+            game = self.game
+            labels = []
+            for figure in range(game.n_figures):
+                card = int(game.fig_card[figure])
+                squad = game.cards[card].figures > 1
+                number = game.figure_label[figure].split("#")[-1].strip() if squad else ""
+                labels.append(self.card_labels()[card] + number)
+            self._figure_labels = labels
+        return self._figure_labels
+
+    def scene_caption(self, state: State) -> str:
+        if state.phase is Phase.GAME_OVER:
+            return self.caption(state)
+        card = f" playing {self.game.cards[state.card].name}" if state.card >= 0 else ""
+        return f"round {state.round + 1} | player_{state.seat}{card}: {PHASE_WORDS[state.phase]}"
+
+    def scene_status(self, state: State) -> list[str]:
+        """Per seat: figures left and, in a hold game, rounds the objective was held, in words."""
+        game = self.game
+        lines = []
+        for seat in range(game.num_players):
+            alive = int(((game.fig_owner == seat) & (state.cell != NO_CELL)).sum())
+            hold = (f", objective held {state.hold_rounds[seat]} of {game.hold_target} rounds"
+                    if game.victory == "hold" else "")
+            lines.append(f"player_{seat}: {alive} figure{'s' * (alive != 1)} left{hold}")
+        return lines
+
+    def dice_groups(self, events: list[Event] | None) -> list[DiceGroup]:
+        """An attack's dice as two groups, attack (skulls count) and defense (shields count)."""
+        groups = []
+        for event in events or []:
+            match = ATTACK_TEXT.match(event.text) if event.dice else None
+            if match is None:
+                if event.dice:
+                    groups.append(DiceGroup(event.kind.replace("_", " "), "heroscape_combat",
+                                            tuple(event.dice), "", event.player))
+                continue
+            dice, skulls, shields = list(event.dice), int(match["skulls"]), int(match["shields"])
+            split = self._attack_split(event, match["attacker"], dice, skulls, shields)
+            names = self.game.figure_label
+            defender = names.index(match["defender"]) if match["defender"] in names else -1
+            groups.append(DiceGroup(f"attack: {match['attacker']}", "heroscape_combat",
+                                    tuple(dice[:split]), f"{skulls} skull{'s' * (skulls != 1)}",
+                                    event.player))
+            groups.append(DiceGroup(f"defense: {match['defender']}", "heroscape_combat",
+                                    tuple(dice[split:]),
+                                    f"{shields} shield{'s' * (shields != 1)}: {match['outcome']}",
+                                    int(self.game.fig_owner[defender]) if defender >= 0 else None))
+        return groups
+
+    def _attack_split(self, event: Event, attacker: str, dice: list[str], skulls: int,
+                      shields: int) -> int:
+        """How many of an attack event's dice are the attacker's (the event lists attack then
+        defense dice): the split that gives the event's skull and shield counts, nearest the
+        attacker's card value with the height bonus (HS-12.4)."""
+        game = self.game
+        fits = [k for k in range(len(dice) + 1)
+                if dice[:k].count("skull") == skulls and dice[k:].count("shield") == shields]
+        expected = len(dice) // 2
+        if attacker in game.figure_label:
+            expected = int(game.fig_attack[game.figure_label.index(attacker)])
+            if len(event.cells) == 2:
+                expected += int(game.board.level[event.cells[0]] > game.board.level[event.cells[1]])
+        return min(fits, key=lambda k: abs(k - expected)) if fits else min(expected, len(dice))
+
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
         game = self.game
         local = game.padded.to_source
-        pieces = []
+        labels, card_labels = self.figure_labels(), self.card_labels()
+        pieces, key = [], {}
         for figure in np.flatnonzero(state.cell != NO_CELL):
             cells = game.cells_of(state, int(figure))
-            card = game.cards[int(game.fig_card[figure])]
-            label = "".join(w[0] for w in card.name.split())[:3] + (
-                str(game.figure_label[figure].split("#")[-1]) if card.figures > 1 else "")
-            pieces.append(Piece(local(cells[0]), label, owner=int(game.fig_owner[figure]),
+            card_index = int(game.fig_card[figure])
+            card = game.cards[card_index]
+            owner = int(game.fig_owner[figure])
+            pieces.append(Piece(local(cells[0]), labels[figure], owner=owner,
                                 value=f"{card.attack}/{card.defense}",
                                 cells=tuple(local(c) for c in cells[1:])))
+            key[(card_labels[card_index], owner)] = card.name
         last = last_action(events, local)
-        caption = self.caption(state) + (" | " + last.text if events else "")
+        caption = self.scene_caption(state) + (" | " + last.text if events else "")
         return Scene(board=game.battlefield.board, terrain_colors=TERRAIN_COLORS,
                      terrain_names=TERRAIN_NAMES, pieces=pieces,
                      cell_marks={local(c): "X" for c in game.hold_cells}, arrow=last.arrow,
-                     dice=last.dice, caption=caption, status_lines=self.status_lines(state))
+                     dice=last.dice, caption=caption, status_lines=self.scene_status(state),
+                     dice_groups=self.dice_groups(events), badge_meaning=BADGE,
+                     key=[(label, name, owner) for (label, owner), name in key.items()],
+                     mark_names={"X": HOLD_MARK}, arrow_meaning="last move or attack")

@@ -1,4 +1,5 @@
-"""Renderer: frame shape and determinism, square/hex/walls, pieces, arrow, text, video files."""
+"""Renderer: frame shape and determinism, square/hex/walls, pieces, arrow, dice, captions, text,
+video files. Legends, keys and layouts over played games: tests/test_frames.py."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import pytest
 
 from envs.core.board import Board
-from envs.core.render import Piece, Scene, render_frame
+from envs.core.render import (DiceGroup, Piece, Scene, caption_lines, glyph_kinds, legend_for,
+                              piece_boxes, render_frame)
 from envs.core.textboard import render_text
 from envs.core.video import write_video
 
@@ -153,6 +155,42 @@ def test_out_of_range_cells_are_ignored():
     assert frame.shape == render_frame(scene_for(board)).shape
 
 
+def test_pieces_sharing_a_cell_stand_side_by_side():
+    board = square_board()
+    cell = board.cell(2, 3)
+    scene = scene_for(board, pieces=[Piece(cell, "", 0, value="4/4"), Piece(cell, "", 1, value="3/4")])
+    a, b = piece_boxes(scene)
+    assert a.boxes[0][2] <= b.boxes[0][0] or b.boxes[0][2] <= a.boxes[0][0]  # apart
+    frame = render_frame(scene)
+    r, c = centre_px(board, cell)
+    window = frame[r - 24: r + 24, c - 24: c + 24].reshape(-1, 3)
+    colours = {tuple(int(v) for v in px) for px in window}
+    assert (0, 114, 178) in colours and (230, 159, 0) in colours  # both seats show
+
+
+def test_dice_groups_draw_faces_and_old_dice_still_draw():
+    board = square_board()
+    plain = render_frame(scene_for(board))
+    groups = render_frame(scene_for(board, dice_groups=[
+        DiceGroup("attack", "d6", ("6", "2"), "8: hit", 0)]))
+    flat = render_frame(scene_for(board, dice=["3", "4"]))
+    assert not np.array_equal(plain, groups) and not np.array_equal(plain, flat)
+    assert not np.array_equal(groups, flat)
+
+
+def test_levels_are_shading_with_a_legend_line():
+    board = hex_board()
+    scene = scene_for(board)
+    assert "levels" in glyph_kinds(scene) and "levels" in {e.glyph for e in legend_for(scene)}
+
+
+def test_long_caption_wraps_instead_of_being_cut():
+    caption = "decision 12 | player_1 (random): " + " ".join(f"word{i}" for i in range(40))
+    lines, fnt, room = caption_lines(scene_for(square_board(), caption=caption), 48)
+    assert 2 <= len(lines) <= 3 and " ".join(lines) == caption
+    assert all(fnt.getbbox(line)[2] - fnt.getbbox(line)[0] <= room for line in lines)
+
+
 def test_render_text_square():
     board = square_board()
     text = render_text(scene_for(
@@ -168,6 +206,8 @@ def test_render_text_square():
     assert lines[3] == "...O..."  # the figure wins over the token below it
     assert lines[4] == "......T"
     assert lines[5:] == ["turn 1", "dice: skull 2", "player_0 hp 4/4"]
+    grouped = render_text(scene_for(board, dice_groups=[DiceGroup("attack", "d6", ("6", "2"), "8: hit")]))
+    assert grouped.splitlines()[-1] == "attack: 6 2 (8: hit)"
     custom = render_text(scene_for(board), terrain_glyphs={0: "_", 1: "~"})
     assert custom.splitlines()[2] == "__~____"
 
