@@ -50,7 +50,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .core.game import Event, Game, GameError, GameOverError, IllegalActionError, OptionError
-from .core.render import render_frame
 
 
 class GameEnv(AECEnv):
@@ -268,6 +267,8 @@ class GameEnv(AECEnv):
         self._require_reset("render")
         if self.render_mode == "ansi":
             return self.game.render_text(self.game_state)
+        from .core.render import render_frame  # the renderer loads with the first frame
+
         frame = render_frame(self.game.scene(self.game_state, self.last_events), cell_px=self.cell_px)
         if self.render_mode == "rgb_array":
             return frame

@@ -68,8 +68,8 @@ _VERTICAL, _HORIZONTAL = 0, 1
 class _LineShape(NamedTuple):
     """What the line from (0,0) to (dr,dc) meets, as offsets from its start."""
 
-    cells: np.ndarray  # int64[k, 2] (d_row, d_col) of crossed squares, in order along the line
-    edges: np.ndarray  # int64[e, 3] (kind, d_row, d_col) of closed edges it touches
+    cells: np.ndarray  # int16[k, 2] (d_row, d_col) of crossed squares, in order along the line
+    edges: np.ndarray  # int16[e, 3] (kind, d_row, d_col) of closed edges it touches
 
 
 # Keyed by the offset between the two ends, so a board of H x W needs (2H-1)(2W-1) entries:
@@ -98,7 +98,8 @@ def _line_shape(dr: int, dc: int) -> _LineShape:
     r, c = rows[crossed], cols[crossed]
     # Along-the-line order; lexsort keeps (row, col) order, i.e. flat-index order, on ties.
     order = np.lexsort((c, r, c * dx + r * dy))
-    cells = np.stack([r[order], c[order]], axis=1).astype(np.int64)
+    # int16 quarters the memo (thousands of shapes); its users widen before multiplying
+    cells = np.stack([r[order], c[order]], axis=1).astype(np.int16)
 
     vertical = cols < max(0, dc)  # edge to the right stays in the box
     horizontal = rows < max(0, dr)
@@ -110,10 +111,10 @@ def _line_shape(dr: int, dc: int) -> _LineShape:
     py = np.where(is_v, 2 * er - 1, 2 * er + 1)
     qx, qy = 2 * ec + 1, 2 * er + 1
     touched = _segments_meet(0, 0, dx, dy, px, py, qx, qy)
-    edges = np.stack([kind[touched], er[touched], ec[touched]], axis=1).astype(np.int64)
+    edges = np.stack([kind[touched], er[touched], ec[touched]], axis=1).astype(np.int16).reshape(-1, 3)
     for array in (cells, edges):
         array.setflags(write=False)
-    return _LineShape(cells, edges.reshape(-1, 3))
+    return _LineShape(cells, edges)
 
 
 def _segments_meet(ax, ay, bx, by, px, py, qx, qy) -> np.ndarray:
@@ -163,6 +164,7 @@ def square_edge_id(board: Board, a: int, b: int) -> int:
 
 
 def _edge_ids(board: Board, a: int, edges: np.ndarray) -> np.ndarray:
+    edges = edges.astype(np.int64)
     return edges[:, 0] * board.n_cells + a + edges[:, 1] * board.width + edges[:, 2]
 
 
@@ -178,7 +180,7 @@ def square_line_cells(board: Board, a: int, b: int) -> SquareLine:
     (ra, ca), (rb, cb) = board.rc(a), board.rc(b)
     shape = _line_shape(rb - ra, cb - ca)
     # Relative flat offsets are safe: everything met lies between the two ends.
-    cells = a + shape.cells[:, 0] * board.width + shape.cells[:, 1]
+    cells = a + shape.cells[:, 0].astype(np.int64) * board.width + shape.cells[:, 1]
     touch = bool(board.walls) and bool(_wall_edge_mask(board)[_edge_ids(board, a, shape.edges)].any())
     return SquareLine(cells, touch)
 
@@ -245,10 +247,11 @@ class SquareSightTable:
                   for dc in range(-(width - 1), width)]
         # Per offset, flat offsets of crossed squares and of touched edge ids from the start.
         self._cell_rel, self._cell_valid = _padded(
-            [s.cells[:, 0] * width + s.cells[:, 1] for s in shapes],
+            [s.cells[:, 0].astype(np.int32) * width + s.cells[:, 1] for s in shapes],
             max(len(s.cells) for s in shapes))
         self._edge_rel, self._edge_valid = _padded(
-            [s.edges[:, 0] * n + s.edges[:, 1] * width + s.edges[:, 2] for s in shapes],
+            [s.edges[:, 0].astype(np.int32) * n + s.edges[:, 1].astype(np.int32) * width + s.edges[:, 2]
+             for s in shapes],
             max(len(s.edges) for s in shapes))
         self._walls = _wall_edge_mask(board)
         self._rows, self._cols = np.divmod(np.arange(n), width)

@@ -8,17 +8,18 @@ figure's square; whose figure it is shows in ``figures``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..core.events import Event
 from ..core.planes import PlaneLayout, View
-from ..core.render import Scene
+from ..core.scene import Scene
 from ..core.textboard import text_grid
 from .game import COLUMNS, EDGES, MAX_COPIES, ClixBase
 from .maps import Terrain
 from .powers import GROUNDED, has_trait
 from .powers_catalog import POWERS
-from .scene import ClixScene
 from .state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
 from .interrupts import interrupt_action_name
 from .variants import playing
@@ -113,7 +114,14 @@ class ClixView:
         self._board_key: tuple | None = None
         self._board_obs = static
         self._figure_tables()
-        self.frames = ClixScene(self)
+
+    @functools.cached_property
+    def frames(self):
+        """The scene builder (:mod:`envs.heroclix.scene`), made on the first frame or panel:
+        an env that never renders does not load the drawing code."""
+        from .scene import ClixScene
+
+        return ClixScene(self)
 
     def _figure_tables(self) -> None:
         """Per figure and click, the row of values it writes on its square: ``stats`` then

@@ -9,7 +9,7 @@ import numpy as np
 from ..core.dice_faces import register_symbol_die
 from ..core.events import Event, last_action
 from ..core.planes import PlaneLayout, View
-from ..core.render import DiceGroup, Piece, Scene
+from ..core.scene import DiceGroup, Piece, Scene
 from ..core.textboard import text_grid
 from .die import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
 from .state import NO_CELL, HeroField, Phase, State, bitset_to_array

@@ -14,7 +14,7 @@ import re
 from ..core.dice_faces import register_symbol_die
 from ..core.events import Event, last_action
 from ..core.planes import PlaneLayout, View
-from ..core.render import DiceGroup, Piece, Scene
+from ..core.scene import DiceGroup, Piece, Scene
 from ..core.textboard import text_grid
 from .data import Terrain
 from .game import MAX_CARDS, HeroscapeBase
