@@ -177,7 +177,8 @@ def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> 
     valid = neighbors >= 0
     if step_cost is not None:
         valid &= step_cost >= 0
-    costs = [1] if step_cost is None else np.unique(step_cost[valid]).tolist()
+    # sorted(set()) rather than np.unique, which imports numpy.ma (a third of a MiB) on first use
+    costs = [1] if step_cost is None else sorted(set(step_cost[valid].tolist()))
     per_cost = []
     for cost in costs:
         here = valid if step_cost is None else valid & (step_cost == cost)
