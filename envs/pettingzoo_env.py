@@ -49,6 +49,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .core import options
 from .core.game import Event, Game, GameError, GameOverError, IllegalActionError, OptionError
 
 
@@ -64,13 +65,8 @@ class GameEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError("render_mode", f"{render_mode!r} is not one of "
                               f"{self.metadata['render_modes']} or None")
-        if not isinstance(cell_px, int) or isinstance(cell_px, bool) \
-                or not MIN_CELL_PX <= cell_px <= MAX_CELL_PX:
-            raise OptionError("cell_px", f"must be an integer {MIN_CELL_PX}..{MAX_CELL_PX} "
-                              f"(pixels per cell), got {cell_px!r}")
-        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool)
-                                      or max_turns < 1):
-            raise OptionError("max_turns", f"must be a positive integer or None, got {max_turns!r}")
+        options.integer("cell_px", cell_px, least=MIN_CELL_PX, most=MAX_CELL_PX)
+        options.integer("max_turns", max_turns, none_means="no truncation")
         if render_mode == "human":
             try:
                 import pygame  # noqa: F401
@@ -196,12 +192,10 @@ class GameEnv(AECEnv):
         obs = self.game.observe(self.game_state, self._index[agent])
         if self.obs_format == "box":
             return obs
-        if self.obs_format in CHANNEL_LAST:
-            obs = np.ascontiguousarray(np.moveaxis(obs, 0, -1))
         if self.obs_format == "box_hwc":
-            return obs
+            return channel_last(obs)
         if self.obs_format == "rllib":
-            return {"observations": obs, "action_mask": self.action_mask(agent).astype(np.float32)}
+            return rllib_observation(obs, self.action_mask(agent))
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def last(self, observe: bool = True):
@@ -298,6 +292,17 @@ OBS_FORMATS = ("dict", "box", "box_hwc", "rllib")
 CHANNEL_LAST = ("box_hwc", "rllib")
 ENV_OPTIONS = ("render_mode", "max_turns", "cell_px", "obs_format")
 MIN_CELL_PX, MAX_CELL_PX = 8, 512  # below 8 no label fits; above 512 a frame is gigapixels
+
+
+def channel_last(planes: np.ndarray) -> np.ndarray:
+    """(C, H, W) planes as a contiguous (H, W, C) array."""
+    return np.ascontiguousarray(np.moveaxis(planes, 0, -1))
+
+
+def rllib_observation(planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+    """``obs_format="rllib"``: what RLlib's action-masking module reads (``training.rllib``'s
+    evaluation builds its observations with this too)."""
+    return {"observations": channel_last(planes), "action_mask": mask.astype(np.float32)}
 
 
 def check_seed(seed: Any) -> None:

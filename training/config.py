@@ -34,7 +34,7 @@ import types
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 import pydantic
 import yaml
@@ -59,6 +59,8 @@ __all__ = [
     "dump_config",
     "load_config",
 ]
+
+ModelT = TypeVar("ModelT", bound=pydantic.BaseModel)
 
 MODEL = pydantic.ConfigDict(**STRICT_MODEL, use_attribute_docstrings=True)
 """Unknown keys are errors, configs are immutable, field docstrings become descriptions."""
@@ -506,10 +508,10 @@ def _relocate(error: ScenarioError, applied: dict[tuple[str, ...], str]) -> Scen
 
 
 def _validate(data: Any, source: str, lines: LineMap | None,
-              applied: dict[tuple[str, ...], str]) -> TrainConfig:
+              applied: dict[tuple[str, ...], str], model: type[ModelT]) -> ModelT:
     try:
         try:
-            return TrainConfig.model_validate(data)
+            return model.model_validate(data)
         except pydantic.ValidationError as exc:
             # Cross-field checks run only once every field is valid, so such an error is alone.
             for err in exc.errors():
@@ -519,7 +521,7 @@ def _validate(data: Any, source: str, lines: LineMap | None,
                     raise ScenarioError(source, cause.message, field=".".join(loc),
                                         line=None if lines is None else lines.line(loc)) from None
         # The usual errors, with lines, from the shared scenario validator.
-        return validate(TrainConfig, data, source, lines)
+        return validate(model, data, source, lines)
     except ScenarioError as error:
         if not applied:
             raise
@@ -528,8 +530,10 @@ def _validate(data: Any, source: str, lines: LineMap | None,
                             field=errors[0].field, others=errors[1:]) from None
 
 
-def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> TrainConfig:
-    """Load a training config from YAML, apply ``key=value`` overrides and validate.
+def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = (),
+                model: type[ModelT] = TrainConfig) -> ModelT:  # type: ignore[assignment]
+    """Load a training config from YAML, apply ``key=value`` overrides and validate it against
+    ``model`` (:class:`TrainConfig`, or another schema such as ``training.rllib_config``'s).
 
     Raises :class:`~envs.core.scenario.ScenarioError` naming the file, line and field (or the
     override) of the first problem; further problems ride along in ``.others``.
@@ -541,8 +545,8 @@ def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> 
     if not isinstance(data, dict):
         raise ScenarioError(source, f"expected a mapping of fields, got {type(data).__name__}",
                             line=lines.line(()))
-    data, applied = apply_overrides(data, overrides, source)
-    return _validate(data, source, lines, applied)
+    data, applied = apply_overrides(data, overrides, source, model=model)
+    return _validate(data, source, lines, applied, model)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -554,7 +558,7 @@ _Dumper.add_representer(
                                                          flow_style=True))
 
 
-def config_to_yaml(config: TrainConfig) -> str:
+def config_to_yaml(config: pydantic.BaseModel) -> str:
     """The config as YAML text, every field written (defaults included), in schema order."""
     return yaml.dump(config.model_dump(mode="json"), Dumper=_Dumper, sort_keys=False,
                      default_flow_style=False, allow_unicode=True, width=100)

@@ -43,6 +43,7 @@ from envs.bots import MatchResult, get_bot, play_match
 from envs.core.game import GameError
 from envs.core.scenario import ScenarioError
 from envs.match import game_factory
+from envs.pettingzoo_env import rllib_observation
 
 from .rllib_config import RllibConfig, dump_rllib_config, load_rllib_config
 
@@ -62,14 +63,11 @@ class RllibPolicyBot:
         import torch
         from ray.rllib.core.columns import Columns
 
-        player = game.current_player(state)
-        planes = np.moveaxis(game.observe(state, player), 0, -1)
-        mask = game.legal_mask(state).astype(np.float32)
-        batch = {Columns.OBS: {"observations": torch.from_numpy(planes[None].copy()),
-                               "action_mask": torch.from_numpy(mask[None])}}
+        obs = rllib_observation(game.observe(state, game.current_player(state)), game.legal_mask(state))
+        batch = {Columns.OBS: {key: torch.from_numpy(value[None]) for key, value in obs.items()}}
         with torch.no_grad():
             logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
-        logits = np.where(mask > 0, logits, -np.inf)
+        logits = np.where(obs["action_mask"] > 0, logits, -np.inf)
         return int(np.argmax(logits))
 
 

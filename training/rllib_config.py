@@ -14,12 +14,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
 import pydantic
-import yaml
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
-from envs.core.scenario import ScenarioError, load_yaml, validate
-
-from .config import MODEL, EnvConfig, Fraction, NonNegFloat, PosFloat, PosInt, apply_overrides
+from .config import (MODEL, EnvConfig, Fraction, NonNegFloat, PosFloat, PosInt, config_to_yaml,
+                     load_config)
 
 ConvLayer = Annotated[list[PosInt], Field(min_length=3, max_length=3)]
 
@@ -157,24 +155,11 @@ class RllibConfig(pydantic.BaseModel):
 
 def load_rllib_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> RllibConfig:
     """Load, override and validate; a ScenarioError names file, line, field or override."""
-    source = str(path)
-    data, lines = load_yaml(Path(path))
-    if not isinstance(data, dict):
-        raise ScenarioError(source, "expected a mapping of fields", line=lines.line(()))
-    data, applied = apply_overrides(data, overrides, source, model=RllibConfig)
-    try:
-        return validate(RllibConfig, data, source, lines)
-    except ScenarioError as error:
-        for path_, text in applied.items():
-            if error.field and tuple(error.field.split("."))[:len(path_)] == path_:
-                raise ScenarioError(source, f"override {text!r}: {error.message}",
-                                    field=error.field) from None
-        raise
+    return load_config(path, overrides, model=RllibConfig)
 
 
 def dump_rllib_config(config: RllibConfig, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False, width=100)
-    path.write_text("# The exact config of this RLlib run (training.rllib_config).\n" + text,
-                    encoding="utf-8")
+    path.write_text("# The exact config of this RLlib run (load_rllib_config reads it).\n"
+                    + config_to_yaml(config), encoding="utf-8")
     return path

@@ -24,12 +24,17 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def integer(option: str, value: Any, *, least: int = 1, none_means: str = "") -> Any:
-    """An integer >= ``least``; None too when ``none_means`` says what None stands for."""
+def integer(option: str, value: Any, *, least: int = 1, most: int | None = None,
+            none_means: str = "") -> Any:
+    """An integer in ``least``..``most`` (no top when None); None too when ``none_means``
+    says what None stands for."""
     if value is None and none_means:
         return None
-    if not is_int(value) or value < least:
-        allowed = "a positive integer" if least == 1 else f"an integer >= {least}"
+    if not is_int(value) or value < least or (most is not None and value > most):
+        if most is not None:
+            allowed = f"an integer {least}..{most}"
+        else:
+            allowed = "a positive integer" if least == 1 else f"an integer >= {least}"
         alternative = f" or None ({none_means})" if none_means else ""
         raise OptionError(option, f"must be {allowed}{alternative}, got {value!r}")
     return value
