@@ -44,6 +44,21 @@ def wait_for(path: Path, seconds: float, process: subprocess.Popen | None = None
         time.sleep(0.05)
 
 
+def wait_for_evaluation_at(run: Path, steps: int, seconds: float, process: subprocess.Popen) -> None:
+    """Until eval.csv has a whole row at ``steps`` or later (a row being written is skipped)."""
+    wait_for(run / "eval.csv", seconds, process)
+    deadline = time.monotonic() + seconds
+    while True:
+        text = (run / "eval.csv").read_text()
+        whole = text[:text.rfind("\n") + 1]
+        if any(int(row["timesteps"]) >= steps for row in csv.DictReader(whole.splitlines())):
+            return
+        if process.poll() is not None:
+            pytest.fail(f"training ended (rc {process.returncode}) before its step-{steps} evaluation")
+        assert time.monotonic() < deadline, f"no evaluation at step {steps} within {seconds} s"
+        time.sleep(0.05)
+
+
 def eval_rows(run: Path) -> list[tuple[int, str]]:
     with (run / "eval.csv").open() as handle:
         return [(int(row["timesteps"]), row["opponent"]) for row in csv.DictReader(handle)]
@@ -56,7 +71,9 @@ def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_pat
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     try:
-        wait_for(run / "eval.csv", 120, process)  # learning has started: the step-32 evaluation is written
+        # the step-32 evaluation runs at the end of the first rollout, before its update, so a
+        # signal then would save step 0; the step-64 one means one update has been made
+        wait_for_evaluation_at(run, 64, 120, process)
         os.killpg(process.pid, signal.SIGINT)
         sent = time.monotonic()
         wait_for(run / "summary.json", 15, process)
