@@ -166,6 +166,9 @@ class PPOConfig(pydantic.BaseModel):
     """Value loss weight."""
     max_grad_norm: PosFloat = 0.5
     """Gradient clipping norm."""
+    target_kl: PosFloat | None = None
+    """Stop a rollout's epochs early once the approximate KL to the rollout's policy passes
+    1.5 x this (SB3's meaning); null = always run ``n_epochs``."""
 
 
 class NetArchConfig(pydantic.BaseModel):
@@ -212,6 +215,9 @@ class LeagueConfig(pydantic.BaseModel):
     """Weight of the uniformly random legal-move bot."""
     heuristic: NonNegFloat = 0.3
     """Weight of the game's heuristic bot."""
+    lookahead: NonNegFloat = 0.0
+    """Weight of the game's lookahead bot (the heuristic with playouts: stronger, and each of
+    its decisions costs milliseconds, so a large weight slows the rollouts down)."""
     snapshots: NonNegFloat = 0.5
     """Weight of frozen snapshots of the learner (each snapshot equally likely)."""
     snapshot_every_steps: PosInt = 20_000
@@ -221,18 +227,18 @@ class LeagueConfig(pydantic.BaseModel):
 
     @pydantic.model_validator(mode="after")
     def _some_weight(self) -> "LeagueConfig":
-        if self.random + self.heuristic + self.snapshots <= 0:
-            raise FieldCheckError(("random",), "the league weights random, heuristic and "
-                                               "snapshots are all zero; give at least one > 0")
-        if self.random + self.heuristic <= 0:
-            # Before the first snapshot only random and heuristic exist.
-            raise FieldCheckError(("random",), "random and heuristic are both zero, so there is "
-                                               "no opponent before the first snapshot")
+        if self.random + self.heuristic + self.lookahead + self.snapshots <= 0:
+            raise FieldCheckError(("random",), "the league weights random, heuristic, lookahead "
+                                               "and snapshots are all zero; give at least one > 0")
+        if self.random + self.heuristic + self.lookahead <= 0:
+            # Before the first snapshot only the bots exist.
+            raise FieldCheckError(("random",), "random, heuristic and lookahead are all zero, so "
+                                               "there is no opponent before the first snapshot")
         return self
 
     def weights(self, have_snapshots: bool = True) -> dict[str, float]:
-        """Normalised weights; without snapshots yet, over random and heuristic only."""
-        raw = {"random": self.random, "heuristic": self.heuristic,
+        """Normalised weights; without snapshots yet, over the bots only."""
+        raw = {"random": self.random, "heuristic": self.heuristic, "lookahead": self.lookahead,
                "snapshots": self.snapshots if have_snapshots else 0.0}
         total = sum(raw.values())
         return {k: v / total for k, v in raw.items()}
@@ -245,8 +251,9 @@ class PretrainConfig(pydantic.BaseModel):
 
     games: Annotated[StrictInt, Field(ge=0)] = 0
     """Games of the demonstrator against itself to learn from; 0 = no warm start."""
-    demonstrator: Literal["heuristic"] = "heuristic"
-    """The bot to imitate (both seats of every demonstration game)."""
+    demonstrator: Literal["heuristic", "lookahead"] = "heuristic"
+    """The bot to imitate (both seats of every demonstration game). ``lookahead`` is one step of
+    expert iteration: the search's choices as targets (slower to collect)."""
     max_samples: PosInt = 40_000
     """Keep at most this many decisions (observations are large: ~50-100 KB each)."""
     epochs: PosInt = 3
@@ -257,6 +264,10 @@ class PretrainConfig(pydantic.BaseModel):
     """Adam step size for cloning (PPO's optimizer starts fresh afterwards)."""
     value_coef: NonNegFloat = 0.5
     """Weight of the value loss (fit to each decision's discounted final return)."""
+    budget_fraction: Annotated[Float, Field(gt=0, le=1)] = 1 / 3
+    """With ``time_limit_minutes`` set, the warm start stops at this fraction of it: collecting
+    ends at half of that share, cloning at the whole (after the minibatch under way), so a
+    short run still spends most of its time learning."""
 
 
 class EvalConfig(pydantic.BaseModel):
@@ -271,7 +282,7 @@ class EvalConfig(pydantic.BaseModel):
     final_games: PosInt | None = None
     """Games per opponent for the final evaluation; null = ``games``. The final figure is the
     one a results table quotes, so it usually gets more games (a narrower interval)."""
-    opponents: Annotated[list[Literal["random", "heuristic"]], Field(min_length=1)] = Field(
+    opponents: Annotated[list[Literal["random", "heuristic", "lookahead"]], Field(min_length=1)] = Field(
         default_factory=lambda: ["random", "heuristic"])
     """Bots to evaluate against."""
 
@@ -312,6 +323,9 @@ class TrainConfig(pydantic.BaseModel):
     (checked after every env step); the final evaluation and video still follow. null = none."""
     n_envs: Literal["auto"] | PosInt = "auto"
     """Parallel envs (SubprocVecEnv when > 1); ``auto`` = available cores (os.cpu_count)."""
+    auto_play_forced: StrictBool = True
+    """The self-play env plays the learner's decisions that have one legal action (no sample,
+    no inference: nothing can be learned from them); see ``training.selfplay``."""
     seed: Annotated[StrictInt, Field(ge=0)] = 0
     """Seed for the model, envs (env i gets seed + i), opponents and evaluation."""
     ppo: PPOConfig = Field(default_factory=PPOConfig)

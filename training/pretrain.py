@@ -15,6 +15,13 @@ Loss per minibatch: ``-log pi(action | obs, mask) + value_coef * (V(obs) - targe
 the masked distribution of the policy itself (``evaluate_actions``), Adam, ``epochs`` passes.
 Observations are stored as float16 to halve the memory (their values are small fractions and
 counts; float16 keeps them to 3 significant digits).
+
+Forced decisions (one legal action) are not recorded when the trainer auto-plays them
+(``auto_play_forced``): the learner never sees them, and they would be half of Heroica's data.
+
+Time budget. With ``time_limit_minutes`` set, the warm start gets ``pretrain.budget_fraction`` of
+it: collecting stops (after the game under way) at half of that share and cloning at the whole
+(after the minibatch under way), so a short run still spends most of its budget learning.
 """
 
 from __future__ import annotations
@@ -42,9 +49,12 @@ class Demonstrations:
 
 
 def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demonstrator: str, games: int,
-                           seed: int, gamma: float, max_samples: int) -> Demonstrations:
+                           seed: int, gamma: float, max_samples: int, skip_forced: bool = False,
+                           deadline: float | None = None) -> Demonstrations:
     """Play ``games`` games of ``demonstrator`` against itself and record every decision, up to
-    ``max_samples`` (the game in progress is played out so its decisions get their outcome)."""
+    ``max_samples`` (the game in progress is played out so its decisions get their outcome).
+    ``skip_forced`` leaves out decisions with one legal action; no game starts after
+    ``deadline`` (``time.monotonic()`` seconds)."""
     if games < 1:
         raise ValueError(f"games must be at least 1 to collect demonstrations, got {games}")
     game = game_factory()
@@ -56,26 +66,30 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     values = np.empty(max_samples, dtype=np.float32)
     count = played = 0
     for index in range(games):
-        if count == max_samples:
+        if count == max_samples or (deadline is not None and time.monotonic() >= deadline and played):
             break
         state = game.new_state(seed + index)
         rng = np.random.default_rng([seed + index, 0xB075])
-        seats: list[int] = []  # every decision's seat, recorded or not (for the discounting)
-        recorded: list[int] = []  # (decision number in this game) -> row in the arrays
+        # every learner step's seat and its row in the arrays (-1: past max_samples), for the
+        # discounting; a forced decision skipped is no PPO step, so it is not discounted over
+        seats: list[int] = []
+        recorded: list[int] = []
         while (seat := game.current_player(state)) >= 0:
             action = bot.act(game, state, rng)
-            if count < max_samples:
-                observations[count] = game.observe(state, seat)
-                masks[count] = game.legal_mask(state)
-                actions[count] = action
-                recorded.append(count)
-                count += 1
-            seats.append(seat)
+            mask = game.legal_mask(state)
+            if not (skip_forced and np.count_nonzero(mask) == 1):
+                seats.append(seat)
+                recorded.append(count if count < max_samples else -1)
+                if count < max_samples:
+                    observations[count] = game.observe(state, seat)
+                    masks[count] = mask
+                    actions[count] = action
+                    count += 1
             game.apply_legal(state, action)
         final = game.returns(state)
         remaining = np.zeros(game.num_players, dtype=np.int64)
-        for decision in range(len(seats) - 1, -1, -1):  # count each seat's later decisions backwards
-            if decision < len(recorded):
+        for decision in range(len(seats) - 1, -1, -1):  # count each seat's later steps backwards
+            if recorded[decision] >= 0:
                 values[recorded[decision]] = final[seats[decision]] * gamma ** remaining[seats[decision]]
             remaining[seats[decision]] += 1
         played += 1
@@ -83,18 +97,25 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
 
 
 def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-          value_coef: float, seed: int, log: Callable[[str], None] = print) -> dict[str, float]:
-    """Fit ``model.policy`` (an sb3-contrib MaskablePPO policy) to the demonstrations."""
+          value_coef: float, seed: int, log: Callable[[str], None] = print,
+          deadline: float | None = None) -> dict[str, float]:
+    """Fit ``model.policy`` (an sb3-contrib MaskablePPO policy) to the demonstrations; past
+    ``deadline`` (``time.monotonic()`` seconds) it stops after the minibatch under way."""
     policy = model.policy
     policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     rng = np.random.default_rng(seed)
     n = len(data)
     stats: dict[str, float] = {}
+    out_of_time = False
     for epoch in range(epochs):
         order = rng.permutation(n)
         total_nll = total_value = correct = 0.0
+        seen = 0
         for start in range(0, n, batch_size):
+            if deadline is not None and seen and time.monotonic() >= deadline:
+                out_of_time = True
+                break
             batch = order[start:start + batch_size]
             obs = torch.as_tensor(data.observations[batch], dtype=torch.float32, device=policy.device)
             actions = torch.as_tensor(data.actions[batch], device=policy.device)
@@ -112,22 +133,34 @@ def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learni
                 correct += (predicted == actions).sum().item()
                 total_nll -= log_prob.sum().item()
                 total_value += value_loss.item() * len(batch)
-        stats = {"epoch": epoch + 1, "nll": total_nll / n, "value_mse": total_value / n, "accuracy": correct / n}
-        log(f"pretrain epoch {epoch + 1}/{epochs}: nll {stats['nll']:.3f}, accuracy {stats['accuracy']:.3f}, "
-            f"value mse {stats['value_mse']:.3f}")
+                seen += len(batch)
+        stats = {"epoch": epoch + 1 if not out_of_time else epoch + seen / n, "nll": total_nll / seen,
+                 "value_mse": total_value / seen, "accuracy": correct / seen}
+        log(f"pretrain epoch {epoch + 1}/{epochs}{' (cut short by the time budget)' if out_of_time else ''}: "
+            f"nll {stats['nll']:.3f}, accuracy {stats['accuracy']:.3f}, value mse {stats['value_mse']:.3f}")
+        if out_of_time:
+            break
     policy.set_training_mode(False)
     return stats
 
 
-def pretrain(model: Any, config: Any, game_factory: Callable[[], Any]) -> dict[str, float]:
-    """Collect demonstrations and clone them into ``model``, per ``config.pretrain``."""
+def pretrain(model: Any, config: Any, game_factory: Callable[[], Any], run_started: float | None = None
+             ) -> dict[str, float]:
+    """Collect demonstrations and clone them into ``model``, per ``config.pretrain``; with a time
+    limit, within ``budget_fraction`` of it counted from ``run_started`` (monotonic seconds)."""
     settings = config.pretrain
     started = time.monotonic()
+    budget = None
+    if config.time_limit_minutes:
+        budget = config.time_limit_minutes * 60 * settings.budget_fraction
+    origin = started if run_started is None else run_started
     data = collect_demonstrations(game_factory, config.env.name, settings.demonstrator, settings.games,
                                   seed=config.seed + 104729, gamma=config.ppo.gamma,
-                                  max_samples=settings.max_samples)
+                                  max_samples=settings.max_samples, skip_forced=config.auto_play_forced,
+                                  deadline=None if budget is None else origin + budget / 2)
     print(f"pretrain: {len(data)} decisions from {data.games} {settings.demonstrator} games "
           f"({time.monotonic() - started:.0f} s)")
     stats = clone(model, data, settings.epochs, settings.batch_size, settings.learning_rate,
-                  settings.value_coef, seed=config.seed)
-    return {**stats, "samples": len(data), "games": data.games, "seconds": round(time.monotonic() - started, 1)}
+                  settings.value_coef, seed=config.seed, deadline=None if budget is None else origin + budget)
+    return {**stats, "samples": len(data), "games": data.games, "seconds": round(time.monotonic() - started, 1),
+            "budget_seconds": None if budget is None else round(budget, 1)}

@@ -27,8 +27,16 @@ action ends the episode as a loss for the learner: reward ``illegal_reward`` (-1
 and ``"raise"`` raises the AEC env's ``IllegalActionError`` (for debugging a masked agent). Either
 of the first two reports ``info["illegal_action"] = True`` and counts in ``env.illegal_actions``.
 
+Forced decisions. With ``auto_play_forced=True`` (the trainer's default) a learner decision with
+exactly one legal action is played by the adapter, not returned to the agent: nothing can be
+learned from it, and in Heroica about half of all decisions are forced (every roll). Its reward
+is added to the step that led to it. ``env.forced_decisions`` counts them and
+``env.env_decisions`` counts every AEC step (all seats, forced ones included), so a trainer can
+report learner decisions/s (SB3 steps) next to env decisions/s.
+
 Episode statistics. At the end of an episode ``info["learner_episode"]`` holds the learner's
-return ``r``, length ``l`` (its decisions) and wall time ``t``. It is not ``info["episode"]``: that
+return ``r``, length ``l`` (its decisions, forced ones not counted), wall time ``t``, ``forced``
+(the learner's decisions played for it) and ``env_decisions`` (AEC steps of the episode). It is not ``info["episode"]``: that
 key belongs to the monitors (SB3's ``Monitor``/``VecMonitor``, gymnasium's
 ``RecordEpisodeStatistics``, which refuses an env that writes it), so wrap the env in one of them
 for ``rollout/ep_rew_mean``.
@@ -131,6 +139,7 @@ class PolicyOpponent:
 class LeagueSchedule:
     """Relative weights of the opponent kinds (normalised when sampling).
 
+    ``random``, ``heuristic`` and ``lookahead`` are the bots of those names (``envs.bots``);
     ``snapshots`` is the weight of all frozen snapshots together (one is then picked uniformly).
     A kind with no entry in the pool (no snapshots yet, no heuristic bot) passes its weight to
     the others in proportion. ``max_snapshots`` is how many snapshots the pool keeps (newest).
@@ -140,8 +149,10 @@ class LeagueSchedule:
     heuristic: float = 0.3
     snapshots: float = 0.5
     max_snapshots: int = 5
+    lookahead: float = 0.0
 
-    KINDS = ("random", "heuristic", "snapshots")
+    BOT_KINDS = ("random", "heuristic", "lookahead")
+    KINDS = (*BOT_KINDS, "snapshots")
 
     def __post_init__(self) -> None:
         for kind in self.KINDS:
@@ -152,7 +163,7 @@ class LeagueSchedule:
             if value < 0:
                 raise ValueError(f"LeagueSchedule.{kind}: weight must be >= 0, got {value!r}")
         if sum(getattr(self, k) for k in self.KINDS) <= 0:
-            raise ValueError("LeagueSchedule: all weights (random, heuristic, snapshots) are zero; "
+            raise ValueError("LeagueSchedule: all weights (random, heuristic, lookahead, snapshots) are zero; "
                              "give at least one a positive weight")
         m = self.max_snapshots
         if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
@@ -167,34 +178,39 @@ class LeagueSchedule:
 
 
 class OpponentPool:
-    """Named opponents (``random``, ``heuristic``, snapshots) sampled by a :class:`LeagueSchedule`.
+    """Named opponents (the bots ``random``, ``heuristic``, ``lookahead``, and snapshots) sampled
+    by a :class:`LeagueSchedule`.
 
     ``sample(rng)`` returns ``(name, opponent)``. Snapshots are kept newest-last; adding one
     beyond ``schedule.max_snapshots`` evicts the oldest.
     """
 
     def __init__(self, schedule: LeagueSchedule | None = None, *, random: Opponent | None = None,
-                 heuristic: Opponent | None = None):
+                 heuristic: Opponent | None = None, lookahead: Opponent | None = None):
         if random is None:
             from envs.bots import RandomBot
 
             random = BotOpponent(RandomBot(), name="random")
         self.random = random
         self.heuristic = heuristic
+        self.lookahead = lookahead
         self._snapshots: OrderedDict[str, Opponent] = OrderedDict()
         self._schedule = LeagueSchedule()
         self.schedule = schedule if schedule is not None else LeagueSchedule()
 
     @classmethod
     def for_game(cls, game_name: str, schedule: LeagueSchedule | None = None) -> "OpponentPool":
-        """Random and (if registered) heuristic bots of ``game_name`` (``"heroica"``/``"heroica_v0"``)."""
-        from envs.bots import get_bot
+        """The random bot and (where registered) the heuristic and lookahead bots of ``game_name``
+        (``"heroica"``/``"heroica_v0"``)."""
+        from envs.bots import bot_names, get_bot
 
-        try:
-            heuristic = BotOpponent(get_bot(game_name, "heuristic"), name="heuristic")
-        except KeyError:
-            heuristic = None
-        return cls(schedule, heuristic=heuristic)
+        known = bot_names(game_name)
+        bots = {kind: BotOpponent(get_bot(game_name, kind), name=kind)
+                for kind in ("heuristic", "lookahead") if kind in known}
+        return cls(schedule, **bots)
+
+    def _bot(self, kind: str) -> Opponent | None:
+        return getattr(self, kind)
 
     # -- schedule ---------------------------------------------------------------------
     @property
@@ -210,7 +226,7 @@ class OpponentPool:
 
     # -- snapshots --------------------------------------------------------------------
     def add_snapshot(self, name: str, opponent: Opponent) -> None:
-        if name in ("random", "heuristic") or name in self._snapshots:
+        if name in LeagueSchedule.BOT_KINDS or name in self._snapshots:
             raise ValueError(f"add_snapshot: name {name!r} is already in the pool "
                              f"({self.names()}); give each snapshot a new name")
         if not hasattr(opponent, "act"):
@@ -228,14 +244,11 @@ class OpponentPool:
         return list(self._snapshots)
 
     def names(self) -> list[str]:
-        return ([] if self.random is None else ["random"]) + \
-            ([] if self.heuristic is None else ["heuristic"]) + self.snapshot_names
+        return [kind for kind in LeagueSchedule.BOT_KINDS if self._bot(kind) is not None] + self.snapshot_names
 
     def get(self, name: str) -> Opponent:
-        if name == "random" and self.random is not None:
-            return self.random
-        if name == "heuristic" and self.heuristic is not None:
-            return self.heuristic
+        if name in LeagueSchedule.BOT_KINDS and self._bot(name) is not None:
+            return self._bot(name)
         if name in self._snapshots:
             return self._snapshots[name]
         raise KeyError(f"no opponent {name!r} in the pool; have {self.names()}")
@@ -244,18 +257,15 @@ class OpponentPool:
     def probabilities(self) -> dict[str, float]:
         """Probability of each named opponent under the schedule and the current entries."""
         weights = self._schedule.weights()
-        available = {"random": self.random is not None, "heuristic": self.heuristic is not None,
-                     "snapshots": bool(self._snapshots)}
+        available = {kind: self._bot(kind) is not None for kind in LeagueSchedule.BOT_KINDS}
+        available["snapshots"] = bool(self._snapshots)
         total = sum(w for k, w in weights.items() if available[k])
         if total <= 0:
             missing = [k for k, w in weights.items() if w > 0 and not available[k]]
             raise ValueError(f"OpponentPool: the schedule puts weight only on {missing}, which the pool "
-                             "does not have yet (add_snapshot first, or give random/heuristic weight)")
-        probs: dict[str, float] = {}
-        if available["random"]:
-            probs["random"] = weights["random"] / total
-        if available["heuristic"]:
-            probs["heuristic"] = weights["heuristic"] / total
+                             "does not have yet (add_snapshot first, or give a bot weight)")
+        probs = {kind: weights[kind] / total for kind in LeagueSchedule.BOT_KINDS
+                 if available[kind] and weights[kind] > 0}
         for name in self._snapshots:
             probs[name] = weights["snapshots"] / total / len(self._snapshots)
         return probs
@@ -287,8 +297,9 @@ class SelfPlayEnv(gymnasium.Env):
     opponent name); at the end of an episode also ``final_rewards`` (one per seat: the game's
     returns when it is over, else the rewards summed over the episode), ``last_mover`` and
     ``learner_episode``. If the game ends before the learner's first decision, reset starts
-    another game. ``illegal_action`` is ``"terminate"`` (default), ``"random"`` or ``"raise"``
-    (see the module docstring).
+    another game. ``illegal_action`` is ``"terminate"`` (default), ``"random"`` or ``"raise"``;
+    ``auto_play_forced`` plays the learner's one-legal-action decisions for it (see the module
+    docstring for both).
     """
 
     ILLEGAL_ACTION_MODES = ("terminate", "random", "raise")
@@ -296,7 +307,7 @@ class SelfPlayEnv(gymnasium.Env):
     def __init__(self, env: str | Callable[[], Any], env_options: dict[str, Any] | None = None,
                  pool: OpponentPool | None = None, seed: int | None = None, *,
                  learner_seats: Sequence[int] | None = None, illegal_action: str = "terminate",
-                 illegal_reward: float = -1.0):
+                 illegal_reward: float = -1.0, auto_play_forced: bool = False):
         super().__init__()
         if isinstance(env, str):
             from envs import make
@@ -315,6 +326,12 @@ class SelfPlayEnv(gymnasium.Env):
                              f"got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        if not isinstance(auto_play_forced, bool):
+            raise TypeError(f"auto_play_forced: must be True or False, got {auto_play_forced!r}")
+        self.auto_play_forced = auto_play_forced
+        self.forced_decisions = 0
+        self.env_decisions = 0
+        self._forced_in_episode = self._episode_start_decisions = 0
         self.pool = pool if pool is not None else OpponentPool.for_game(self.env_name)
         self.agents: list[str] = list(self.aec.possible_agents)
         n = len(self.agents)
@@ -358,12 +375,14 @@ class SelfPlayEnv(gymnasium.Env):
         aec = self.aec
         self._last_mover = aec.agent_selection
         aec.step(action)
+        self.env_decisions += 1
         for i, agent in enumerate(self.agents):
             self._episode_rewards[i] += float(aec.rewards.get(agent, 0.0))
         return float(aec.rewards.get(self.learner, 0.0))
 
     def _play_opponents(self) -> float:
-        """Opponents act until the learner is selected or the game is over."""
+        """Opponents act (and forced learner decisions are played, with ``auto_play_forced``)
+        until the learner has a choice to make or the game is over."""
         reward = 0.0
         aec = self.aec
         while True:
@@ -372,9 +391,24 @@ class SelfPlayEnv(gymnasium.Env):
                 return reward
             agent = aec.agent_selection
             if agent == self.learner:
-                return reward
+                forced = self._forced_action()
+                if forced is None:
+                    return reward
+                self.forced_decisions += 1
+                self._forced_in_episode += 1
+                reward += self._aec_step(forced)
+                continue
             obs = aec.observe(agent)
             reward += self._aec_step(self.opponents[agent].act(aec, agent, obs, self.np_random))
+
+    def _forced_action(self) -> int | None:
+        """The learner's only legal action, if it has just one and forced decisions are auto-played."""
+        if not self.auto_play_forced:
+            return None
+        mask_of = getattr(self.aec, "action_mask", None)  # ours: the mask without the planes
+        mask = mask_of(self.learner) if mask_of is not None else self.aec.observe(self.learner)["action_mask"]
+        legal = np.flatnonzero(mask)
+        return int(legal[0]) if legal.size == 1 else None
 
     def _learner_obs(self) -> np.ndarray:
         obs = self.aec.observe(self.learner)
@@ -401,6 +435,7 @@ class SelfPlayEnv(gymnasium.Env):
         # info["learner_episode"] at the end: the learner's view (its reward, its decisions), which
         # a monitor wrapped around this env sees too, but one around the AEC env would not.
         self._episode_return, self._episode_length = 0.0, 0
+        self._forced_in_episode, self._episode_start_decisions = 0, self.env_decisions
         self._episode_start = time.perf_counter()
         for _ in range(100):
             self.learner_seat = int(self.learner_seats[rng.integers(len(self.learner_seats))])
@@ -472,7 +507,9 @@ class SelfPlayEnv(gymnasium.Env):
         info["final_rewards"] = final_rewards
         info["last_mover"] = self._last_mover
         info["learner_episode"] = {"r": self._episode_return, "l": self._episode_length,
-                                   "t": round(time.perf_counter() - self._episode_start, 6)}
+                                   "t": round(time.perf_counter() - self._episode_start, 6),
+                                   "forced": self._forced_in_episode,
+                                   "env_decisions": self.env_decisions - self._episode_start_decisions}
 
     def render(self):
         return self.aec.render()

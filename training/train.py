@@ -57,6 +57,7 @@ from typing import Any, Sequence
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import CallbackList
+from stable_baselines3.common.utils import configure_logger
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 from envs import make
@@ -82,6 +83,7 @@ from .config import TrainConfig, dump_config, load_config
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN
 from .pretrain import pretrain
+from .run_stats import BudgetProgressBar, ThroughputCallback, UpdateStatsCallback
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
 
 
@@ -157,20 +159,21 @@ def check_inputs(config: TrainConfig, source: str = "<config>", overrides: Seque
 # ==========================================================================================
 def league_schedule(config: TrainConfig) -> LeagueSchedule:
     league = config.league
-    return LeagueSchedule(random=league.random, heuristic=league.heuristic,
+    return LeagueSchedule(random=league.random, heuristic=league.heuristic, lookahead=league.lookahead,
                           snapshots=league.snapshots, max_snapshots=league.max_snapshots)
 
 
 def env_factory(config: TrainConfig, rank: int):
     """A picklable-enough closure for SubprocVecEnv: env ``rank`` gets seed + rank."""
     name, options, seed, schedule = config.env.name, config.env.make_kwargs(), config.seed + rank, league_schedule(config)
-    in_subprocess = config.num_envs > 1
+    in_subprocess, auto_play_forced = config.num_envs > 1, config.auto_play_forced
 
     def build() -> SelfPlayEnv:
         if in_subprocess:  # snapshot opponents predict one observation at a time: see single_thread
             torch.set_num_threads(1)
             ignore_stop_signals()
-        return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed)
+        return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed,
+                           auto_play_forced=auto_play_forced)
 
     return build
 
@@ -186,6 +189,28 @@ def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
     return episode.write(path, fps=config.video.fps, formats=("mp4",))[0]
 
 
+def new_model(config: TrainConfig, vec_env: Any, run: Path) -> MaskablePPO:
+    ppo, network = config.ppo, config.network
+    policy_kwargs = dict(features_extractor_class=BoardCNN, normalize_images=False,
+                         features_extractor_kwargs=dict(features_dim=network.features_dim,
+                                                        channels=tuple(network.cnn_channels),
+                                                        kernel_size=network.kernel_size),
+                         net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)))
+    return MaskablePPO("MlpPolicy", vec_env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
+                       batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
+                       gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
+                       vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm, target_kl=ppo.target_kl,
+                       policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
+                       seed=config.seed, device=config.device, verbose=0)
+
+
+def budget_progress_bar(config: TrainConfig, time_limit: TimeLimitCallback | None) -> BudgetProgressBar | None:
+    """The time-budget bar where a time limit applies (SB3's step bar otherwise)."""
+    if not (config.progress_bar and time_limit is not None):
+        return None
+    return BudgetProgressBar(time_limit.started + time_limit.seconds, config.total_timesteps)
+
+
 @dataclass
 class Progress:
     """How far the run got: what an interrupt saves and summary.json reports."""
@@ -198,6 +223,8 @@ class Progress:
     pretrain: dict | None = None
     resumed_from: dict | None = None
     results: dict | None = None
+    throughput: dict | None = None
+    updates: dict | None = None
 
 
 def write_summary(path: Path, config: TrainConfig, progress: Progress, run_seconds: float,
@@ -208,6 +235,8 @@ def write_summary(path: Path, config: TrainConfig, progress: Progress, run_secon
                "stopped_by_time_limit": bool(time_limit and time_limit.stopped_early),
                "steps_per_second": round((steps - progress.start_steps) / max(progress.learn_seconds, 1e-9), 1),
                "pretrain": progress.pretrain,
+               "throughput": progress.throughput,
+               "ppo_updates": progress.updates,
                "final": None if progress.results is None else
                {name: result_fields(result) for name, result in progress.results.items()},
                "interrupted": interrupted is not None,
@@ -263,7 +292,6 @@ def train(config: TrainConfig) -> Path:
                 vec_env = VecMonitor(SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories))
             stop.check()
             vec_env.seed(config.seed)
-            ppo, network = config.ppo, config.network
             if resume is not None:
                 model = MaskablePPO.load(resume.checkpoint, env=vec_env, device=config.device,
                                          tensorboard_log=str(run / "tb"))
@@ -276,50 +304,52 @@ def train(config: TrainConfig) -> Path:
                       f"{resume.checkpoint}; opponent pool snapshots: {', '.join(pool) or 'none'}; "
                       f"eval.csv rows kept: {kept}")
             else:
-                policy_kwargs = dict(features_extractor_class=BoardCNN, normalize_images=False,
-                                     features_extractor_kwargs=dict(features_dim=network.features_dim,
-                                                                    channels=tuple(network.cnn_channels),
-                                                                    kernel_size=network.kernel_size),
-                                     net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)))
-                model = MaskablePPO("MlpPolicy", vec_env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
-                                    batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
-                                    gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
-                                    vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-                                    policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
-                                    seed=config.seed, device=config.device, verbose=0)
+                model = new_model(config, vec_env, run)
             progress.model = model
+            # the run's own TensorBoard logger from the start (the one learn() would make), so that
+            # the warm start and the step-0 and final evaluations are in TensorBoard too
+            model.set_logger(configure_logger(0, str(run / "tb"), "ppo", reset_num_timesteps=resume is None))
             if config.pretrain.games and resume is None:
                 progress.phase = "warm start"
-                progress.pretrain = pretrain(model, config, game_factory(config))
-                evaluate_and_log(model, config, run / "eval.csv", 0)  # the cloned policy's level: row 0
+                progress.pretrain = pretrain(model, config, game_factory(config), run_started)
+                for key in ("accuracy", "nll", "value_mse", "samples", "seconds"):
+                    model.logger.record(f"pretrain/{key}", progress.pretrain[key])
+                # the cloned policy's level: eval.csv row 0 (and the pretrain scalars, at step 0)
+                evaluate_and_log(model, config, run / "eval.csv", 0, logger=model.logger)
             progress.phase = "learning"
-            stopper = StopOnSignal(stop)
+            stopper, throughput, updates = StopOnSignal(stop), ThroughputCallback(), UpdateStatsCallback()
+            # learn() counts on from a loaded model's steps: ask only for what is left
+            remaining = config.total_timesteps - model.num_timesteps
+            bar = budget_progress_bar(config, time_limit)
             callbacks = CallbackList([
                 stopper,
                 RolloutThreadsCallback(),
+                throughput,
+                updates,
                 *([time_limit] if time_limit else []),
+                *([bar] if bar else []),
                 PeriodicCheckpoint(config, run, stop),
                 SnapshotCallback(config, run / "snapshots", stop),
                 EvalCallback(config, run / "eval.csv", stop),
             ])
-            # learn() counts on from a loaded model's steps: ask only for what is left
-            remaining = config.total_timesteps - model.num_timesteps
             learn_started = time.monotonic()
             try:
                 with stop.deferred():
                     if remaining > 0:
-                        model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=config.progress_bar,
+                        model.learn(total_timesteps=remaining, callback=callbacks,
+                                    progress_bar=config.progress_bar and bar is None,
                                     reset_num_timesteps=resume is None, tb_log_name="ppo")
             finally:  # also when a stop cut an evaluation short, out of the middle of learn()
                 progress.learn_seconds = time.monotonic() - learn_started
                 progress.learned_steps = stopper.learned if remaining > 0 else model.num_timesteps
+                progress.throughput, progress.updates = throughput.totals or None, updates.summary()
             stop.check()
             progress.phase = "final evaluation"
             vec_env.close()
             vec_env = None
             model.save(str(run / "final_model.zip"))
             progress.results = evaluate_and_log(model, config, run / "eval.csv", model.num_timesteps,
-                                                games=config.eval.final_games)
+                                                logger=model.logger, games=config.eval.final_games)
             for opponent, result in progress.results.items():
                 print(f"final vs {opponent}: {result.summary()}")
             write_summary(run / "summary.json", config, progress, time.monotonic() - run_started, time_limit)

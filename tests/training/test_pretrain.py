@@ -56,3 +56,43 @@ def test_collecting_from_no_games_is_an_error():
     with pytest.raises(ValueError, match="games must be at least 1"):
         collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=0, seed=0, gamma=0.99,
                                max_samples=10)
+
+
+def heroica_game():
+    return make("heroica_v0", max_rounds=10).game
+
+
+def test_forced_decisions_are_left_out_when_the_trainer_plays_them():
+    every = collect_demonstrations(heroica_game, "heroica_v0", "heuristic", games=2, seed=3, gamma=0.9,
+                                   max_samples=10_000)
+    choices = collect_demonstrations(heroica_game, "heroica_v0", "heuristic", games=2, seed=3, gamma=0.9,
+                                     max_samples=10_000, skip_forced=True)
+    legal = every.masks.sum(axis=1)
+    assert (legal == 1).any() and (choices.masks.sum(axis=1) >= 2).all()
+    # the same decisions, in the same order, less the forced ones
+    np.testing.assert_array_equal(choices.actions, every.actions[legal >= 2])
+    np.testing.assert_array_equal(choices.observations, every.observations[legal >= 2])
+    # discounting counts only the steps the learner takes: |v| is at least as large once the
+    # forced decisions no longer stand between a choice and the end
+    assert np.all(np.abs(choices.values) >= np.abs(every.values[legal >= 2]) - 1e-6)
+
+
+def test_the_time_budget_stops_collecting_and_cloning():
+    import time
+
+    from sb3_contrib import MaskablePPO
+
+    from training.selfplay import SelfPlayEnv
+
+    past = time.monotonic() - 1.0
+    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
+                                  max_samples=10_000, deadline=past)
+    assert data.games == 1 and len(data) > 32  # the first game is always played, then none
+    model = MaskablePPO("MlpPolicy", SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0), n_steps=16,
+                        batch_size=16, device="cpu", seed=0, policy_kwargs=dict(net_arch=[64]))
+    lines: list[str] = []
+    with single_thread():
+        stats = clone(model, data, epochs=5, batch_size=16, learning_rate=1e-3, value_coef=0.5, seed=0,
+                      log=lines.append, deadline=past)
+    assert stats["epoch"] == pytest.approx(16 / len(data))  # one minibatch, then the budget ends it
+    assert len(lines) == 1 and "cut short by the time budget" in lines[0]

@@ -242,6 +242,58 @@ def test_episode_statistics_are_the_learners():
     assert "episode" not in info
 
 
+def _play_first_legal(env: SelfPlayEnv) -> tuple[list[int], dict]:
+    """One episode where the learner always takes its lowest legal action; returns how many
+    legal actions each decision it saw had, and the last info."""
+    env.reset()
+    choices, done, info = [], False, {}
+    while not done:
+        legal = np.flatnonzero(env.action_masks())
+        choices.append(legal.size)
+        _, _, terminated, truncated, info = env.step(int(legal[0]))
+        done = terminated or truncated
+    return choices, info
+
+
+@pytest.mark.parametrize("name, options", [("heroica_v0", {"max_rounds": 12}),
+                                           ("heroscape_v0", {"round_cap": 3})])
+def test_forced_decisions_are_played_for_the_learner_and_the_game_is_the_same(name, options):
+    """auto_play_forced hands the agent only real choices, and as a forced decision has one
+    action and draws no randomness, the same seed plays the very same game."""
+    plain = SelfPlayEnv(name, options, seed=11)
+    auto = SelfPlayEnv(name, options, seed=11, auto_play_forced=True)
+    for _ in range(3):
+        seen_plain, info_plain = _play_first_legal(plain)
+        seen_auto, info_auto = _play_first_legal(auto)
+        assert min(seen_auto) >= 2
+        assert seen_auto == [n for n in seen_plain if n >= 2]
+        np.testing.assert_array_equal(info_auto["final_rewards"], info_plain["final_rewards"])
+        episode = info_auto["learner_episode"]
+        assert episode["forced"] == len(seen_plain) - len(seen_auto)
+        assert episode["l"] == len(seen_auto)
+        assert episode["env_decisions"] == info_plain["learner_episode"]["env_decisions"]
+        assert episode["r"] == info_plain["learner_episode"]["r"]
+    assert auto.forced_decisions > 0 and auto.env_decisions == plain.env_decisions
+
+
+def test_auto_play_forced_must_be_a_bool():
+    with pytest.raises(TypeError, match="auto_play_forced"):
+        SelfPlayEnv("heroica_v0", auto_play_forced="yes")
+
+
+def test_the_lookahead_bot_takes_its_league_weight():
+    pool = OpponentPool(LeagueSchedule(random=1, heuristic=1, lookahead=2, snapshots=0),
+                        heuristic=_Named("heuristic"), lookahead=_Named("lookahead"))
+    assert pool.probabilities() == pytest.approx({"random": 0.25, "heuristic": 0.25, "lookahead": 0.5})
+    assert pool.names() == ["random", "heuristic", "lookahead"]
+    with pytest.raises(ValueError, match="already in the pool"):
+        pool.add_snapshot("lookahead", _Named("x"))
+    # a pool without the bot passes its weight on to the others
+    without = OpponentPool(LeagueSchedule(random=1, heuristic=1, lookahead=2, snapshots=0),
+                           heuristic=_Named("heuristic"))
+    assert without.probabilities() == pytest.approx({"random": 0.5, "heuristic": 0.5})
+
+
 def test_gymnasium_record_episode_statistics_wraps_the_env():
     from gymnasium.wrappers import RecordEpisodeStatistics
 

@@ -59,15 +59,40 @@ def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
         assert summary["pretrain"]["samples"] > 0 and first_steps == 0
     else:
         assert summary["pretrain"] is None and first_steps > 0
+    # the step-0 (warm start) and final evaluations reach TensorBoard as the periodic ones do
+    scalars = tensorboard_scalars(run / "tb")
+    steps = {step for step, _ in scalars["eval/win_rate_vs_heuristic"]}
+    assert summary["timesteps"] in steps and (0 in steps) == bool(extra)
+    assert ("pretrain/accuracy" in scalars) == bool(extra)
+    for key in ("rollout/learner_decisions_per_s", "rollout/env_decisions_per_s", "train/approx_kl"):
+        assert key in scalars, sorted(scalars)
+    throughput = summary["throughput"]
+    assert throughput["env_decisions"] > throughput["learner_decisions"] > 0
+    assert throughput["env_decisions_per_second"] > throughput["learner_decisions_per_second"] > 0
+    assert summary["ppo_updates"]["updates"] >= 3 and summary["ppo_updates"]["approx_kl_mean"] > 0
+
+
+def tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    scalars: dict[str, list[tuple[int, float]]] = {}
+    for events in folder.rglob("events.out.tfevents.*"):
+        accumulator = EventAccumulator(str(events))
+        accumulator.Reload()
+        for tag in accumulator.Tags()["scalars"]:
+            scalars.setdefault(tag, []).extend((e.step, e.value) for e in accumulator.Scalars(tag))
+    return scalars
 
 
 def test_the_time_limit_stops_learning_early_and_still_evaluates(tmp_path):
     done = run_train("--config", "configs/smoke_heroica.yaml", f"run_dir={tmp_path}", "run_name=limited",
-                     "progress_bar=false", "video.enabled=false", "total_timesteps=1000000",
+                     "progress_bar=true", "video.enabled=false", "total_timesteps=1000000",
                      "time_limit_minutes=0.05")
     assert done.returncode == 0, done.stderr[-3000:]
     summary = json.loads((tmp_path / "limited" / "summary.json").read_text())
     assert summary["stopped_by_time_limit"] and summary["timesteps"] < 1_000_000
+    # the bar counts down the time budget, not the 1,000,000 steps the time limit cuts short
+    assert f"learning, time budget; step {summary['timesteps']} of at most 1000000" in done.stdout
     assert set(summary["final"]) == {"random", "heuristic"}
 
 
