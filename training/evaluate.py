@@ -3,38 +3,72 @@
     python -m training.evaluate --env heroica_v0 \\
         --agents random heuristic runs/x/final_model.zip ppo150k=runs/x/checkpoints/model_150000_steps.zip \\
         --games 20 --seed 0 --out outputs/tournament [--option max_rounds=50 --option mission=tunnel]
+    python -m training.evaluate --env heroica_v0 --agents random heuristic final=runs/x/final_model.zip \\
+        --option num_players=3 --games 21              # three heroes: tables of three agents
+    python -m training.evaluate --env heroscape_v0 --option scenario=highlands_melee \\
+        --agents random heuristic r2=random h2=heuristic --games 8
 
 Agents are specs as in ``training.agents.load_agent``: a bot name (``random``, ``heuristic``), a
 model file (``.zip``; a ``final_model.zip`` is named after its run folder) or ``name=spec`` to
 choose the display name. Names must be unique. ``--option key=value`` is passed to
-``envs.make`` (values are YAML: ``max_rounds=50``, ``mission=[fork,tunnel]``).
+``envs.make`` (values are YAML: ``max_rounds=50``, ``mission=[fork,tunnel]``). The game's seat
+count comes from its options: Heroica ``num_players=3`` (three Heroes) or ``num_players=4``
+with ``battle=true`` (three Heroes and the Monster Player), Heroscape
+``scenario=highlands_melee``, HeroClix ``scenario=brawl`` (both four-player free-for-alls).
 
-Schedule. Every unordered pair {a, b} (in the order the agents are listed) plays ``--games``
-games; game ``k`` of the pair puts ``a`` in seat 0 when ``k`` is even and in seat 1 when ``k``
-is odd, so with an even count each agent plays each seat equally often (seat 0 moves first in
-most games, an advantage this cancels). Game ``k`` of pair number ``p`` (0, 1, ...) uses seed
-``seed + p * games + k``: every game of a tournament has its own seed (dice and the bots' own
-randomness), and the same ``--seed`` replays the same tournament. Only two-player games are
-supported for now.
+Schedule (``training.tournament_schedule``). A game of ``n`` seats is played at *tables* of
+``n`` agents, and ``--games`` is the number of games per table:
+
+* two seats: every unordered pair {a, b} (in the order the agents are listed) is a table;
+  game ``k`` of the pair puts ``a`` in seat 0 when ``k`` is even and in seat 1 when ``k`` is
+  odd, so with an even count each agent plays each seat equally often (seat 0 moves first in
+  most games, an advantage this cancels);
+* ``n`` > 2 seats: with at least ``n`` agents every n-subset of them is a table (4 agents,
+  3 seats: 4 tables); with fewer, the agents are repeated to fill the seats, cycling in list
+  order from each agent in turn (2 agents, 3 seats: tables ``a b a`` and ``b a b``). Game ``k``
+  of a table is rotation ``k % n`` of its seats (seat ``s`` holds ``table[(s + k) % n]``), so
+  ``--games`` must be a multiple of ``n`` and every agent sits in every seat equally often.
+  The default is 20 rounded up to a multiple of ``n``. A rotation keeps the cyclic order of a
+  table: seats are balanced, neighbours (who plays right after whom) are not.
+
+Game ``k`` of table number ``t`` (0, 1, ...) uses seed ``seed + t * games + k``: every game of a
+tournament has its own seed (dice and the bots' own randomness), and the same ``--seed``
+replays the same tournament. Every game records its seats, seed, returns and finishing ranks.
+
+Results. A *win* is a positive return (a shared win is a win for each winner), a draw a zero
+return (e.g. the round cap), a loss a negative one; win rates are wins / games, draws being
+non-wins, with 95% Wilson score intervals. Between two agents, the head-to-head result of a
+game is, with two seats, the agent's win, draw or loss; with more seats, whether it finished
+ahead of, level with or behind the other (by return) in a game both played. With more seats
+than agents an agent fills several seats of a game: each seat counts as one of its games,
+and head to head each pair of seats counts once (an agent never plays itself).
 
 Output files in ``--out``:
 
-* ``tournament.json`` - settings, every game (seats, seed, returns, winner), the pairwise
-  table, the win-rate matrix with its intervals (null on the diagonal) and the ratings;
+* ``tournament.json`` - settings, every game (seats, seed, returns, ranks, winner), the
+  tables, the pairwise table, the head-to-head matrix with its intervals (null on the
+  diagonal), per-agent and per-seat results and the ratings;
 * ``win_rates.csv`` - one row per ordered pair: agent, opponent, games, wins, draws, losses,
   win_rate, ci_low, ci_high. ``win_rate`` = wins / games of ``agent`` against ``opponent``
-  (draws are non-wins), ``ci_low``..``ci_high`` its 95% Wilson score interval;
-* ``ratings.csv`` - agent, mu, sigma, ordinal, rank.
+  head to head (with more than two seats: the share of shared games it finished ahead),
+  ``ci_low``..``ci_high`` its 95% Wilson score interval;
+* ``ratings.csv`` - agent, mu, sigma, ordinal, rank;
+* ``agents.csv`` (more than two seats only) - one row per agent: games, wins, draws, losses,
+  win_rate, ci_low, ci_high, mean_rank and per seat ``seat{s}_games``, ``seat{s}_wins``,
+  ``seat{s}_win_rate``. An agent no better than the others wins about 1/n of its games.
 
 Ratings are openskill Plackett-Luce ratings (a Bayesian Elo/TrueSkill-like model): every agent
-starts at mu = 25, sigma = 25/3, and each game updates both players in the order played (a
-draw is a tied rank). ``mu`` is the estimated skill, ``sigma`` its uncertainty, and ``ordinal``
-= mu - 3 sigma a conservative skill that the leaderboard sorts by. Ratings are only comparable
-within one tournament; the win-rate matrix is the primary result, the ratings summarise it.
+starts at mu = 25, sigma = 25/3, and each game updates all its players together, in one
+rating of all ``n`` seats ranked by their finishing places (by return; equal returns tie). ``mu`` is the
+estimated skill, ``sigma`` its uncertainty, and ``ordinal`` = mu - 3 sigma a conservative
+skill that the leaderboard sorts by. An agent in several seats of one game is rated as one
+player per seat and takes the mean of their updated mu and sigma, so finishing ahead of
+itself gains it nothing. Ratings are only comparable within one tournament; the win rates are
+the primary result, the ratings summarise them.
 
 From a notebook: ``run_tournament(...)`` returns a ``Tournament`` (``win_rate_matrix()``,
-``ratings()``, ``format_table()``, ...), and ``load_eval_csv`` reads a training run's
-``eval.csv`` for learning curves.
+``agent_rows()``, ``seat_rows()``, ``ratings()``, ``format_table()``, ...), and
+``load_eval_csv`` reads a training run's ``eval.csv`` for learning curves.
 """
 
 from __future__ import annotations
@@ -56,9 +90,46 @@ from envs.bots import Bot, play_game, wilson_interval
 
 from .agents import check_compatible, load_agent
 from .config import parse_env_options
+from .tournament_schedule import check_games, default_games, finishing_ranks, schedule, tables
 
 PAIR_FIELDS = ["agent", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
 RATING_FIELDS = ["agent", "mu", "sigma", "ordinal", "rank"]
+AGENT_FIELDS = ["agent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mean_rank"]
+OUTCOMES = ("wins", "draws", "losses")
+
+
+def _sign_outcome(value: float) -> str:
+    """Same rule as envs.bots.MatchResult: the sign decides (positive = win, zero = draw)."""
+    return "wins" if value > 0 else "losses" if value < 0 else "draws"
+
+
+def _two_seat_outcome(returns: list[float], seat: int, other: int) -> str:
+    # The sign of the agent's own return, as this module always counted two-player games: the
+    # same as the comparison below in a zero-sum game, except that a shared win is a win for both.
+    return _sign_outcome(returns[seat])
+
+
+def _order_outcome(returns: list[float], seat: int, other: int) -> str:
+    # With more seats both may lose (or the game go to a third player): the head-to-head
+    # question is only who finished ahead of whom.
+    return _sign_outcome(returns[seat] - returns[other])
+
+
+def _empty_counts(num_seats: int) -> dict[str, Any]:
+    return {"games": 0, "wins": 0, "draws": 0, "losses": 0, "seat_games": [0] * num_seats,
+            "seat_wins": [0] * num_seats}
+
+
+def _add(row: dict[str, Any], seat: int, outcome: str) -> None:
+    row["games"] += 1
+    row[outcome] += 1
+    row["seat_games"][seat] += 1
+    row["seat_wins"][seat] += outcome == "wins"
+
+
+def _rate(wins: int, games: int) -> tuple[float, float, float]:
+    """wins / games (NaN for no games) and its 95% Wilson interval."""
+    return (wins / games if games else math.nan, *wilson_interval(wins, games))
 
 
 @dataclass
@@ -75,13 +146,21 @@ class GameRecord:
         best = max(range(len(self.returns)), key=lambda s: self.returns[s])
         return self.seats[best] if self.returns[best] > 0 else None
 
+    @property
+    def ranks(self) -> list[int]:
+        """Finishing place of each seat, 1 = best; equal returns share a place."""
+        return finishing_ranks(self.returns)
+
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "winner": self.winner}
+        return {**asdict(self), "ranks": self.ranks, "winner": self.winner}
 
 
 @dataclass
 class Tournament:
-    """Every game of a round robin, and the tables and ratings computed from them."""
+    """Every game of a round robin, and the tables and ratings computed from them.
+
+    ``games_per_pair`` is the number of games per table (per pair with two seats).
+    """
 
     names: list[str]
     games: list[GameRecord] = field(default_factory=list)
@@ -89,33 +168,29 @@ class Tournament:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     games_per_pair: int = 0
+    num_seats: int = 2
 
     # -- counts and win rates -------------------------------------------------------------
     def _tally(self) -> dict[tuple[str, str], dict[str, Any]]:
-        """``{(agent, opponent): counts}`` from ``agent``'s side, in one pass over the games."""
-        tally: dict[tuple[str, str], dict[str, Any]] = defaultdict(
-            lambda: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "seat_games": [0, 0], "seat_wins": [0, 0]})
+        """``{(agent, opponent): head-to-head counts}`` from ``agent``'s side, in one pass."""
+        outcome_of = _two_seat_outcome if self.num_seats == 2 else _order_outcome
+        tally: dict[tuple[str, str], dict[str, Any]] = defaultdict(lambda: _empty_counts(self.num_seats))
         for record in self.games:
-            for seat, agent in enumerate(record.seats):
-                for opponent in record.seats:
-                    if opponent == agent:
-                        continue
-                    row = tally[agent, opponent]
-                    result = record.returns[seat]
-                    # Same rule as envs.bots.MatchResult: the sign of the seat's return decides.
-                    outcome = "wins" if result > 0 else "losses" if result < 0 else "draws"
-                    row["games"] += 1
-                    row[outcome] += 1
-                    row["seat_games"][seat] += 1
-                    row["seat_wins"][seat] += outcome == "wins"
+            for (seat, agent), (other, opponent) in itertools.permutations(enumerate(record.seats), 2):
+                if opponent != agent:  # two seats of one agent (fewer agents than seats) say nothing
+                    _add(tally[agent, opponent], seat, outcome_of(record.returns, seat, other))
         return tally
 
     def counts(self, agent: str, opponent: str) -> dict[str, Any]:
-        """Games, wins, draws, losses and per-seat games/wins of ``agent`` against ``opponent``."""
+        """Games, wins, draws, losses and per-seat games/wins of ``agent`` against ``opponent``.
+
+        Head to head: with more than two seats ``wins`` are the shared games ``agent`` finished
+        ahead of ``opponent``, ``draws`` level with it, ``losses`` behind it.
+        """
         for name in (agent, opponent):
             if name not in self.names:
                 raise KeyError(f"no agent {name!r} in this tournament; agents: {self.names}")
-        return self._tally()[agent, opponent]
+        return self._tally().get((agent, opponent), _empty_counts(self.num_seats))
 
     def _matrices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(self.names)
@@ -124,12 +199,15 @@ class Tournament:
         for (i, a), (j, b) in itertools.permutations(enumerate(self.names), 2):
             row = tally.get((a, b))
             if row and row["games"]:
-                rate[i, j] = row["wins"] / row["games"]
-                low[i, j], high[i, j] = wilson_interval(row["wins"], row["games"])
+                rate[i, j], low[i, j], high[i, j] = _rate(row["wins"], row["games"])
         return rate, low, high
 
     def win_rate_matrix(self) -> np.ndarray:
-        """``[i, j]`` = wins / games of ``names[i]`` against ``names[j]``; NaN on the diagonal."""
+        """``[i, j]`` = head-to-head wins / games of ``names[i]`` against ``names[j]``; NaN on the diagonal.
+
+        With more than two seats: the share of the games both played where ``names[i]``
+        finished ahead of ``names[j]``.
+        """
         return self._matrices()[0]
 
     def ci_matrices(self) -> tuple[np.ndarray, np.ndarray]:
@@ -141,34 +219,80 @@ class Tournament:
         """One row per ordered pair (the ``win_rates.csv`` rows)."""
         tally, rows = self._tally(), []
         for a, b in itertools.permutations(self.names, 2):
-            row = tally.get((a, b), {"games": 0, "wins": 0, "draws": 0, "losses": 0})
-            low, high = wilson_interval(row["wins"], row["games"])
-            rows.append({"agent": a, "opponent": b, **{k: row[k] for k in ("games", "wins", "draws", "losses")},
-                         "win_rate": row["wins"] / row["games"] if row["games"] else math.nan,
-                         "ci_low": low, "ci_high": high})
+            row = tally.get((a, b), _empty_counts(self.num_seats))
+            rate, low, high = _rate(row["wins"], row["games"])
+            rows.append({"agent": a, "opponent": b, **{k: row[k] for k in ("games", *OUTCOMES)},
+                         "win_rate": rate, "ci_low": low, "ci_high": high})
         return rows
+
+    def agent_rows(self) -> list[dict[str, Any]]:
+        """Per agent over all its games (the ``agents.csv`` rows): wins are positive returns.
+
+        ``games`` counts seats filled (an agent in two seats of a game plays two), ``mean_rank``
+        is its mean finishing place (1 = first), ``seat_games[s]`` / ``seat_wins[s]`` its games
+        and wins in seat ``s`` and ``seat_win_rate[s]`` their ratio.
+        """
+        counts = {name: _empty_counts(self.num_seats) for name in self.names}
+        place = dict.fromkeys(self.names, 0)
+        for record in self.games:
+            for seat, (name, result, rank) in enumerate(zip(record.seats, record.returns, record.ranks)):
+                _add(counts[name], seat, _sign_outcome(result))
+                place[name] += rank
+        rows = []
+        for name, row in counts.items():
+            rate, low, high = _rate(row["wins"], row["games"])
+            rows.append({"agent": name, **{k: row[k] for k in ("games", *OUTCOMES)}, "win_rate": rate,
+                         "ci_low": low, "ci_high": high,
+                         "mean_rank": place[name] / row["games"] if row["games"] else math.nan,
+                         "seat_games": row["seat_games"], "seat_wins": row["seat_wins"],
+                         "seat_win_rate": [_rate(w, g)[0] for w, g in zip(row["seat_wins"], row["seat_games"])]})
+        return rows
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """Per seat, whoever sat there: ``{seat, games, wins, win_rate, ci_low, ci_high}``.
+
+        The seat advantage the rotation cancels (e.g. seat 0 moving first, Battle Heroica's
+        Monster Player in the last seat); with equal seats each wins about 1/n of the games.
+        """
+        wins = [sum(record.returns[seat] > 0 for record in self.games) for seat in range(self.num_seats)]
+        return [dict(zip(("seat", "games", "wins", "win_rate", "ci_low", "ci_high"),
+                         (seat, len(self.games), won, *_rate(won, len(self.games)))))
+                for seat, won in enumerate(wins)]
+
+    def tables(self) -> list[list[str]]:
+        """The tables played (agent names, in seat order of each table's first game)."""
+        return [[self.names[i] for i in table] for table in tables(len(self.names), self.num_seats)]
 
     # -- ratings --------------------------------------------------------------------------
     def ratings(self, model: Any = None) -> dict[str, dict[str, float]]:
         """openskill ratings ``{name: {mu, sigma, ordinal}}``, updated game by game.
 
-        Games are rated round by round (game k of every pair, then game k + 1, ...), not pair
-        by pair: sequential updates weigh late games more, and rating whole pairs in a row made
-        the result depend on the order the agents were listed. ``model`` is an openskill model
-        (default ``PlackettLuce()``). Lower rank = better: ranks are the negated returns, so
-        equal returns are a tie.
+        Games are rated round by round (game k of every table, then game k + 1, ...), not table
+        by table: sequential updates weigh late games more, and rating whole tables in a row
+        made the result depend on the order the agents were listed. ``model`` is an openskill
+        model (default ``PlackettLuce()``). Each game is one update of all its seats, ranked by
+        their finishing places (``GameRecord.ranks``: 1 = best, equal returns tie). Places, not
+        the negated returns: openskill truncates ranks to integers, so returns of -0.5 and 0.5
+        (three Heroes, or any shaped score) would have been rated as a tie.
         """
         from openskill.models import PlackettLuce
 
         model = model or PlackettLuce()
         current = {name: model.rating(name=name) for name in self.names}
-        per_pair = max(1, self.games_per_pair)
-        rounds = sorted(range(len(self.games)), key=lambda i: (i % per_pair, i // per_pair))
+        per_table = max(1, self.games_per_pair)
+        rounds = sorted(range(len(self.games)), key=lambda i: (i % per_table, i // per_table))
         for record in (self.games[i] for i in rounds):
-            teams = [[current[name]] for name in record.seats]
-            updated = model.rate(teams, ranks=[-float(r) for r in record.returns])
+            # A fresh rating object per seat: openskill misrates one object passed in two teams
+            # (an agent filling two seats), and the model must not update ``current`` in place.
+            teams = [[model.rating(mu=current[name].mu, sigma=current[name].sigma, name=name)]
+                     for name in record.seats]
+            updated = model.rate(teams, ranks=record.ranks)
+            by_agent: dict[str, list[Any]] = defaultdict(list)
             for name, (rating,) in zip(record.seats, updated):
-                current[name] = rating
+                by_agent[name].append(rating)
+            for name, seats in by_agent.items():
+                current[name] = model.rating(mu=float(np.mean([r.mu for r in seats])),
+                                             sigma=float(np.mean([r.sigma for r in seats])), name=name)
         return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for name, r in current.items()}
 
     def leaderboard(self) -> list[dict[str, Any]]:
@@ -182,10 +306,12 @@ class Tournament:
         """Everything as JSON-safe values (NaN becomes None)."""
         rate, low, high = self._matrices()
         return {"env": self.env, "options": self.options, "seed": self.seed,
-                "games_per_pair": self.games_per_pair, "agents": list(self.names),
-                "games": [record.to_dict() for record in self.games],
-                "pairs": [{k: _json_float(v) for k, v in row.items()} for row in self.pair_rows()],
+                "games_per_pair": self.games_per_pair, "num_seats": self.num_seats, "agents": list(self.names),
+                "tables": self.tables(), "games": [record.to_dict() for record in self.games],
+                "pairs": [_json_safe(row) for row in self.pair_rows()],
                 "win_rate_matrix": _json_matrix(rate), "ci_low": _json_matrix(low), "ci_high": _json_matrix(high),
+                "agent_results": [_json_safe(row) for row in self.agent_rows()],
+                "seat_results": [_json_safe(row) for row in self.seat_rows()],
                 "leaderboard": self.leaderboard()}
 
     @classmethod
@@ -193,9 +319,11 @@ class Tournament:
         """The inverse of ``to_dict`` (tables and ratings are recomputed from the games)."""
         games = [GameRecord(seats=list(g["seats"]), seed=int(g["seed"]), returns=[float(r) for r in g["returns"]])
                  for g in data["games"]]
+        # Files from before N-player tournaments have no num_seats: their games tell.
+        seats = int(data.get("num_seats") or (len(games[0].seats) if games else 2))
         return cls(names=list(data["agents"]), games=games, env=data.get("env", ""),
                    options=dict(data.get("options") or {}), seed=int(data.get("seed", 0)),
-                   games_per_pair=int(data.get("games_per_pair", 0)))
+                   games_per_pair=int(data.get("games_per_pair", 0)), num_seats=seats)
 
     def to_json(self, path: str | Path) -> Path:
         path = Path(path)
@@ -215,31 +343,64 @@ class Tournament:
         """agent, mu, sigma, ordinal, rank: the leaderboard."""
         return _write_csv(path, RATING_FIELDS, [{k: _round(v) for k, v in row.items()} for row in self.leaderboard()])
 
+    def agents_csv(self, path: str | Path) -> Path:
+        """One row per agent: ``AGENT_FIELDS`` then ``seat{s}_games``, ``seat{s}_wins``, ``seat{s}_win_rate``."""
+        per_seat = ("games", "wins", "win_rate")
+        fields = AGENT_FIELDS + [f"seat{s}_{k}" for s in range(self.num_seats) for k in per_seat]
+        rows = [{**{k: _round(row[k]) for k in AGENT_FIELDS},
+                 **{f"seat{s}_{k}": _round(row[f"seat_{k}"][s]) for s in range(self.num_seats) for k in per_seat}}
+                for row in self.agent_rows()]
+        return _write_csv(path, fields, rows)
+
     def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write ``tournament.json``, ``win_rates.csv`` and ``ratings.csv`` into ``out_dir``."""
+        """Write ``tournament.json``, ``win_rates.csv``, ``ratings.csv`` (and, for more than two
+        seats, ``agents.csv``) into ``out_dir``."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        return {"json": self.to_json(out / "tournament.json"), "win_rates": self.to_csv(out / "win_rates.csv"),
-                "ratings": self.ratings_csv(out / "ratings.csv")}
+        paths = {"json": self.to_json(out / "tournament.json"), "win_rates": self.to_csv(out / "win_rates.csv"),
+                 "ratings": self.ratings_csv(out / "ratings.csv")}
+        if self.num_seats > 2:  # two-seat tournaments keep their three files
+            paths["agents"] = self.agents_csv(out / "agents.csv")
+        return paths
 
     def format_table(self) -> str:
-        """The win-rate matrix (row agent vs column opponent, with 95% CI) and the leaderboard."""
+        """The head-to-head matrix (row agent vs column opponent, with 95% CI) and the leaderboard;
+        with more than two seats also each agent's results, by seat, and each seat's win rate."""
         rate, low, high = self._matrices()
+        names, n = self.names, self.num_seats
         cells = [[("-" if i == j or math.isnan(rate[i, j]) else
-                   f"{rate[i, j]:.2f} [{low[i, j]:.2f}-{high[i, j]:.2f}]") for j in range(len(self.names))]
-                 for i in range(len(self.names))]
-        first = max([len("agent \\ opponent"), *map(len, self.names)])
-        widths = [max([len(name), *(len(row[j]) for row in cells)]) for j, name in enumerate(self.names)]
-        lines = [f"{self.env or 'tournament'}: {len(self.names)} agents, {len(self.games)} games "
-                 f"({self.games_per_pair} per pair), seed {self.seed}; win rate of row vs column [95% CI]",
-                 "  ".join(["agent \\ opponent".ljust(first), *(n.rjust(w) for n, w in zip(self.names, widths))])]
+                   f"{rate[i, j]:.2f} [{low[i, j]:.2f}-{high[i, j]:.2f}]") for j in range(len(names))]
+                 for i in range(len(names))]
+        first = max([len("agent \\ opponent"), *map(len, names)])
+        widths = [max([len(name), *(len(row[j]) for row in cells)]) for j, name in enumerate(names)]
+        title = f"{self.env or 'tournament'}: {len(names)} agents, {len(self.games)} games"
+        if n == 2:  # the two-player heading, unchanged
+            lines = [f"{title} ({self.games_per_pair} per pair), seed {self.seed}; win rate of row vs column [95% CI]"]
+        else:
+            lines = [f"{title} at {len(self.tables())} tables of {n} seats ({self.games_per_pair} per table, "
+                     f"seats rotated), seed {self.seed}", "",
+                     f"agent results (win = positive return; equal agents win about 1/{n}) and win rate by seat",
+                     "  ".join([f"{'agent'.ljust(first)}  games  wins  draws  win rate [95% CI]   mean rank",
+                                *(f"seat {s}".rjust(7) for s in range(n))])]
+            lines += ["  ".join([f"{r['agent'].ljust(first)}  {r['games']:5d}  {r['wins']:4d}  {r['draws']:5d}  "
+                                 f"{r['win_rate']:8.2f} [{r['ci_low']:.2f}-{r['ci_high']:.2f}]  {r['mean_rank']:9.2f}",
+                                 *(f"{x:7.2f}" for x in r["seat_win_rate"])]) for r in self.agent_rows()]
+            lines += ["", "seat win rates: " + ", ".join(f"seat {r['seat']} {r['win_rate']:.2f} "
+                                                         f"[{r['ci_low']:.2f}-{r['ci_high']:.2f}]"
+                                                         for r in self.seat_rows()),
+                      "", "head to head: share of shared games the row finished ahead of the column [95% CI]"]
+        lines.append("  ".join(["agent \\ opponent".ljust(first), *(m.rjust(w) for m, w in zip(names, widths))]))
         lines += ["  ".join([name.ljust(first), *(c.rjust(w) for c, w in zip(row, widths))])
-                  for name, row in zip(self.names, cells)]
+                  for name, row in zip(names, cells)]
         lines += ["", "leaderboard (openskill Plackett-Luce; ordinal = mu - 3 sigma)",
                   f"{'rank':>4}  {'agent'.ljust(first)}  {'ordinal':>8}  {'mu':>7}  {'sigma':>6}"]
         lines += [f"{row['rank']:>4}  {row['agent'].ljust(first)}  {row['ordinal']:8.2f}  {row['mu']:7.2f}  "
                   f"{row['sigma']:6.2f}" for row in self.leaderboard()]
         return "\n".join(lines)
+
+
+def _json_safe(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: [_json_float(x) for x in v] if isinstance(v, list) else _json_float(v) for k, v in row.items()}
 
 
 def _json_float(value: Any) -> Any:
@@ -275,9 +436,9 @@ def _setup(env_name: str, agents: Sequence[str | Bot], options: dict[str, Any] |
         game = make(env_name, **(options or {})).game
     else:
         game = game_factory()
-    if game.num_players != 2:
-        raise ValueError(f"{env_name} with these options has {game.num_players} players; N-player "
-                         "tournaments are not supported yet (only two-player games)")
+    if game.num_players < 2:
+        raise ValueError(f"{env_name} with these options has {game.num_players} player; a tournament "
+                         "needs a game of two or more")
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {len(agents)}")
     bots = [load_agent(agent, env_name) if isinstance(agent, str) else agent for agent in agents]
@@ -294,36 +455,55 @@ def _setup(env_name: str, agents: Sequence[str | Bot], options: dict[str, Any] |
     return game, bots
 
 
-def _play(game: Any, bots: list[Bot], games_per_pair: int, seed: int, progress: bool) -> Tournament:
-    tournament = Tournament(names=[bot.name for bot in bots], seed=seed, games_per_pair=games_per_pair)
-    pairs = list(itertools.combinations(bots, 2))
-    for p, (a, b) in enumerate(pairs):
-        for k in range(games_per_pair):
-            seats = [a, b] if k % 2 == 0 else [b, a]
-            game_seed = seed + p * games_per_pair + k
-            returns = play_game(game, seats, game_seed)
-            tournament.games.append(GameRecord(seats=[bot.name for bot in seats], seed=game_seed,
-                                               returns=[float(r) for r in returns]))
-        if progress:
-            row = tournament.counts(a.name, b.name)
-            print(f"[{p + 1}/{len(pairs)}] {a.name} vs {b.name}: {row['wins']} wins / {row['draws']} draws / "
-                  f"{row['losses']} losses", file=sys.stderr, flush=True)
+def _progress(tournament: Tournament, table: int, total: int) -> str:
+    """One line on a finished table: the pair's results, or each agent's wins at the table."""
+    played = tournament.games[-tournament.games_per_pair:]
+    head = f"[{table + 1}/{total}] "
+    if tournament.num_seats == 2:  # the line two-player tournaments always printed
+        a, b = played[0].seats
+        row = tournament.counts(a, b)
+        return head + f"{a} vs {b}: {row['wins']} wins / {row['draws']} draws / {row['losses']} losses"
+    wins = dict.fromkeys((name for record in played for name in record.seats), 0)
+    for record in played:
+        for name, result in zip(record.seats, record.returns):
+            wins[name] += result > 0
+    draws = sum(max(record.returns) <= 0 for record in played)
+    return head + ", ".join(f"{name} {won}" for name, won in wins.items()) + \
+        f" wins in {len(played)} games; {draws} without a winner"
+
+
+def _play(game: Any, bots: list[Bot], games_per_table: int, seed: int, progress: bool) -> Tournament:
+    num_seats = int(game.num_players)
+    tournament = Tournament(names=[bot.name for bot in bots], seed=seed, games_per_pair=games_per_table,
+                            num_seats=num_seats)
+    slots = schedule(len(bots), num_seats, games_per_table, seed)
+    total = len(slots) // games_per_table
+    for slot in slots:
+        seats = [bots[i] for i in slot.seats]
+        returns = play_game(game, seats, slot.seed)
+        tournament.games.append(GameRecord(seats=[bot.name for bot in seats], seed=slot.seed,
+                                           returns=[float(r) for r in returns]))
+        if progress and slot.game == games_per_table - 1:
+            print(_progress(tournament, slot.table, total), file=sys.stderr, flush=True)
     return tournament
 
 
 def run_tournament(env_name: str, agents: Sequence[str | Bot], games_per_pair: int, seed: int = 0,
                    options: dict[str, Any] | None = None, game_factory: Callable[[], Any] | None = None,
                    progress: bool = False) -> Tournament:
-    """Round robin among ``agents`` (specs for ``load_agent`` or Bot objects), seats alternating.
+    """Round robin among ``agents`` (specs for ``load_agent`` or Bot objects), seats rotating.
 
     The game is ``envs.make(env_name, **options).game`` unless ``game_factory`` builds it. Every
-    pair plays ``games_per_pair`` games; see the module docstring for seats and seeds. Raises
-    ValueError (or FileNotFoundError for a missing model) before playing when an agent spec,
-    name, model or the player count is wrong.
+    table (every pair for a two-seat game, every n-subset of the agents for n seats) plays
+    ``games_per_pair`` games, a multiple of n when n > 2; see the module docstring for tables,
+    seats and seeds. Raises ValueError (or FileNotFoundError for a missing model) before
+    playing when an agent spec, name, model or the games count is wrong.
     """
     if games_per_pair < 1:
         raise ValueError(f"games_per_pair must be positive, got {games_per_pair}")
-    tournament = _play(*_setup(env_name, agents, options, game_factory), games_per_pair, seed, progress)
+    game, bots = _setup(env_name, agents, options, game_factory)
+    check_games(games_per_pair, game.num_players, "games_per_pair")
+    tournament = _play(game, bots, games_per_pair, seed, progress)
     tournament.env, tournament.options = env_name, dict(options or {})
     return tournament
 
@@ -357,24 +537,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env", required=True, help="registered env, e.g. heroica_v0")
     parser.add_argument("--agents", nargs="+", required=True,
                         help="bot names, model .zip files or name=spec (at least two)")
-    parser.add_argument("--games", type=int, default=20, help="games per pair (even: fair seats)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per pair, or per table of n agents for an n-seat game (a multiple of n "
+                             "for n > 2; even for 2: fair seats); default 20, rounded up to a multiple of n")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("outputs/tournament"), help="output folder")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="env option for envs.make (repeatable; YAML values)")
-    parser.add_argument("--quiet", action="store_true", help="no per-pair progress on stderr")
+                        help="env option for envs.make (repeatable; YAML values), e.g. num_players=3")
+    parser.add_argument("--quiet", action="store_true", help="no per-table progress on stderr")
     args = parser.parse_args(argv)
     try:
-        if args.games < 1:
+        if args.games is not None and args.games < 1:  # before building anything: no game needed
             raise ValueError(f"--games must be positive, got {args.games}")
         options = parse_env_options(args.option)
         game, bots = _setup(args.env, args.agents, options, None)
+        games = default_games(game.num_players) if args.games is None else args.games
+        check_games(games, game.num_players, "--games")
     except (ValueError, KeyError, FileNotFoundError) as error:
         # User mistakes (spec, option, env) are reported plainly; errors while playing are bugs
         # and keep their traceback, which is why play is outside this try.
         print(f"error: {error}", file=sys.stderr)
         return 2
-    tournament = _play(game, bots, args.games, args.seed, progress=not args.quiet)
+    tournament = _play(game, bots, games, args.seed, progress=not args.quiet)
     tournament.env, tournament.options = args.env, options
     print(tournament.format_table())
     for path in tournament.write(args.out).values():

@@ -12,6 +12,7 @@ import pytest
 
 from envs.bots import wilson_interval
 from training.evaluate import Tournament, load_eval_csv, main, run_tournament
+from training.tournament_schedule import tables
 
 
 # -- a toy game: each player picks 0 or 1 in turn, the higher pick wins, equal picks draw -----
@@ -213,11 +214,6 @@ def test_an_unknown_agent_spec_is_rejected_naming_it():
         run_tournament("heroica_v0", ["random", "missing.zip"], 2)
 
 
-def test_three_player_games_are_not_supported_yet():
-    with pytest.raises(ValueError, match="N-player tournaments are not supported yet"):
-        run_tournament("heroica_v0", ["random", "heuristic"], 2, options={"num_players": 3})
-
-
 @pytest.mark.parametrize("args, message", [
     (["--env", "heroica_v0", "--agents", "random", "grandmaster"], "grandmaster"),
     (["--env", "nope_v0", "--agents", "random", "heuristic"], "unknown env 'nope_v0'"),
@@ -241,3 +237,220 @@ def test_cli_plays_writes_the_files_and_prints_the_table(tmp_path, capsys):
     data = json.loads((out / "tournament.json").read_text())
     assert data["options"] == {"max_rounds": 20}  # YAML-parsed: an int, not "20"
     assert data["agents"] == ["random", "best"]
+
+
+# ==============================================================================================
+# N-player tournaments
+# ==============================================================================================
+class HighestPickGame:
+    """n players each pick 0..3 in turn; the highest picks win (+1/k each, losers -1/(n-k)),
+    the zero-sum rule of the real games; all equal picks: 0 for everyone. ``shaped``: each
+    return is the pick minus the mean pick instead (zero-sum, and it orders the losers too)."""
+
+    name = "highest_pick"
+
+    def __init__(self, num_players: int, shaped: bool = False) -> None:
+        self.num_players, self.shaped = num_players, shaped
+
+    def new_state(self, seed: int | None = None) -> PickState:
+        return PickState()
+
+    def current_player(self, state: PickState) -> int:
+        return len(state.picks) if len(state.picks) < self.num_players else -1
+
+    def legal_mask(self, state: PickState) -> np.ndarray:
+        return np.ones(4, dtype=bool)
+
+    def apply(self, state: PickState, action: int) -> list:
+        state.picks.append(int(action))
+        return []
+
+    apply_legal = apply
+
+    def returns(self, state: PickState) -> np.ndarray:
+        picks = np.array(state.picks, dtype=float)
+        if self.shaped:
+            return picks - picks.mean()
+        winners = picks == picks.max()
+        if winners.all():
+            return np.zeros(self.num_players)
+        return np.where(winners, 1.0 / winners.sum(), -1.0 / (~winners).sum())
+
+
+def n_player_tournament(agents, seats: int, games: int, seed: int = 0, shaped: bool = False) -> Tournament:
+    return run_tournament("highest_pick", agents, games, seed=seed,
+                          game_factory=lambda: HighestPickGame(seats, shaped))
+
+
+def seat_counts(tournament: Tournament) -> dict[str, list[int]]:
+    counts = {name: [0] * tournament.num_seats for name in tournament.names}
+    for record in tournament.games:
+        for seat, name in enumerate(record.seats):
+            counts[name][seat] += 1
+    return counts
+
+
+@pytest.mark.parametrize("agents, seats, expected_tables", [
+    (4, 3, [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]),  # every 3-subset
+    (5, 4, [(0, 1, 2, 3), (0, 1, 2, 4), (0, 1, 3, 4), (0, 2, 3, 4), (1, 2, 3, 4)]),
+    (3, 3, [(0, 1, 2)]),
+    (2, 3, [(0, 1, 0), (1, 0, 1)]),  # fewer agents than seats: cycle, from each agent in turn
+    (3, 4, [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]),
+    (2, 4, [(0, 1, 0, 1)]),  # the second start would only rotate the first table
+], ids=["4-of-3", "5-of-4", "3-of-3", "2-in-3", "3-in-4", "2-in-4"])
+def test_every_agent_sits_in_every_seat_equally_often_at_every_table(agents, seats, expected_tables):
+    bots = [CoinFlip(f"coin{i}") for i in range(agents)]
+    tournament = n_player_tournament(bots, seats, games=2 * seats, seed=5)
+    assert tables(agents, seats) == expected_tables
+    assert tournament.tables() == [[f"coin{i}" for i in table] for table in expected_tables]
+    assert len(tournament.games) == len(expected_tables) * 2 * seats
+    assert len({g.seed for g in tournament.games}) == len(tournament.games)
+    for t, table in enumerate(expected_tables):  # each table: whole rotations of its seating
+        played = tournament.games[t * 2 * seats:(t + 1) * 2 * seats]
+        for k, record in enumerate(played):
+            assert record.seats == [f"coin{table[(s + k) % seats]}" for s in range(seats)]
+    per_seat = seat_counts(tournament)
+    assert all(len(set(counts)) == 1 for counts in per_seat.values())  # each agent: same count in every seat
+    assert len({sum(counts) for counts in per_seat.values()}) == 1  # and every agent as many seats overall
+    rows = {row["agent"]: row for row in tournament.agent_rows()}
+    assert all(rows[name]["seat_games"] == counts for name, counts in per_seat.items())
+
+
+def test_n_player_games_record_ranks_and_count_wins_seats_and_head_to_head():
+    agents = [Always("three", 3), Always("two", 2), Always("two_b", 2), Always("zero", 0)]
+    tournament = n_player_tournament(agents, seats=3, games=3)
+    record = next(g for g in tournament.games if set(g.seats) == {"two", "two_b", "zero"})
+    places = dict(zip(record.seats, record.ranks))
+    assert places == {"two": 1, "two_b": 1, "zero": 3}  # a shared win: two firsts
+    assert record.to_dict()["ranks"] == record.ranks
+    rows = {row["agent"]: row for row in tournament.agent_rows()}
+    # 4 tables of 3; each agent sits at 3 of them, 3 games each
+    assert all(row["games"] == 9 and sum(row["seat_games"]) == 9 for row in rows.values())
+    assert (rows["three"]["wins"], rows["three"]["mean_rank"]) == (9, 1.0)
+    assert (rows["two"]["wins"], rows["zero"]["wins"]) == (3, 0)  # "two" shares the win without "three"
+    # "zero" ties for second behind a lone winner at two tables and is last at the third
+    assert rows["zero"]["losses"] == 9 and rows["zero"]["mean_rank"] == pytest.approx(7 / 3)
+    assert (rows["three"]["ci_low"], rows["three"]["ci_high"]) == pytest.approx(wilson_interval(9, 9))
+    # head to head, by return: "two" is level with "two_b" in their 6 shared games; against
+    # "zero" it is level when both lose to "three" and ahead when it wins
+    level = tournament.counts("two", "two_b")
+    assert (level["games"], level["wins"], level["draws"], level["losses"]) == (6, 0, 6, 0)
+    ahead = tournament.counts("two", "zero")
+    assert (ahead["games"], ahead["wins"], ahead["draws"], ahead["losses"]) == (6, 3, 3, 0)
+    assert tournament.counts("zero", "two")["losses"] == 3
+    rates = tournament.win_rate_matrix()
+    assert (rates[0, 3], rates[1, 3], rates[3, 0]) == (1.0, 0.5, 0.0) and np.isnan(rates[0, 0])
+    seats = tournament.seat_rows()
+    assert [row["games"] for row in seats] == [12, 12, 12]
+    assert sum(row["wins"] for row in seats) == sum(row["wins"] for row in rows.values())
+
+
+def test_an_agent_in_two_seats_is_counted_per_seat_and_never_against_itself():
+    tournament = n_player_tournament([Always("high", 3), Always("low", 0)], seats=3, games=3)
+    assert tournament.tables() == [["high", "low", "high"], ["low", "high", "low"]]
+    rows = {row["agent"]: row for row in tournament.agent_rows()}
+    assert rows["high"]["games"] == rows["low"]["games"] == 9  # 3 seats of 6 games each
+    assert rows["high"]["seat_games"] == rows["low"]["seat_games"] == [3, 3, 3]
+    assert ("high", "high") not in {(r["agent"], r["opponent"]) for r in tournament.pair_rows()}
+    # each game compares every seat of "high" with every seat of "low": 2 pairs of seats a game
+    assert tournament.counts("high", "low")["games"] == 12 == tournament.counts("high", "low")["wins"]
+    ratings = tournament.ratings()
+    assert ratings["high"]["mu"] > 25.0 > ratings["low"]["mu"]
+
+
+def test_n_player_ratings_rate_all_seats_of_a_game_in_one_update():
+    from openskill.models import PlackettLuce
+
+    agents = [Always("three", 3), Always("two", 2), Always("one", 1), Always("zero", 0)]
+    tournament = n_player_tournament(agents, seats=4, games=4, shaped=True)
+    assert {tuple(g.ranks[g.seats.index(a.name)] for g in tournament.games) for a in agents} == {
+        (1,) * 4, (2,) * 4, (3,) * 4, (4,) * 4}
+    model = PlackettLuce()
+    expected = {a.name: model.rating(name=a.name) for a in agents}
+    for record in tournament.games:  # one table: the playing order is the rating order
+        teams = model.rate([[expected[name]] for name in record.seats], ranks=record.ranks)
+        expected.update({name: rating for name, (rating,) in zip(record.seats, teams)})
+    ratings = tournament.ratings()
+    assert {name: ratings[name]["mu"] for name in ratings} == pytest.approx(
+        {name: rating.mu for name, rating in expected.items()})
+    # "three" and "two" both win (positive returns), yet the ranking of all four orders them
+    assert [row["agent"] for row in tournament.leaderboard()] == ["three", "two", "one", "zero"]
+
+
+def test_three_player_heroica_rates_the_heuristic_above_random_and_writes_consistent_files(tmp_path):
+    tournament = run_tournament("heroica_v0", ["random", "heuristic", "r2=random"], 6, seed=0,
+                                options={"num_players": 3, "max_rounds": 30})
+    assert tournament.num_seats == 3 and len(tournament.games) == 6
+    assert all(counts == [2, 2, 2] for counts in seat_counts(tournament).values())
+    board = tournament.leaderboard()
+    assert board[0]["agent"] == "heuristic"
+    ratings = tournament.ratings()
+    assert ratings["heuristic"]["mu"] > 25.0 > max(ratings["random"]["mu"], ratings["r2"]["mu"])
+    paths = tournament.write(tmp_path)
+    assert set(paths) == {"json", "win_rates", "ratings", "agents"}
+    data = json.loads(paths["json"].read_text())
+    assert data["num_seats"] == 3 and data["tables"] == [["random", "heuristic", "r2"]]
+    assert [g["ranks"] for g in data["games"]] == [g.ranks for g in tournament.games]
+    assert Tournament.from_json(paths["json"]).leaderboard() == board
+    with paths["agents"].open() as handle:
+        agents = {row["agent"]: row for row in csv.DictReader(handle)}
+    for name, row in agents.items():
+        assert int(row["games"]) == int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == 6
+        assert [int(row[f"seat{s}_games"]) for s in range(3)] == [2, 2, 2]
+        assert sum(int(row[f"seat{s}_wins"]) for s in range(3)) == int(row["wins"])
+    with paths["win_rates"].open() as handle:
+        pairs = list(csv.DictReader(handle))
+    assert len(pairs) == 6 and all(int(row["games"]) == 6 for row in pairs)
+    with paths["ratings"].open() as handle:
+        assert [row["agent"] for row in csv.DictReader(handle)] == [row["agent"] for row in board]
+
+
+def test_cli_plays_a_four_seat_battle_heroica_tournament(tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(["--env", "heroica_v0", "--agents", "random", "heuristic", "r2=random", "r3=random",
+                 "--option", "num_players=4", "--option", "battle=true", "--option", "max_rounds=30",
+                 "--games", "8", "--out", str(out), "--quiet"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "4 seats" in printed and "seat win rates" in printed and "head to head" in printed
+    data = json.loads((out / "tournament.json").read_text())
+    assert data["num_seats"] == 4 and data["games_per_pair"] == 8 and len(data["games"]) == 8
+    for row in data["agent_results"]:
+        assert row["seat_games"] == [2, 2, 2, 2]  # the Monster Player's seat (3) included
+    assert data["leaderboard"][0]["agent"] == "heuristic"
+    assert {p.name for p in out.iterdir()} == {"tournament.json", "win_rates.csv", "ratings.csv", "agents.csv"}
+
+
+def test_cli_plays_a_highlands_melee_tournament_with_fewer_agents_than_seats(tmp_path):
+    out = tmp_path / "out"
+    code = main(["--env", "heroscape_v0", "--agents", "random", "heuristic", "--option", "scenario=highlands_melee",
+                 "--option", "round_cap=1", "--games", "4", "--out", str(out), "--quiet"])
+    assert code == 0
+    data = json.loads((out / "tournament.json").read_text())
+    assert data["num_seats"] == 4 and len(data["games"]) == 4
+    assert data["tables"] == [["random", "heuristic", "random", "heuristic"]]
+    # one round ends every game at the cap: all draws, all first, ratings unmoved
+    assert all(g["ranks"] == [1, 1, 1, 1] and g["winner"] is None for g in data["games"])
+    assert all(row["mu"] == pytest.approx(25.0) for row in data["leaderboard"])
+
+
+def test_cli_defaults_games_to_twenty_rounded_up_to_a_multiple_of_the_seats(tmp_path):
+    out = tmp_path / "out"
+    assert main(["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "num_players=3",
+                 "--option", "max_rounds=10", "--out", str(out), "--quiet"]) == 0
+    data = json.loads((out / "tournament.json").read_text())
+    assert data["games_per_pair"] == 21 and len(data["games"]) == 2 * 21  # tables r h r and h r h
+
+
+def test_a_games_count_that_does_not_rotate_the_seats_is_rejected():
+    with pytest.raises(ValueError, match="games_per_pair must be a multiple of the 3 seats, got 4 "
+                                         r"\(try 3 or 6\)"):
+        run_tournament("heroica_v0", ["random", "heuristic"], 4, options={"num_players": 3})
+
+
+def test_cli_names_games_when_it_is_not_a_multiple_of_the_seats(tmp_path, capsys):
+    assert main(["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "num_players=3",
+                 "--games", "20", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "--games must be a multiple of the 3 seats, got 20 (try 18 or 21)" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
