@@ -43,7 +43,8 @@ def short_budget_overrides(minutes: float, out: Path) -> list[str]:
             "eval.games=20", "eval.final_games=40",
             "checkpoint_every_steps=1000000000",
             "league.snapshot_every_steps=5000",
-            "pretrain.max_samples=10000", "pretrain.epochs=2",  # a warm start of ~30 s, if the config has one
+            # a warm start, if the config has one, within pretrain.budget_fraction of the minutes
+            "pretrain.max_samples=10000", "pretrain.epochs=2",
             f"run_dir={out.parent}", f"run_name={out.name}"]
 
 
@@ -89,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{summary['env']}: {summary['timesteps']} steps in {summary['train_minutes']} min "
           f"({summary['steps_per_second']} steps/s)")
     for opponent, result in summary["final"].items():
+        seats = ", ".join(f"seat {k} {seat['wins']}/{seat['games']}" for k, seat in enumerate(result["seats"]))
         print(f"  vs {opponent:9s}: win rate {result['win_rate']:.3f} "
-              f"(95% CI {result['ci_low']:.3f}-{result['ci_high']:.3f}, {result['games']} games)")
+              f"(95% CI {result['ci_low']:.3f}-{result['ci_high']:.3f}, {result['games']} games; {seats})")
     if config.video.enabled:
         print(f"  video: {run / 'final_game.mp4'}")
     return 0

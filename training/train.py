@@ -227,6 +227,18 @@ class Progress:
     updates: dict | None = None
 
 
+def seat_rates(result: Any) -> list[dict]:
+    """The learner's games, wins and win rate with its 95% interval in each seat."""
+    from envs.bots import wilson_interval
+
+    rates = []
+    for games, wins in zip(result.seat_games, result.seat_wins):
+        low, high = wilson_interval(wins, games)
+        rates.append({"games": games, "wins": wins, "win_rate": round(wins / games, 4) if games else None,
+                      "ci_low": round(low, 4), "ci_high": round(high, 4)})
+    return rates
+
+
 def write_summary(path: Path, config: TrainConfig, progress: Progress, run_seconds: float,
                   time_limit: TimeLimitCallback | None, interrupted: Interrupted | None = None) -> dict:
     steps = progress.model.num_timesteps if progress.model is not None else progress.start_steps
@@ -238,7 +250,8 @@ def write_summary(path: Path, config: TrainConfig, progress: Progress, run_secon
                "throughput": progress.throughput,
                "ppo_updates": progress.updates,
                "final": None if progress.results is None else
-               {name: result_fields(result) for name, result in progress.results.items()},
+               {name: {**result_fields(result), "seats": seat_rates(result)}
+                for name, result in progress.results.items()},
                "interrupted": interrupted is not None,
                "signal": None if interrupted is None else interrupted.signal_name,
                "stopped_during": None if interrupted is None else progress.phase,

@@ -43,13 +43,17 @@ def outputs_of(book: nbformat.NotebookNode, mime: str) -> list[str]:
 def test_evaluate_policies_notebook_plays_a_tournament_and_plots_it(tiny_run: Path, tmp_path: Path):
     out_dir = tmp_path / "tournament"
     book = execute("evaluate_policies.ipynb", tmp_path, env_name="heroica_v0", run_dir=str(tiny_run),
-                   checkpoints=1, games_per_pair=2, options={"max_rounds": 4}, out_dir=str(out_dir))
+                   checkpoints=1, games_per_pair=2, options={"max_rounds": 4}, out_dir=str(out_dir),
+                   result_runs=[str(tiny_run)])
     tournament = json.loads((out_dir / "tournament.json").read_text())
     # random, heuristic, one checkpoint and the final model
     assert len(tournament["agents"]) == 4 and "final" in tournament["agents"]
     assert len(tournament["games"]) == 6 * 2
-    # the win-rate matrix, the ratings and the learning curves
-    assert len(outputs_of(book, "image/png")) == 3
+    # the win-rate matrix, the ratings, the learning curves, and the results per game: its
+    # table (the README's) and its learning curves
+    assert len(outputs_of(book, "image/png")) == 4
+    table = outputs_of(book, "text/markdown")
+    assert len(table) == 1 and "| heroica_v0 |" in table[0] and "vs heuristic" in table[0]
 
 
 def test_watch_episode_notebook_shows_the_video_and_the_steps(tiny_run: Path, tmp_path: Path):

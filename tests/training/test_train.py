@@ -70,6 +70,19 @@ def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     assert throughput["env_decisions"] > throughput["learner_decisions"] > 0
     assert throughput["env_decisions_per_second"] > throughput["learner_decisions_per_second"] > 0
     assert summary["ppo_updates"]["updates"] >= 3 and summary["ppo_updates"]["approx_kl_mean"] > 0
+    # per-seat rates add up, and the results table quotes the run
+    for result in summary["final"].values():
+        assert sum(seat["games"] for seat in result["seats"]) == result["games"]
+        assert sum(seat["wins"] for seat in result["seats"]) == result["wins"]
+    table = subprocess.run([sys.executable, "-m", "training.results", str(run)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert table.returncode == 0, table.stderr
+    header, rule, row = table.stdout.strip().splitlines()
+    assert header.startswith("| env | steps | wall (min) | vs random | vs heuristic |")
+    heuristic = summary["final"]["heuristic"]
+    assert row.startswith(f"| {summary['env']} | {summary['timesteps']} |")
+    assert f"{heuristic['win_rate']:.3f} [{heuristic['ci_low']:.3f}, {heuristic['ci_high']:.3f}] " \
+           f"({heuristic['games']})" in row
 
 
 def tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
