@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal, Sequence
 import pydantic
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
-from .config import (MODEL, EnvConfig, Fraction, NonNegFloat, PosFloat, PosInt, config_to_yaml,
-                     load_config)
+from .config import config_to_yaml, load_config
+from .config_sections import MODEL, EnvConfig, Fraction, NonNegFloat, PosFloat, PosInt
 
 ConvLayer = Annotated[list[PosInt], Field(min_length=3, max_length=3)]
 

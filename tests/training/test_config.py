@@ -292,9 +292,11 @@ def test_league_weights_not_all_zero(tmp_path):
 
 def test_league_weights_normalise():
     league = LeagueConfig(random=1, heuristic=1, snapshots=2)
-    assert league.weights() == {"random": 0.25, "heuristic": 0.25, "snapshots": 0.5}
-    assert league.weights(have_snapshots=False) == {"random": 0.5, "heuristic": 0.5,
+    assert league.weights() == {"random": 0.25, "heuristic": 0.25, "lookahead": 0.0, "snapshots": 0.5}
+    assert league.weights(have_snapshots=False) == {"random": 0.5, "heuristic": 0.5, "lookahead": 0.0,
                                                     "snapshots": 0.0}
+    with_lookahead = LeagueConfig(random=1, heuristic=1, lookahead=2, snapshots=0)
+    assert with_lookahead.weights()["lookahead"] == 0.5
 
 
 # ------------------------------------------------------------------------------------------
