@@ -136,11 +136,33 @@ class NetArchConfig(pydantic.BaseModel):
     """Value head hidden sizes."""
 
 
-class NetworkConfig(pydantic.BaseModel):
-    """Policy network: a CNN over the (padded) board planes, then MLP heads."""
+class SpatialConfig(pydantic.BaseModel):
+    """The spatial network (``training.networks.SpatialPolicy``): per-cell action logits from a
+    residual dilated conv trunk, constants through their own path, specials and value pooled."""
 
     model_config = MODEL
 
+    channels: PosInt = 32
+    """Width of the conv trunk."""
+    dilations: Annotated[list[PosInt], Field(min_length=1)] | None = None
+    """Dilation of each residual 3x3 conv; null = the fewest convs whose receptive field
+    (1 + 2 * sum) covers the board (1, 3, 9 on 16 x 16 and 16 x 20 boards)."""
+    scalar_dim: PosInt = 64
+    """Size of the embedding of the constant (scalar) planes."""
+    head_dim: PosInt = 64
+    """Hidden size of the pooled heads (special actions, value)."""
+
+
+class NetworkConfig(pydantic.BaseModel):
+    """Policy network: ``spatial`` (per-cell action logits) or ``board_cnn`` (a CNN over the
+    board planes, flattened into one dense layer, then MLP heads: the first network)."""
+
+    model_config = MODEL
+
+    kind: Literal["board_cnn", "spatial"] = "board_cnn"
+    """Which network; the fields below ``spatial`` are BoardCNN's."""
+    spatial: SpatialConfig = Field(default_factory=SpatialConfig)
+    """Settings of the spatial network (used when kind is spatial)."""
     cnn_channels: Annotated[list[PosInt], Field(min_length=1)] = Field(
         default_factory=lambda: [64, 64, 64])
     """Output channels of each conv layer ('same' padding, so the board size is kept)."""

@@ -10,11 +10,17 @@ and only then creates one run folder (``run_dir/run_name``), which holds:
 * ``checkpoints/`` - ``model_<steps>_steps.zip`` every ``checkpoint_every_steps`` and at an
   interrupt (resume with ``resume_from=<file>``);
 * ``snapshots/`` - frozen copies of the learner that join the opponent pool;
-* ``tb/`` - TensorBoard logs (SB3's training curves plus ``eval/*`` win rates);
+* ``tb/`` - TensorBoard logs: SB3's training curves, ``eval/*`` win rates at every evaluation
+  (the warm start's step-0 one and the final one included), ``pretrain/*``, and
+  ``rollout/learner_decisions_per_s``, ``rollout/env_decisions_per_s`` and
+  ``rollout/forced_fraction`` (``training.run_stats``);
 * ``eval.csv`` - win rate against each bot with its 95% Wilson interval at every evaluation;
 * ``final_model.zip`` and ``final_game.mp4`` - the final policy and a game of it;
-* ``summary.json`` - steps, wall time and the final win rates with their intervals (what a
-  results table quotes), whether the run was interrupted and what it resumed from.
+* ``summary.json`` - steps, wall time and the final win rates with their intervals and per
+  seat (what a results table quotes: ``python -m training.results <run>``), the throughput
+  (learner and env decisions per second), how far PPO moved the policy (``ppo_updates``: mean
+  and last approximate KL and clip fraction), whether the run was interrupted and what it
+  resumed from.
 
 The script reads top to bottom: check inputs -> build envs -> build or load the model -> warm
 start (if the config's ``pretrain.games`` > 0: clone the heuristic bot, ``training.pretrain``,
@@ -40,7 +46,9 @@ checkpoint does not include), and puts the run's snapshots up to that step back 
 pool (``summary.json``'s ``resumed_from`` lists them). The warm start is not repeated.
 
 Torch runs on one thread while rollouts are collected and on all threads for the gradient
-updates (``RolloutThreadsCallback``).
+updates (``RolloutThreadsCallback``). The learner's forced decisions (one legal action) are
+played by the env, not sampled (``auto_play_forced``). With ``time_limit_minutes`` the progress
+bar counts down that budget, and the warm start takes at most ``pretrain.budget_fraction`` of it.
 """
 
 from __future__ import annotations
@@ -81,7 +89,7 @@ from .callbacks import (
 )
 from .config import TrainConfig, dump_config, load_config
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
-from .networks import BoardCNN
+from .networks import BoardCNN, spatial_policy
 from .pretrain import pretrain
 from .run_stats import BudgetProgressBar, ThroughputCallback, UpdateStatsCallback
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
@@ -189,14 +197,25 @@ def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
     return episode.write(path, fps=config.video.fps, formats=("mp4",))[0]
 
 
+def policy_for(config: TrainConfig) -> tuple[Any, dict]:
+    """The policy class and its kwargs for ``config.network``."""
+    network = config.network
+    if network.kind == "spatial":
+        spatial = network.spatial
+        return spatial_policy(config.env.name, config.env.make_kwargs(), channels=spatial.channels,
+                              dilations=spatial.dilations, scalar_dim=spatial.scalar_dim,
+                              head_dim=spatial.head_dim)
+    return "MlpPolicy", dict(features_extractor_class=BoardCNN, normalize_images=False,
+                             features_extractor_kwargs=dict(features_dim=network.features_dim,
+                                                            channels=tuple(network.cnn_channels),
+                                                            kernel_size=network.kernel_size),
+                             net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)))
+
+
 def new_model(config: TrainConfig, vec_env: Any, run: Path) -> MaskablePPO:
-    ppo, network = config.ppo, config.network
-    policy_kwargs = dict(features_extractor_class=BoardCNN, normalize_images=False,
-                         features_extractor_kwargs=dict(features_dim=network.features_dim,
-                                                        channels=tuple(network.cnn_channels),
-                                                        kernel_size=network.kernel_size),
-                         net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)))
-    return MaskablePPO("MlpPolicy", vec_env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
+    ppo = config.ppo
+    policy, policy_kwargs = policy_for(config)
+    return MaskablePPO(policy, vec_env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
                        batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
                        gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
                        vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm, target_kl=ppo.target_kl,

@@ -42,9 +42,11 @@ def check_run_folder(run: Path, opponents: set[str]) -> None:
         {name: result["win_rate"] for name, result in summary["final"].items()}
 
 
-# heroscape also runs the behaviour-cloning warm start (pretrain), so both paths are smoked
+# heroscape also runs the behaviour-cloning warm start (pretrain) on the spatial network, so
+# both paths and both networks are smoked
 @pytest.mark.parametrize("game, extra", [("heroica", []),
-                                         ("heroscape", ["pretrain.games=3", "pretrain.epochs=1"])])
+                                         ("heroscape", ["pretrain.games=3", "pretrain.epochs=1",
+                                                        "network.kind=spatial", "network.spatial.channels=8"])])
 def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     done = run_train("--config", f"configs/smoke_{game}.yaml", f"run_dir={tmp_path}", "run_name=smoke",
                      "progress_bar=false", *extra)
