@@ -4,4 +4,5 @@ from ..registry import register_bots, register_env
 
 register_env("heroclix_v0", module="envs.heroclix.heroclix_v0",
              game="envs.heroclix.rules:HeroclixGame")
-register_bots("heroclix", {"heuristic": "envs.heroclix.bots:HeuristicBot"})
+register_bots("heroclix", {"heuristic": "envs.heroclix.bots:HeuristicBot",
+                           "lookahead": "envs.heroclix.lookahead:LookaheadBot"})

@@ -40,6 +40,7 @@ from typing import Callable
 import numpy as np
 
 from ..bots import best_scored
+from ..lookahead import Weighing, ranked
 from .bot_eval import FAR, STRIKE, Weights, normal_hit
 from .bot_position import Positions
 from . import bot_control, bot_free, bot_hypersonic, bot_markers
@@ -74,6 +75,14 @@ class HeuristicBot:
         action = _PHASES.get(state.phase, _Turn.first_legal)(_Turn(self, game, state, mask))
         return int(action) if action is not None and mask[action] else int(legal[0])
 
+    def scored(self, game: ClixBase, state: State) -> list[tuple[float, int]]:
+        """(score, action) of what this phase's handler weighs now, best first (for lookahead):
+        in ACTION the figures to select, in FIGURE the selected figure's options."""
+        turn = _Turn(self, game, state, game.legal_mask(state))
+        turn.weighed = []
+        _PHASES.get(state.phase, _Turn.first_legal)(turn)
+        return ranked(turn.weighed)
+
     def distances(self, game: ClixBase, state: State, source: int) -> np.ndarray:
         """Walking squares from ``source`` (walls standing, no blocking square, levels by
         stairs or ladder only, HC-5.8; figures ignored); FAR where no walk leads."""
@@ -101,7 +110,7 @@ class HeuristicBot:
         return dist
 
 
-class _Turn(Positions):
+class _Turn(Positions, Weighing):
     """One decision: the facts every score needs, computed once, and each figure's plan."""
 
     def attacks(self, figure: int) -> list[tuple[float, str, int]]:
@@ -174,8 +183,14 @@ class _Turn(Positions):
         return found
 
     def _plan(self, figure: int) -> tuple[float, str, int, int]:
+        options = self.plan_options(figure)
+        return max(options, key=lambda o: o[0]) if options else (-1.0, "pass", -1, -1)
+
+    def plan_options(self, figure: int) -> list[tuple[float, str, int, int]]:
+        """(gain, plane, cell, mode) of each action ``figure`` weighs now (the plan is the
+        best): its attacks and variants, and its best move or breaking away."""
         if bot_control.controlled_by_us(self, figure):
-            return bot_control.controlled_plan(self, figure)
+            return [bot_control.controlled_plan(self, figure)]
         game, state = self.game, self.state
         options = [(v, plane, cell, -1) for v, plane, cell in self.attacks(figure)]
         cells, modes = self.reach(figure)
@@ -191,7 +206,7 @@ class _Turn(Positions):
             else:
                 options.append((gain, "soar" if modes[best] == SOAR else "move",
                                 int(cells[best]), int(modes[best])))
-        return max(options, key=lambda o: o[0]) if options else (-1.0, "pass", -1, -1)
+        return options
 
 
 # ==========================================================================================
@@ -208,7 +223,7 @@ def _action(turn: _Turn) -> int:
         figure = int(turn.state.occupant[cell])
         gain = turn.plan(figure)[0] - turn.push_cost(figure)
         options.append((gain, turn.cell_action("select", cell)))
-    return best_scored(options)
+    return turn.pick(options)
 
 
 def _figure(turn: _Turn) -> int:
@@ -219,6 +234,9 @@ def _figure(turn: _Turn) -> int:
     if off is not None:
         return off
     _, plane, cell, _ = turn.plan(figure)
+    if turn.weighed is not None:
+        turn.note([(v, a) for v, p, c, _ in turn.plan_options(figure)
+                   if (a := turn.legal(p, c)) is not None])
     if plane in ("move", "soar", "break_away") and turn.cells("pick_up"):
         return _pick_up(turn)
     action = turn.legal(plane, cell)

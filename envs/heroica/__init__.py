@@ -3,4 +3,5 @@
 from ..registry import register_bots, register_env
 
 register_env("heroica_v0", module="envs.heroica.heroica_v0", game="envs.heroica.rules:HeroicaGame")
-register_bots("heroica", {"heuristic": "envs.heroica.bots:HeuristicBot"})
+register_bots("heroica", {"heuristic": "envs.heroica.bots:HeuristicBot",
+                         "lookahead": "envs.heroica.lookahead:LookaheadBot"})

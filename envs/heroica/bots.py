@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..bots import LegalActions, best_scored
+from ..bots import LegalActions
 from ..core.board import UNREACHABLE
 from ..core.lru import LRU
+from ..lookahead import Weighing, ranked
 from .die import HEROICA_DIE, MOVE_VALUE, SHIELD
 from .state import NO_CELL, HeroField, Phase, State
 
@@ -107,6 +108,13 @@ class HeuristicBot:
         action = _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
         return int(action)
 
+    def scored(self, game: "HeroicaGame", state: State) -> list[tuple[float, int]]:
+        """(score, action) of what this phase's handler weighs now, best first (for lookahead)."""
+        turn = _Turn(self, game, state, game.legal_mask(state))
+        turn.weighed = []
+        _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
+        return ranked(turn.weighed)
+
     # ======================================================================================
     # Cost to go
     # ======================================================================================
@@ -171,7 +179,7 @@ class HeuristicBot:
 # ==========================================================================================
 # One decision: the facts every scoring function needs, computed once and lazily
 # ==========================================================================================
-class _Turn(LegalActions):
+class _Turn(LegalActions, Weighing):
     def __init__(self, bot: HeuristicBot, game: "HeroicaGame", state: State, mask: np.ndarray):
         self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
         self.layout = game.layout
@@ -308,7 +316,7 @@ def _fight_order(turn: _Turn, cell: int) -> float:
 
 
 def _choose_fight(turn: _Turn) -> int:
-    return best_scored([(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick([(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 def _ranged_value(turn: _Turn, source: int) -> float:
@@ -347,7 +355,7 @@ def _move(turn: _Turn) -> int:
             options.append((_scepter_plan(turn)[0] - move_value, turn.special("use_scepter")))
     if turn.can("drink_speed") and _speed_helps(turn):
         options.append((0.5, turn.special("drink_speed")))
-    return best_scored(options)
+    return turn.pick(options)
 
 
 def _speed_helps(turn: _Turn) -> bool:
@@ -368,7 +376,7 @@ def _step_or_stop(turn: _Turn) -> int:
     stay = dist[turn.here] + (turn.w.reentry if _rocks_need_reentry(turn) else 0.0)
     options = [(-stay - 1e-9, turn.special("end_move"))] if turn.can("end_move") else []
     options += [(-dist[c], turn.cell_action("step", c)) for c in steps]
-    return best_scored(options) if options else turn.first_legal()
+    return turn.pick(options) if options else turn.first_legal()
 
 
 def _rocks_need_reentry(turn: _Turn) -> bool:
@@ -381,7 +389,7 @@ def _rocks_need_reentry(turn: _Turn) -> bool:
 
 
 def _forward(turn: _Turn) -> int:
-    return best_scored([(-turn.dist[c], turn.cell_action("step", c)) for c in turn.cells("step")])
+    return turn.pick([(-turn.dist[c], turn.cell_action("step", c)) for c in turn.cells("step")])
 
 
 def _fight_shield(turn: _Turn) -> int:
@@ -400,11 +408,11 @@ def _fight_shield(turn: _Turn) -> int:
         if turn.can(f"use_{source_name}"):
             skill = game.skill_of(seat, source)
             options.append((value(skill.effect, skill.gold or 0), turn.special(f"use_{source_name}")))
-    return best_scored(options)
+    return turn.pick(options)
 
 
 def _skill_target(turn: _Turn) -> int:
-    return best_scored([(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick([(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 def _skill_step(turn: _Turn) -> int:
@@ -419,19 +427,19 @@ def _skill_step(turn: _Turn) -> int:
     else:  # Barbarian: a free step towards the goal
         def score(cell: int) -> float:
             return -turn.dist[cell] + (1e-9 if cell == turn.here else 0.0)
-    return best_scored([(score(cell), action) for cell, action in options])
+    return turn.pick([(score(cell), action) for cell, action in options])
 
 
 def _move_back(turn: _Turn) -> int:
     """Towards the goal, then away from the monster (HE-6.9 lets the controller choose)."""
     away = turn.state.move_back_from
     distance = turn.st.distance
-    return best_scored([(-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
-                  for c in turn.cells("step")])
+    return turn.pick([(-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
+                      for c in turn.cells("step")])
 
 
 def _rocks(turn: _Turn) -> int:
-    return best_scored([(-turn.dist[c], turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick([(-turn.dist[c], turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 # -- the Scepter of Summoning (HE-19.3): put a monster in the leading opponent's way ------------
@@ -542,7 +550,7 @@ def _monster_select(turn: _Turn) -> int:
         gap = _distance_to_prey(turn, cell, prey) - 1
         return -gap + 0.3 * strength + (w.mp_reach if gap <= MEAN_MOVE else 0.0)
 
-    return best_scored([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 def _monster_step(turn: _Turn) -> int:
@@ -552,7 +560,7 @@ def _monster_step(turn: _Turn) -> int:
                for c in turn.cells("step")]
     if turn.can("end_move"):
         options.insert(0, (-_distance_to_prey(turn, here, prey) + 0.5, turn.special("end_move")))
-    return best_scored(options)
+    return turn.pick(options)
 
 
 def _monster_fight_choose(turn: _Turn) -> int:
@@ -564,7 +572,7 @@ def _monster_fight_choose(turn: _Turn) -> int:
         seat = game.hero_at(state, cell)
         return -int(state.heroes[seat, HeroField.HEALTH]) * 100 - int(distance[cell, turn.target])
 
-    return best_scored([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
 
 
 _PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {

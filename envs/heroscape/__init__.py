@@ -4,4 +4,5 @@ from ..registry import register_bots, register_env
 
 register_env("heroscape_v0", module="envs.heroscape.heroscape_v0",
              game="envs.heroscape.rules:HeroscapeGame")
-register_bots("heroscape", {"heuristic": "envs.heroscape.bots:HeuristicBot"})
+register_bots("heroscape", {"heuristic": "envs.heroscape.bots:HeuristicBot",
+                            "lookahead": "envs.heroscape.lookahead:LookaheadBot"})

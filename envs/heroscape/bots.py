@@ -36,9 +36,10 @@ from typing import Callable
 
 import numpy as np
 
-from ..bots import LegalActions, best_scored
+from ..bots import LegalActions
 from ..core.board import UNREACHABLE
 from ..core.lru import LRU
+from ..lookahead import Weighing, ranked
 from .combat import attack_dice, defense_dice
 from .game import HeroscapeBase
 from .state import NO_CELL, NO_FIGURE, Phase, State
@@ -105,6 +106,13 @@ class HeuristicBot:
         turn = _Turn(self, game, state, mask)
         return int(_PHASE_HANDLERS.get(state.phase, _first_legal)(turn))
 
+    def scored(self, game: HeroscapeBase, state: State) -> list[tuple[float, int]]:
+        """(score, action) of what this phase's handler weighs now, best first (for lookahead)."""
+        turn = _Turn(self, game, state, game.legal_mask(state))
+        turn.weighed = []
+        _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
+        return ranked(turn.weighed)
+
     def plan(self, turn: "_Turn", figure: int) -> "_Plan":
         """The scored destinations of ``figure`` in this position (cached by occupancy)."""
         state = turn.state
@@ -150,7 +158,7 @@ class _Plan:
         return cls(figure, destinations, score, kill, destinations.index(here))
 
 
-class _Turn(LegalActions):
+class _Turn(LegalActions, Weighing):
     """One decision: the facts every scoring function needs, computed once."""
 
     def __init__(self, bot: HeuristicBot, game: HeroscapeBase, state: State, mask: np.ndarray):
@@ -257,7 +265,7 @@ def _choose_card(turn: _Turn) -> int:
             plan = turn.plan(figure)
             value += float(plan.score[plan.best]) - plan.base
         options.append((value, action))
-    return best_scored(options) if options else turn.first_legal()
+    return turn.pick(options) if options else turn.first_legal()
 
 
 def _move_select(turn: _Turn) -> int:
@@ -267,13 +275,16 @@ def _move_select(turn: _Turn) -> int:
     for cell in turn.cells("select"):
         plan = turn.plan(int(state.occupant[cell]))
         options.append((plan.gain, turn.cell_action("select", cell)))
-    return best_scored(options)
+    return turn.pick(options)
 
 
 def _move_dest(turn: _Turn) -> int:
     plan = turn.plan(turn.state.selected)
     best = plan.destinations[plan.best]
     legal = set(turn.cells("move"))
+    if turn.weighed is not None:  # a destination is entered by its first legal space
+        turn.note([(float(score), turn.cell_action("move", next(c for c in dest if c in legal)))
+                   for score, dest in zip(plan.score, plan.destinations) if legal & set(dest)])
     cell = best[0] if best[0] in legal else next((c for c in best if c in legal), None)
     return turn.cell_action("move", cell) if cell is not None else turn.first_legal()
 
@@ -290,7 +301,7 @@ def _move_tail(turn: _Turn) -> int:
             other = dest[1] if dest[0] == first else dest[0]
             if other in tails:
                 options.append((float(score), turn.cell_action("tail", other)))
-    return best_scored(options) if options else turn.first_legal()
+    return turn.pick(options) if options else turn.first_legal()
 
 
 def _attack_select(turn: _Turn) -> int:
@@ -303,7 +314,7 @@ def _attack_select(turn: _Turn) -> int:
         values = [turn.attack_value(attacker, t) for t in game.targets(state, attacker)]
         if values:
             options.append((-len(values) * 10.0 - max(values), turn.cell_action("select", cell)))
-    return best_scored(options) if options else turn.special("end_turn")
+    return turn.pick(options) if options else turn.special("end_turn")
 
 
 def _attack_target(turn: _Turn) -> int:
@@ -312,7 +323,7 @@ def _attack_target(turn: _Turn) -> int:
     attacker = state.selected
     options = [(turn.attack_value(attacker, int(state.occupant[c])), turn.cell_action("attack", c))
                for c in turn.cells("attack")]
-    return best_scored(options)
+    return turn.pick(options)
 
 
 _PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {
