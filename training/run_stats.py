@@ -139,7 +139,7 @@ class BudgetProgressBar(BaseCallback):
 
         self.started = time.monotonic()
         self.budget = max(0, int(round(self.deadline - self.started)))
-        self.bar = tqdm(total=self.budget, unit="s", desc=self._description())
+        self.bar = tqdm(total=self.budget, unit="s", desc=self._description())  # seconds of the budget
 
     def _on_step(self) -> bool:
         elapsed = min(self.budget, int(time.monotonic() - self.started))
@@ -150,7 +150,8 @@ class BudgetProgressBar(BaseCallback):
         return True
 
     def _description(self) -> str:
-        return f"learning, time budget; step {self.num_timesteps} of at most {self.total_timesteps}"
+        # short: rich drops what does not fit an 80-column line
+        return f"step {self.num_timesteps}/{self.total_timesteps}"
 
     def _on_training_end(self) -> None:
         if self.bar is not None:

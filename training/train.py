@@ -313,6 +313,8 @@ def train(config: TrainConfig) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
     dump_config(config, run / "config.yaml")
     n_envs = config.num_envs
+    if config.torch_threads is not None:
+        torch.set_num_threads(config.torch_threads)  # RolloutThreadsCallback restores it for updates
     progress = Progress()
     time_limit = TimeLimitCallback(config.time_limit_minutes, run_started) if config.time_limit_minutes else None
     vec_env = None
