@@ -434,6 +434,22 @@ def test_cli_plays_a_highlands_melee_tournament_with_fewer_agents_than_seats(tmp
     assert all(row["mu"] == pytest.approx(25.0) for row in data["leaderboard"])
 
 
+def test_a_heroclix_free_for_all_tournament_rotates_four_seats(tmp_path):
+    tournament = run_tournament("heroclix_v0", ["random", "heuristic"], 4,
+                                options={"scenario": "brawl", "max_rounds": 2})
+    data = json.loads(tournament.write(tmp_path / "out")["json"].read_text())
+    assert data["num_seats"] == 4 and len(data["games"]) == 4
+    for row in data["agent_results"]:
+        assert row["seat_games"] == [2, 2, 2, 2]
+    # every game ranks all four seats, places 1 (best) upwards, equal returns sharing a place
+    for game in data["games"]:
+        returns, ranks = game["returns"], game["ranks"]
+        assert len(ranks) == 4 and min(ranks) == 1
+        for a in range(4):
+            for b in range(4):
+                assert (returns[a] > returns[b]) == (ranks[a] < ranks[b])
+
+
 def test_cli_defaults_games_to_twenty_rounded_up_to_a_multiple_of_the_seats(tmp_path):
     out = tmp_path / "out"
     assert main(["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "num_players=3",

@@ -96,3 +96,22 @@ def test_the_time_budget_stops_collecting_and_cloning():
                       log=lines.append, deadline=past)
     assert stats["epoch"] == pytest.approx(16 / len(data))  # one minibatch, then the budget ends it
     assert len(lines) == 1 and "cut short by the time budget" in lines[0]
+
+
+def test_expert_iteration_clones_the_lookahead_bots_choices():
+    """pretrain.demonstrator: lookahead records the search's choices (expert iteration's targets)."""
+    from envs.bots import get_bot
+
+    data = collect_demonstrations(heroica_game, "heroica_v0", "lookahead", games=1, seed=4, gamma=0.9,
+                                  max_samples=10_000, skip_forced=True)
+    assert len(data) > 0 and data.masks[np.arange(len(data)), data.actions].all()
+    # the same game replayed with the lookahead bot and the demonstrations' randomness
+    game, bot = heroica_game(), get_bot("heroica_v0", "lookahead")
+    state, rng = game.new_state(4), np.random.default_rng([4, 0xB075])
+    chosen = []
+    while game.current_player(state) >= 0:
+        action = bot.act(game, state, rng)
+        if game.legal_mask(state).sum() >= 2:
+            chosen.append(action)
+        game.apply_legal(state, action)
+    assert chosen == data.actions.tolist()
