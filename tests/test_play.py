@@ -223,7 +223,7 @@ def test_a_window_can_be_opened_too(monkeypatch, capsys):
 
 # -- bad command lines ----------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, names", [
-    (["heroica_v0", "--opponent", "grandmaster"], ["--opponent 'grandmaster'", "heuristic, random", ".zip"]),
+    (["heroica_v0", "--opponent", "grandmaster"], ["--opponent 'grandmaster'", "heuristic, lookahead, random", ".zip"]),
     (["heroscape_v0", "--opponent", "missing.zip"], ["--opponent", "missing.zip", "does not exist"]),
     (["heroica_v0", "--seat", "2"], ["--seat 2", "seats 0..1"]),
     (["heroclix_v0", "--seat", "-1"], ["--seat -1", "seats 0..1"]),

@@ -76,14 +76,16 @@ def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_pat
         wait_for_evaluation_at(run, 64, 120, process)
         os.killpg(process.pid, signal.SIGINT)
         sent = time.monotonic()
-        wait_for(run / "summary.json", 15, process)
+        wait_for(run / "summary.json", 60, process)
         saved_in = time.monotonic() - sent
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130, err[-3000:]
-    assert saved_in < 10
+    # seconds, not the minutes left of the run; a fresh clone's full suite once took over 15 s
+    # here (one run in many: the stop itself is ~1 s alone), so the bound leaves room for a busy CI
+    assert saved_in < 30
     summary = json.loads((run / "summary.json").read_text())
     steps = summary["timesteps"]
     assert summary["interrupted"] and summary["signal"] == "SIGINT" and summary["stopped_during"] == "learning"
