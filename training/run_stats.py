@@ -33,7 +33,7 @@ class ThroughputCallback(BaseCallback):
         self.first_env_decisions = self.first_forced = 0
         self.rollout_started = 0.0
         self.rollout_steps = 0
-        self.rollout_env_decisions = 0
+        self.rollout_env_decisions = self.rollout_forced = 0
         self.totals: dict[str, Any] = {}
 
     def _env_counts(self) -> tuple[int, int]:
@@ -44,12 +44,12 @@ class ThroughputCallback(BaseCallback):
         self.started = self.rollout_started = time.monotonic()
         self.first_steps = self.rollout_steps = self.model.num_timesteps
         self.first_env_decisions, self.first_forced = self._env_counts()
-        self.rollout_env_decisions = self.first_env_decisions
+        self.rollout_env_decisions, self.rollout_forced = self.first_env_decisions, self.first_forced
 
     def _on_rollout_start(self) -> None:
         self.rollout_started = time.monotonic()
         self.rollout_steps = self.model.num_timesteps
-        self.rollout_env_decisions = self._env_counts()[0]
+        self.rollout_env_decisions, self.rollout_forced = self._env_counts()
 
     def _on_rollout_end(self) -> None:
         seconds = max(time.monotonic() - self.rollout_started, 1e-9)
@@ -58,8 +58,8 @@ class ThroughputCallback(BaseCallback):
         decisions = env_decisions - self.rollout_env_decisions
         self.logger.record("rollout/learner_decisions_per_s", steps / seconds)
         self.logger.record("rollout/env_decisions_per_s", decisions / seconds)
-        self.logger.record("rollout/forced_fraction", (forced - self.first_forced) /
-                           max(1, forced - self.first_forced + self.model.num_timesteps - self.first_steps))
+        rollout_forced = forced - self.rollout_forced  # of this rollout, as the two rates above
+        self.logger.record("rollout/forced_fraction", rollout_forced / max(1, rollout_forced + steps))
         self._update_totals(env_decisions, forced)
 
     def _on_training_end(self) -> None:
