@@ -66,11 +66,14 @@ From the observer's viewpoint: "seat+k" is the seat k places after the observer.
 * 4 turn planes: cells entered this move, the monster being fought, the monster the Monster
   Player moves, the cell being moved back from.
 * Constant planes (a scalar broadcast over the board), per seat+0 .. seat+n-1: health/4,
-  healing, gold/10, life potions, speed potions, torch, scepter, 6 weapons, 3 monster-kill
-  counts/5, missions won, is Monster Player, Heroes it defeated, hero one-hot (3).
+  healing, gold/10, life potions/3, speed potions/3, torch, scepter, 6 weapons, 3
+  monster-kill counts/5, missions won/missions, is Monster Player, times defeated by monsters/2,
+  hero one-hot (3).
 * Constant planes for the turn: phase one-hot (17), die symbol one-hot (4), steps left/10,
   round/max_rounds, Monster Player defeats/2, mission index, Store gold/10 (finite mode),
   Store stock (6).
+* Every plane lies in [0, 1], the observation space: a count with no fixed maximum (gold,
+  potions, kills, steps, Store gold) reads 1 at its scale and above.
 
 The mask is all zeros for agents that are not deciding.
 
@@ -128,6 +131,9 @@ Version history
   ``draw`` event (it was dropped).
   Observation space bounds declared [0, 1] (were [0, inf)); ``obs_format``, ``state()`` and
   ``parallel_env`` added.
+  Observations stay inside that space: missions won, times defeated by monsters and potions
+  read 2 in some games (Epic Heroica, Battle Heroica, two potions) and are now scaled by their
+  maxima (missions, 2, 3), and counts with no maximum read 1 past their scale.
 """
 
 from __future__ import annotations

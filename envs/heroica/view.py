@@ -24,6 +24,7 @@ TARGET_NAMES = {Phase.START: "fight {piece} {where}", Phase.FIGHT_CHOOSE: "fight
 GOLD_SCALE = 10.0
 STEPS_SCALE = 10.0
 KILLS_SCALE = 5.0
+POTIONS_SCALE = 3.0
 ITEM_GLYPHS = {"rocks": "R", "chest": "c", "life_potion": "l", "speed_potion": "s",
                "torch": "t", "scepter": "P"}
 SPACE_COLOR = (196, 178, 140)
@@ -128,10 +129,11 @@ class HeroicaView:
         game = self.game
         n_weapons = len(game.weapon_ids)
         plain = [(HeroField.HEALTH, 1.0 / game.max_health), (HeroField.HEALING, 1.0),
-                 (HeroField.GOLD, 1.0 / GOLD_SCALE), (HeroField.LIFE_POTIONS, 1.0),
-                 (HeroField.SPEED_POTIONS, 1.0), (HeroField.TORCH, 1.0), (HeroField.SCEPTER, 1.0)]
+                 (HeroField.GOLD, 1.0 / GOLD_SCALE), (HeroField.LIFE_POTIONS, 1.0 / POTIONS_SCALE),
+                 (HeroField.SPEED_POTIONS, 1.0 / POTIONS_SCALE), (HeroField.TORCH, 1.0), (HeroField.SCEPTER, 1.0)]
         self._plain = [(int(col), scale) for col, scale in plain]
         self._kills = [(int(HeroField.KILLS) + k, 1.0 / KILLS_SCALE) for k in range(game.n_monster_kinds)]
+        self._missions_scale = 1.0 / len(game.missions)
         self._weapon_bits = [((i >> w) & 1) * 1.0 for i in range(1 << n_weapons) for w in range(n_weapons)]
         self._n_weapons = n_weapons
         n_heroes = len(game.hero_ids)
@@ -183,8 +185,8 @@ class HeroicaView:
             values += weapon_bits[weapons: weapons + nw]
             values += [row[col] * scale for col, scale in self._kills]
             hero = row[HeroField.HERO]
-            values += [row[HeroField.MISSIONS_WON], 1.0 if hero < 0 else 0.0,
-                       row[HeroField.DEFEATED_BY_MONSTERS]]
+            values += [row[HeroField.MISSIONS_WON] * self._missions_scale, 1.0 if hero < 0 else 0.0,
+                       row[HeroField.DEFEATED_BY_MONSTERS] / 2.0]  # two end Battle Heroica
             values += self._hero_onehot[hero] if hero >= 0 else [0.0] * len(self._hero_onehot)
         turn = [0.0] * self._turn_features
         turn[int(state.phase)] = 1.0
@@ -198,7 +200,9 @@ class HeroicaView:
         turn[at["store_gold"]] = max(state.store_gold, 0) / GOLD_SCALE
         store = state.store_weapons * nw
         turn[self._store0:] = weapon_bits[store: store + nw]
-        return np.array(values + turn, dtype=np.float32)
+        # Gold, potions, kills and steps have no fixed maximum: past its scale a count reads 1,
+        # as the docstring says, so the planes stay in their [0, 1] space.
+        return np.minimum(np.array(values + turn, dtype=np.float32), 1.0)
 
     # -- names ------------------------------------------------------------------------------
     def cell_text(self, state: State, cell: int) -> str:

@@ -59,14 +59,15 @@ view               channels
 ``figures``        ``seat+k``: the figures of each seat
 ``card``           ``seat+k/slot{s}``: each seat's figures per army card slot (4 each)
 ``stats``          at each figure's spaces: ``move``, ``range``, ``attack``, ``defense``
-                   (/10), ``double_space`` (flag), ``height`` (/10)
+                   (/10), ``double_space`` (flag), ``height`` (/10); a stat of 10 or
+                   more reads 1
 ``this_turn``      at each figure's spaces: ``moved``, ``attacked``, ``chosen_card``,
                    ``selected``
 ``destination``    the first space already chosen for a double-space move
 ``phase``          constant planes from here on: the phase one-hot (7)
 ``round``          round / round_cap
 ``hold_rounds``    ``seat+k``: consecutive rounds held / rounds needed
-``figures_left``   ``seat+k``: figures left / 10
+``figures_left``   ``seat+k``: figures left / 10 (10 or more read 1)
 =================  ====================================================================
 
 Combat
@@ -114,6 +115,8 @@ Version history
 * v0: first release: the basic game, HS-0 ... HS-14.
   Observation space bounds declared [0, 1] (were [0, inf)); ``obs_format``, ``state()`` and
   ``parallel_env`` added.
+  Observations stay inside that space for any army: a card stat, height or army size of 10
+  or more reads 1 (published cards stay under 10; the shipped scenarios read as before).
 """
 
 from __future__ import annotations

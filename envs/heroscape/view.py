@@ -113,7 +113,10 @@ class HeroscapeView:
         stat_source = {"move": game.fig_move, "range": game.fig_range, "attack": game.fig_attack,
                        "defense": game.fig_defense, "double_space": game.fig_double,
                        "height": game.fig_height}
-        fig_stats = np.stack([stat_source[s] for s in STATS], axis=1).astype(np.float32) / STAT_SCALE
+        # Cards may go past the scale (MAX_STAT 20, MAX_HEIGHT 20; published cards stay under
+        # 10): such a stat reads 1, as the docstring says, so the planes stay in their [0, 1] space.
+        fig_stats = np.minimum(np.stack([stat_source[s] for s in STATS], axis=1).astype(np.float32)
+                               / STAT_SCALE, 1.0)
         fig_stats[:, STATS.index("double_space")] = game.fig_double  # a flag, not a stat
         channels = []  # per observer: int[F, columns] channel of each figure's columns
         for player in range(n):
@@ -174,7 +177,7 @@ class HeroscapeView:
         for seat in range(n):
             k = (seat - player) % n
             constants[self.hold_at[k]] = state.hold_rounds[seat] / max(1, game.hold_target)
-            constants[self.left_at[k]] = owners.count(seat) / STAT_SCALE
+            constants[self.left_at[k]] = min(1.0, owners.count(seat) / STAT_SCALE)  # 10+ read 1
         obs[self.constant_start:] = constants[:, None]
         return obs.reshape(self.shape)
 
