@@ -86,7 +86,7 @@ def heroclix_cases() -> list[Case]:
 
     # Random games under a low round cap: random play seldom KOs anything, and every step of
     # every game is checked; the duel (the default scenario) keeps its full 30 rounds. 50 full
-    # duels (not 80) keep the suite near its 15-minute guide: 80 were its slowest test, 71 s.
+    # duels, not 80: 80 were the suite's slowest test (71 s) against its 15-minute budget.
     cases = [Case("heroclix_v0", {"scenario": s}, random_games=50 if s == "duel" else 30,
                   play_options={} if s == "duel" else {"max_rounds": 6})
              for s in scenario_ids()]
