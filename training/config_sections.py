@@ -232,6 +232,10 @@ class PretrainConfig(pydantic.BaseModel):
     expert iteration: the search's choices as targets (slower to collect)."""
     max_samples: PosInt = 40_000
     """Keep at most this many decisions (observations are large: ~50-100 KB each)."""
+    workers: PosInt | None = None
+    """Processes that play the demonstration games; null = ``n_envs`` (one per core, as the
+    rollouts use). A lookahead demonstrator spends tens of milliseconds a decision, so this
+    is most of the warm start's speed."""
     epochs: PosInt = 3
     """Passes over the demonstrations."""
     batch_size: PosInt = 256

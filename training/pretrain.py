@@ -22,18 +22,26 @@ Forced decisions (one legal action) are not recorded when the trainer auto-plays
 Time budget. With ``time_limit_minutes`` set, the warm start gets ``pretrain.budget_fraction`` of
 it: collecting stops (after the game under way) at half of that share and cloning at the whole
 (after the minibatch under way), so a short run still spends most of its budget learning.
+
+Processes. The games are played in ``pretrain.workers`` processes (one per env worker by
+default), each writing its decisions into its own share of one block of shared memory; the
+cloning is one process (torch).
 """
 
 from __future__ import annotations
 
+import mmap
+import multiprocessing
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 import torch
 
 from envs.bots import get_bot
+
+from .interrupts import ignore_stop_signals
 
 
 @dataclass
@@ -50,50 +58,144 @@ class Demonstrations:
 
 def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demonstrator: str, games: int,
                            seed: int, gamma: float, max_samples: int, skip_forced: bool = False,
-                           deadline: float | None = None) -> Demonstrations:
+                           deadline: float | None = None, workers: int = 1) -> Demonstrations:
     """Play ``games`` games of ``demonstrator`` against itself and record every decision, up to
     ``max_samples`` (the game in progress is played out so its decisions get their outcome).
     ``skip_forced`` leaves out decisions with one legal action; no game starts after
-    ``deadline`` (``time.monotonic()`` seconds)."""
+    ``deadline`` (``time.monotonic()`` seconds).
+
+    ``workers`` > 1 plays the games in that many processes (game ``i`` in worker ``i %
+    workers``, with the seeds it has in one process), each recording into its own share of
+    ``max_samples``; the decisions come back in game order, so without a cap or a deadline
+    that binds, the data equal one process's. With a binding cap the shares fill unevenly, so
+    which decisions are kept can differ from one process's."""
     if games < 1:
         raise ValueError(f"games must be at least 1 to collect demonstrations, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    workers = min(workers, games)
+    get_bot(game_name, demonstrator)  # an unknown bot fails here, not in every worker
     game = game_factory()
-    bot = get_bot(game_name, demonstrator)
-    # preallocated: a list of arrays plus np.stack would hold every observation twice
-    observations = np.empty((max_samples, *game.observation_shape), dtype=np.float16)
-    masks = np.empty((max_samples, game.layout.size), dtype=bool)
-    actions = np.empty(max_samples, dtype=np.int64)
-    values = np.empty(max_samples, dtype=np.float32)
-    count = played = 0
-    for index in range(games):
-        if count == max_samples or (deadline is not None and time.monotonic() >= deadline and played):
-            break
-        state = game.new_state(seed + index)
-        rng = np.random.default_rng([seed + index, 0xB075])
-        # every learner step's seat and its row in the arrays (-1: past max_samples), for the
-        # discounting; a forced decision skipped is no PPO step, so it is not discounted over
-        seats: list[int] = []
-        recorded: list[int] = []
-        while (seat := game.current_player(state)) >= 0:
-            action = bot.act(game, state, rng)
-            mask = game.legal_mask(state)
-            if not (skip_forced and np.count_nonzero(mask) == 1):
-                seats.append(seat)
-                recorded.append(count if count < max_samples else -1)
-                if count < max_samples:
-                    observations[count] = game.observe(state, seat)
-                    masks[count] = mask
-                    actions[count] = action
-                    count += 1
-            game.apply_legal(state, action)
-        final = game.returns(state)
-        remaining = np.zeros(game.num_players, dtype=np.int64)
-        for decision in range(len(seats) - 1, -1, -1):  # count each seat's later steps backwards
-            if recorded[decision] >= 0:
-                values[recorded[decision]] = final[seats[decision]] * gamma ** remaining[seats[decision]]
-            remaining[seats[decision]] += 1
-        played += 1
-    return Demonstrations(observations[:count], masks[:count], actions[:count], values[:count], played)
+    task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline)
+    if workers == 1:
+        arrays = _allocate(game, max_samples, np.empty)
+        spans = task.play(range(games), arrays, game)
+        count = spans[-1][2] if spans else 0
+        return Demonstrations(*(array[:count] for array in arrays), games=len(spans))
+    return _collect_in_processes(task, game, games, max_samples, workers)
+
+
+def _allocate(game: Any, samples: int, allocate: Callable[..., np.ndarray]) -> tuple[np.ndarray, ...]:
+    """observations, masks, actions, values for ``samples`` decisions, preallocated: a list of
+    arrays plus np.stack would hold every observation twice."""
+    return (allocate((samples, *game.observation_shape), dtype=np.float16),
+            allocate((samples, game.layout.size), dtype=bool),
+            allocate(samples, dtype=np.int64), allocate(samples, dtype=np.float32))
+
+
+@dataclass
+class _Collection:
+    """What every worker of one collection shares: the games, the bot, the seeds."""
+
+    game_factory: Callable[[], Any]
+    game_name: str
+    demonstrator: str
+    seed: int
+    gamma: float
+    skip_forced: bool
+    deadline: float | None
+
+    def play(self, indices: Iterable[int], arrays: tuple[np.ndarray, ...], game: Any) -> list[tuple[int, int, int]]:
+        """Play the games ``indices`` into ``arrays`` until they are full; returns each game
+        played as (index, first row, end row)."""
+        observations, masks, actions, values = arrays
+        capacity = len(actions)
+        bot = get_bot(self.game_name, self.demonstrator)
+        spans: list[tuple[int, int, int]] = []
+        count = 0
+        for index in indices:
+            if count == capacity or (self.deadline is not None and time.monotonic() >= self.deadline and spans):
+                break
+            state = game.new_state(self.seed + index)
+            rng = np.random.default_rng([self.seed + index, 0xB075])
+            first = count
+            # every learner step's seat and its row in the arrays (-1: past the capacity), for
+            # the discounting; a forced decision skipped is no PPO step, so it is not discounted over
+            seats: list[int] = []
+            recorded: list[int] = []
+            while (seat := game.current_player(state)) >= 0:
+                action = bot.act(game, state, rng)
+                mask = game.legal_mask(state)
+                if not (self.skip_forced and np.count_nonzero(mask) == 1):
+                    seats.append(seat)
+                    recorded.append(count if count < capacity else -1)
+                    if count < capacity:
+                        observations[count] = game.observe(state, seat)
+                        masks[count] = mask
+                        actions[count] = action
+                        count += 1
+                game.apply_legal(state, action)
+            final = game.returns(state)
+            remaining = np.zeros(game.num_players, dtype=np.int64)
+            for decision in range(len(seats) - 1, -1, -1):  # count each seat's later steps backwards
+                if recorded[decision] >= 0:
+                    values[recorded[decision]] = final[seats[decision]] * self.gamma ** remaining[seats[decision]]
+                remaining[seats[decision]] += 1
+            spans.append((index, first, count))
+        return spans
+
+
+def _collect_in_processes(task: _Collection, game: Any, games: int, max_samples: int,
+                          workers: int) -> Demonstrations:
+    share = -(-max_samples // workers)
+    # the workers write into anonymous shared memory, so gigabytes of observations are not
+    # pickled back; "fork", because the game factory is a closure and the workers run no torch
+    shared = _allocate(game, share * workers, _shared_array)
+    context = multiprocessing.get_context("fork")
+    pipes, processes = [], []
+    try:
+        for worker in range(workers):
+            receive, send = context.Pipe(duplex=False)
+            rows = slice(worker * share, (worker + 1) * share)
+            process = context.Process(target=_worker, daemon=True, args=(
+                task, range(worker, games, workers), tuple(array[rows] for array in shared), send))
+            process.start()
+            send.close()
+            pipes.append(receive)
+            processes.append(process)
+        spans = []
+        for worker, (pipe, process) in enumerate(zip(pipes, processes)):
+            try:
+                outcome = pipe.recv()
+            except EOFError:
+                process.join()
+                raise RuntimeError(f"demonstration worker {worker} died (exit code {process.exitcode})") from None
+            if isinstance(outcome, BaseException):
+                raise RuntimeError(f"demonstration worker {worker} failed: {outcome!r}") from outcome
+            spans += [(index, worker * share + first, worker * share + end) for index, first, end in outcome]
+    finally:
+        for process in processes:  # a stop signal or a failed worker: the others go too
+            if process.is_alive():
+                process.kill()
+            process.join()
+    spans.sort()
+    rows = np.concatenate([np.arange(first, end) for _, first, end in spans])[:max_samples]
+    return Demonstrations(*(array[rows] for array in shared), games=len(spans))
+
+
+def _shared_array(shape: Any, dtype: Any) -> np.ndarray:
+    nbytes = max(1, int(np.prod(shape)) * np.dtype(dtype).itemsize)
+    return np.frombuffer(mmap.mmap(-1, nbytes), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+
+
+def _worker(task: _Collection, indices: range, arrays: tuple[np.ndarray, ...], pipe: Any) -> None:
+    ignore_stop_signals()  # Ctrl-C reaches the process group; the trainer stops the workers
+    try:
+        pipe.send(task.play(indices, arrays, task.game_factory()))
+    except BaseException as error:  # reported to the parent, which raises it
+        pipe.send(error)
+    finally:
+        pipe.close()
 
 
 def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
@@ -157,8 +259,10 @@ def pretrain(model: Any, config: Any, game_factory: Callable[[], Any], run_start
     data = collect_demonstrations(game_factory, config.env.name, settings.demonstrator, settings.games,
                                   seed=config.seed + 104729, gamma=config.ppo.gamma,
                                   max_samples=settings.max_samples, skip_forced=config.auto_play_forced,
-                                  deadline=None if budget is None else origin + budget / 2)
+                                  deadline=None if budget is None else origin + budget / 2,
+                                  workers=settings.workers or config.num_envs)
     print(f"pretrain: {len(data)} decisions from {data.games} {settings.demonstrator} games "
+          f"in {settings.workers or config.num_envs} process(es) "
           f"({time.monotonic() - started:.0f} s)")
     stats = clone(model, data, settings.epochs, settings.batch_size, settings.learning_rate,
                   settings.value_coef, seed=config.seed, deadline=None if budget is None else origin + budget)

@@ -115,3 +115,48 @@ def test_expert_iteration_clones_the_lookahead_bots_choices():
             chosen.append(action)
         game.apply_legal(state, action)
     assert chosen == data.actions.tolist()
+
+
+def test_games_played_in_two_processes_give_the_data_of_one():
+    # no cap or deadline binds: the same decisions, in game order, whatever process played them
+    one = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=5, seed=2, gamma=0.9,
+                                 max_samples=10_000)
+    two = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=5, seed=2, gamma=0.9,
+                                 max_samples=10_000, workers=2)
+    assert two.games == one.games == 5
+    for field in ("observations", "masks", "actions", "values"):
+        np.testing.assert_array_equal(getattr(two, field), getattr(one, field))
+
+
+def test_processes_share_the_sample_cap():
+    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
+                                  max_samples=41, workers=2)
+    assert len(data) == 41 and 2 <= data.games < 50
+    assert data.masks[np.arange(len(data)), data.actions].all()
+
+
+class _FailsOnOddSeeds:
+    """A Heroscape game whose odd-seeded games cannot start: worker 1 of 2 gets only those."""
+
+    def __init__(self):
+        self._game = heroscape_game()
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def new_state(self, seed):
+        if seed % 2:
+            raise ValueError(f"no game for seed {seed}")
+        return self._game.new_state(seed)
+
+
+def test_a_failing_worker_is_reported_with_its_error():
+    with pytest.raises(RuntimeError, match=r"demonstration worker 1 failed: ValueError\('no game for seed 1'\)"):
+        collect_demonstrations(_FailsOnOddSeeds, "heroscape_v0", "heuristic", games=4, seed=0, gamma=0.9,
+                               max_samples=1000, workers=2)
+
+
+def test_an_unknown_demonstrator_fails_before_any_game():
+    with pytest.raises(KeyError, match="unknown bot 'oracle'"):
+        collect_demonstrations(heroscape_game, "heroscape_v0", "oracle", games=4, seed=0, gamma=0.9,
+                               max_samples=1000, workers=2)
