@@ -68,7 +68,8 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     workers``, with the seeds it has in one process), each recording into its own share of
     ``max_samples``; the decisions come back in game order, so without a cap or a deadline
     that binds, the data equal one process's. With a binding cap the shares fill unevenly, so
-    which decisions are kept can differ from one process's."""
+    which decisions are kept can differ from one process's. Gathering them into game order
+    copies them once, so for a moment they take twice their memory."""
     if games < 1:
         raise ValueError(f"games must be at least 1 to collect demonstrations, got {games}")
     if workers < 1:
