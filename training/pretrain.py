@@ -80,8 +80,8 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline)
     if workers == 1:
         arrays = _allocate(game, max_samples, np.empty)
-        spans = task.play(range(games), arrays, game)
-        count = spans[-1][2] if spans else 0
+        spans = task.play(range(games), arrays, game)  # the first game is always played
+        count = spans[-1][2]
         return Demonstrations(*(array[:count] for array in arrays), games=len(spans))
     return _collect_in_processes(task, game, games, max_samples, workers)
 
@@ -185,8 +185,8 @@ def _collect_in_processes(task: _Collection, game: Any, games: int, max_samples:
 
 
 def _shared_array(shape: Any, dtype: Any) -> np.ndarray:
-    nbytes = max(1, int(np.prod(shape)) * np.dtype(dtype).itemsize)
-    return np.frombuffer(mmap.mmap(-1, nbytes), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+    size = int(np.prod(shape))
+    return np.frombuffer(mmap.mmap(-1, size * np.dtype(dtype).itemsize), dtype=dtype, count=size).reshape(shape)
 
 
 def _worker(task: _Collection, indices: range, arrays: tuple[np.ndarray, ...], pipe: Any) -> None:
@@ -257,13 +257,13 @@ def pretrain(model: Any, config: Any, game_factory: Callable[[], Any], run_start
     if config.time_limit_minutes:
         budget = config.time_limit_minutes * 60 * settings.budget_fraction
     origin = started if run_started is None else run_started
+    workers = settings.workers or config.num_envs
     data = collect_demonstrations(game_factory, config.env.name, settings.demonstrator, settings.games,
                                   seed=config.seed + 104729, gamma=config.ppo.gamma,
                                   max_samples=settings.max_samples, skip_forced=config.auto_play_forced,
-                                  deadline=None if budget is None else origin + budget / 2,
-                                  workers=settings.workers or config.num_envs)
+                                  deadline=None if budget is None else origin + budget / 2, workers=workers)
     print(f"pretrain: {len(data)} decisions from {data.games} {settings.demonstrator} games "
-          f"in {settings.workers or config.num_envs} process(es) "
+          f"in {min(workers, settings.games)} process(es) "
           f"({time.monotonic() - started:.0f} s)")
     stats = clone(model, data, settings.epochs, settings.batch_size, settings.learning_rate,
                   settings.value_coef, seed=config.seed, deadline=None if budget is None else origin + budget)

@@ -160,3 +160,15 @@ def test_an_unknown_demonstrator_fails_before_any_game():
     with pytest.raises(KeyError, match="unknown bot 'oracle'"):
         collect_demonstrations(heroscape_game, "heroscape_v0", "oracle", games=4, seed=0, gamma=0.9,
                                max_samples=1000, workers=2)
+
+
+def test_past_the_deadline_each_process_still_plays_its_first_game():
+    import time
+
+    past = time.monotonic() - 1.0
+    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
+                                  max_samples=10_000, deadline=past, workers=2)
+    one = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=2, seed=0, gamma=0.99,
+                                 max_samples=10_000)
+    assert data.games == 2  # games 0 and 1, one per process, then none
+    np.testing.assert_array_equal(data.actions, one.actions)

@@ -11,7 +11,6 @@ from training.selfplay import (BotOpponent, LeagueSchedule, OpponentPool, Policy
                                SelfPlayEnv)
 
 
-
 class _Named:
     """A stand-in opponent (pool tests never play it)."""
 
