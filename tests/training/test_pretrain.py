@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -163,8 +165,6 @@ def test_an_unknown_demonstrator_fails_before_any_game():
 
 
 def test_past_the_deadline_each_process_still_plays_its_first_game():
-    import time
-
     past = time.monotonic() - 1.0
     data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
                                   max_samples=10_000, deadline=past, workers=2)
