@@ -151,6 +151,9 @@ class SpatialConfig(pydantic.BaseModel):
     """Size of the embedding of the constant (scalar) planes."""
     head_dim: PosInt = 64
     """Hidden size of the pooled heads (special actions, value)."""
+    global_cells: StrictBool = False
+    """Add the board's pooled features (mean and max of the trunk) to every cell's head, so a
+    cell's action logit sees the whole board, not only its receptive field."""
 
 
 class NetworkConfig(pydantic.BaseModel):

@@ -204,7 +204,7 @@ def policy_for(config: TrainConfig) -> tuple[Any, dict]:
         spatial = network.spatial
         return spatial_policy(config.env.name, config.env.make_kwargs(), channels=spatial.channels,
                               dilations=spatial.dilations, scalar_dim=spatial.scalar_dim,
-                              head_dim=spatial.head_dim)
+                              head_dim=spatial.head_dim, global_cells=spatial.global_cells)
     return "MlpPolicy", dict(features_extractor_class=BoardCNN, normalize_images=False,
                              features_extractor_kwargs=dict(features_dim=network.features_dim,
                                                             channels=tuple(network.cnn_channels),

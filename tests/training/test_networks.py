@@ -164,6 +164,18 @@ def test_the_receptive_field_covers_the_board(games, name):
     assert rows.max() == min(radius, height - 1) and cols.max() == min(radius, width - 1)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_global_cells_let_a_cell_logit_read_the_whole_board(games, name):
+    game = games[name]
+    _, height, width = game.observation_shape
+    action = game.layout.plane_action(game.layout.planes[0], (height // 2) * width + width // 2)
+    local = cell_gradient(policy_for(game, dilations=(1,)), game, action)
+    whole = cell_gradient(policy_for(game, dilations=(1,), global_cells=True), game, action)
+    assert (local > 0).sum() <= 9
+    assert (whole > 0).mean() > 0.9
+    assert policy_for(game, global_cells=True).spatial_kwargs["global_cells"] is True
+
+
 def test_default_dilations_triple_the_field_without_holes():
     for height, width in ((4, 4), (9, 7), (16, 16), (16, 20), (24, 24), (32, 32)):
         dilations = default_dilations(height, width)
