@@ -16,16 +16,27 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 
 
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory) -> Path:
-    """A run folder from a tiny training run (smoke config): checkpoints, eval.csv, final model."""
-    runs = tmp_path_factory.mktemp("runs")
-    subprocess.run([sys.executable, "-m", "training.train", "--config", str(ROOT / "configs" / "smoke_heroica.yaml"),
-                    f"run_dir={runs}", "run_name=heroica_v0_tiny", "progress_bar=false", "video.enabled=false"],
-                   cwd=ROOT, check=True, capture_output=True, timeout=600)
-    run = runs / "heroica_v0_tiny"
+EVALUATED_AGAINST = "eval.opponents=[random,heuristic,lookahead]"  # the shipped configs' three
+
+
+def train_tiny(runs: Path, config: str, name: str) -> Path:
+    """A run folder from a tiny training run: checkpoints, eval.csv, summary.json, final model."""
+    subprocess.run([sys.executable, "-m", "training.train", "--config", str(ROOT / "configs" / config),
+                    f"run_dir={runs}", f"run_name={name}", "progress_bar=false", "video.enabled=false",
+                    EVALUATED_AGAINST], cwd=ROOT, check=True, capture_output=True, timeout=600)
+    run = runs / name
     assert (run / "final_model.zip").exists() and (run / "eval.csv").exists()
     return run
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    return train_tiny(tmp_path_factory.mktemp("runs"), "smoke_heroica.yaml", "heroica_v0_tiny")
+
+
+@pytest.fixture(scope="module")
+def tiny_heroscape_run(tmp_path_factory) -> Path:
+    return train_tiny(tmp_path_factory.mktemp("runs"), "smoke_heroscape.yaml", "heroscape_v0_tiny")
 
 
 def execute(name: str, tmp_path: Path, **parameters) -> nbformat.NotebookNode:
@@ -40,20 +51,23 @@ def outputs_of(book: nbformat.NotebookNode, mime: str) -> list[str]:
             for out in cell.get("outputs", []) if mime in out.get("data", {})]
 
 
-def test_evaluate_policies_notebook_plays_a_tournament_and_plots_it(tiny_run: Path, tmp_path: Path):
+def test_evaluate_policies_notebook_plays_a_tournament_and_plots_it(tiny_run: Path, tiny_heroscape_run: Path,
+                                                                    tmp_path: Path):
     out_dir = tmp_path / "tournament"
     book = execute("evaluate_policies.ipynb", tmp_path, env_name="heroica_v0", run_dir=str(tiny_run),
                    checkpoints=1, games_per_pair=2, options={"max_rounds": 4}, out_dir=str(out_dir),
-                   result_runs=[str(tiny_run)])
+                   result_runs=[str(tiny_run), str(tiny_heroscape_run)])
     tournament = json.loads((out_dir / "tournament.json").read_text())
-    # random, heuristic, one checkpoint and the final model
-    assert len(tournament["agents"]) == 4 and "final" in tournament["agents"]
-    assert len(tournament["games"]) == 6 * 2
-    # the win-rate matrix, the ratings, the learning curves, and the results per game: its
-    # table (the README's) and its learning curves
+    # the default bots (random, heuristic, lookahead), one checkpoint and the final model
+    assert len(tournament["agents"]) == 5 and {"lookahead", "final"} <= set(tournament["agents"])
+    assert len(tournament["games"]) == 10 * 2
+    # the win-rate matrix, the ratings, the learning curves, and the results per game: the
+    # README's table with a row per game and a column per bot, and each run's learning curves
     assert len(outputs_of(book, "image/png")) == 4
     table = outputs_of(book, "text/markdown")
-    assert len(table) == 1 and "| heroica_v0 |" in table[0] and "vs heuristic" in table[0]
+    assert len(table) == 1
+    assert "| heroica_v0 |" in table[0] and "| heroscape_v0 |" in table[0]
+    assert all(f"vs {bot}" in table[0] for bot in ("random", "heuristic", "lookahead"))
 
 
 def test_watch_episode_notebook_shows_the_video_and_the_steps(tiny_run: Path, tmp_path: Path):
