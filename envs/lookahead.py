@@ -288,9 +288,15 @@ class LookaheadBot:
             if game.current_player(sim) < 0:
                 return float(game.returns(sim)[seat])
             if game.turn_number(sim) >= stop:
-                return float(np.clip(self.hooks.value(heuristic, game, sim, seat), -1.0, 1.0))
+                return self.value(game, sim, seat)
             game.apply_legal(sim, heuristic.act(game, sim, rng))
         raise RuntimeError(f"a heuristic playout ran past {MAX_PLAYOUT_DECISIONS} decisions")
+
+    def value(self, game: Game, state: Any, seat: int) -> float:
+        """The game's value of an unfinished position for ``seat``, in [-1, 1] (-1 lost, +1
+        won): what a playout cut at the horizon scores, and what reward shaping in training
+        uses as its potential (``training.selfplay``)."""
+        return float(np.clip(self.hooks.value(self.heuristic, game, state, seat), -1.0, 1.0))
 
 
 __all__ = ["Budget", "Hooks", "LookaheadBot", "ScoringBot", "Search", "Weighing", "ranked"]

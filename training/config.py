@@ -50,6 +50,7 @@ from .config_sections import (
     ModelT,
     NetArchConfig,
     NetworkConfig,
+    NonNegFloat,
     PosFloat,
     PosInt,
     PPOConfig,
@@ -93,6 +94,11 @@ class TrainConfig(pydantic.BaseModel):
     auto_play_forced: StrictBool = True
     """The self-play env plays the learner's decisions that have one legal action (no sample,
     no inference: nothing can be learned from them); see ``training.selfplay``."""
+    reward_shaping: NonNegFloat = 0.0
+    """Weight of potential-based reward shaping: each learner decision also earns ``gamma *
+    w * V(next) - w * V(now)``, ``V`` the game's value of the position (the lookahead bot's)
+    and ``gamma`` PPO's; it sums to a constant over a game, so the best policy is unchanged.
+    0 = off (the game's rewards only); see ``training.selfplay``."""
     seed: Annotated[StrictInt, Field(ge=0)] = 0
     """Seed for the model, envs (env i gets seed + i), opponents and evaluation."""
     ppo: PPOConfig = Field(default_factory=PPOConfig)

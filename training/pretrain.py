@@ -9,7 +9,9 @@ against the league. Enabled by the ``pretrain`` section of a training config
 Data: ``games`` games of the demonstrator against itself, every decision of both seats, as
 ``(observation of the deciding seat, legal mask, action, target value)``. The target value is
 the seat's final return discounted by ``gamma`` per remaining decision of that seat, which is
-what the PPO value head estimates, so the critic starts calibrated as well.
+what the PPO value head estimates, so the critic starts calibrated as well. With reward
+shaping (``reward_shaping`` w > 0, ``training.selfplay``) the learner's return from a decision
+is that minus the decision's potential ``w * V(s)``, so the target is too.
 
 Loss per minibatch: ``-log pi(action | obs, mask) + value_coef * (V(obs) - target)^2``, with
 the masked distribution of the policy itself (``evaluate_actions``), Adam, ``epochs`` passes.
@@ -58,11 +60,13 @@ class Demonstrations:
 
 def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demonstrator: str, games: int,
                            seed: int, gamma: float, max_samples: int, skip_forced: bool = False,
-                           deadline: float | None = None, workers: int = 1) -> Demonstrations:
+                           deadline: float | None = None, workers: int = 1,
+                           reward_shaping: float = 0.0) -> Demonstrations:
     """Play ``games`` games of ``demonstrator`` against itself and record every decision, up to
     ``max_samples`` (the game in progress is played out so its decisions get their outcome).
     ``skip_forced`` leaves out decisions with one legal action; no game starts after
-    ``deadline`` (``time.monotonic()`` seconds).
+    ``deadline`` (``time.monotonic()`` seconds). ``reward_shaping`` > 0 takes each decision's
+    shaping potential off its target value (module docstring).
 
     ``workers`` > 1 plays the games in that many processes (game ``i`` in worker ``i %
     workers``, with the seeds it has in one process), each recording into its own share of
@@ -77,7 +81,8 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     workers = min(workers, games)
     get_bot(game_name, demonstrator)  # an unknown bot fails here, not in every worker
     game = game_factory()
-    task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline)
+    task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline,
+                       reward_shaping)
     if workers == 1:
         arrays = _allocate(game, max_samples, np.empty)
         spans = task.play(range(games), arrays, game)  # the first game is always played
@@ -105,6 +110,7 @@ class _Collection:
     gamma: float
     skip_forced: bool
     deadline: float | None
+    reward_shaping: float = 0.0
 
     def play(self, indices: Iterable[int], arrays: tuple[np.ndarray, ...], game: Any) -> list[tuple[int, int, int]]:
         """Play the games ``indices`` into ``arrays`` until they are full; returns each game
@@ -112,6 +118,7 @@ class _Collection:
         observations, masks, actions, values = arrays
         capacity = len(actions)
         bot = get_bot(self.game_name, self.demonstrator)
+        potential = get_bot(self.game_name, "lookahead").value if self.reward_shaping else None
         spans: list[tuple[int, int, int]] = []
         count = 0
         for index in indices:
@@ -134,13 +141,16 @@ class _Collection:
                         observations[count] = game.observe(state, seat)
                         masks[count] = mask
                         actions[count] = action
+                        # the return's shaped part is known now: minus this decision's potential
+                        values[count] = 0.0 if potential is None else \
+                            -self.reward_shaping * potential(game, state, seat)
                         count += 1
                 game.apply_legal(state, action)
             final = game.returns(state)
             remaining = np.zeros(game.num_players, dtype=np.int64)
             for decision in range(len(seats) - 1, -1, -1):  # count each seat's later steps backwards
                 if recorded[decision] >= 0:
-                    values[recorded[decision]] = final[seats[decision]] * self.gamma ** remaining[seats[decision]]
+                    values[recorded[decision]] += final[seats[decision]] * self.gamma ** remaining[seats[decision]]
                 remaining[seats[decision]] += 1
             spans.append((index, first, count))
         return spans
@@ -261,7 +271,8 @@ def pretrain(model: Any, config: Any, game_factory: Callable[[], Any], run_start
     data = collect_demonstrations(game_factory, config.env.name, settings.demonstrator, settings.games,
                                   seed=config.seed + 104729, gamma=config.ppo.gamma,
                                   max_samples=settings.max_samples, skip_forced=config.auto_play_forced,
-                                  deadline=None if budget is None else origin + budget / 2, workers=workers)
+                                  deadline=None if budget is None else origin + budget / 2, workers=workers,
+                                  reward_shaping=config.reward_shaping)
     print(f"pretrain: {len(data)} decisions from {data.games} {settings.demonstrator} games "
           f"in {min(workers, settings.games)} process(es) "
           f"({time.monotonic() - started:.0f} s)")

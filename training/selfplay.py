@@ -34,6 +34,17 @@ is added to the step that led to it. ``env.forced_decisions`` counts them and
 ``env.env_decisions`` counts every AEC step (all seats, forced ones included), so a trainer can
 report learner decisions/s (SB3 steps) next to env decisions/s.
 
+Reward shaping. With ``reward_shaping=w > 0`` the learner's reward for each of its decisions
+gains ``gamma * w * V(s') - w * V(s)``: ``V`` is the game's value of a position for the
+learner's seat in [-1, 1] (by default the lookahead bot's, :meth:`envs.lookahead.LookaheadBot.value`:
+army strength in Heroscape and HeroClix, the race to the goal in Heroica), ``s`` the position at
+the decision and ``s'`` the one at the learner's next decision. The potential of a finished
+game is 0, so over an episode the shaping sums to ``-w * V(s_0)`` (``gamma`` 1) whatever was
+played: potential-based shaping (Ng, Harada and Russell, 1999) leaves the best policy what
+it was, and only tells the learner sooner which of its decisions gained or lost ground.
+``shaping_gamma`` should be PPO's ``gamma``. ``info["learner_episode"]["r"]`` stays the game's
+own return; ``"shaping"`` is what the shaping added.
+
 Episode statistics. At the end of an episode ``info["learner_episode"]`` holds the learner's
 return ``r``, length ``l`` (its decisions, forced ones not counted), wall time ``t``, ``forced``
 (the learner's decisions played for it) and ``env_decisions`` (AEC steps of the episode). It is not ``info["episode"]``: that
@@ -46,239 +57,40 @@ Pure Python + numpy at import time; torch / SB3 are imported only by :class:`Pol
 
 from __future__ import annotations
 
-import copy
 import time
-from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
+from .league import BotOpponent, LeagueSchedule, Opponent, OpponentPool, PolicyOpponent
+
 __all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "LeagueSchedule", "OpponentPool",
            "SelfPlayEnv"]
 
 
 # ==========================================================================================
-# Opponents
+# Reward shaping
 # ==========================================================================================
-@runtime_checkable
-class Opponent(Protocol):
-    """Plays one seat: returns a legal action for ``agent`` (the AEC env's ``agent_selection``)."""
-
-    def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int: ...
-
-
-class BotOpponent:
-    """An :mod:`envs.bots` Bot as an opponent (reads ``env.game`` and ``env.game_state``)."""
-
-    def __init__(self, bot: Any, name: str | None = None):
-        self.bot = bot
-        self.name = name or getattr(bot, "name", type(bot).__name__)
-
-    def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int:
-        return int(self.bot.act(env.game, env.game_state, rng))
-
-    def __repr__(self) -> str:
-        return f"BotOpponent({self.name!r})"
+def _shaping_weights(weight: Any, gamma: Any) -> tuple[float, float]:
+    for name, value, high in (("reward_shaping", weight, None), ("shaping_gamma", gamma, 1.0)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value) or value < 0 or (high is not None and value > high):
+            bound = f"in [0, {high:g}]" if high is not None else ">= 0"
+            raise ValueError(f"{name}: must be a finite number {bound}, got {value!r}")
+    return float(weight), float(gamma)
 
 
-class PolicyOpponent:
-    """A frozen (MaskablePPO) policy as an opponent.
+def _game_value(env_name: str) -> Callable[[Any, Any, int], float]:
+    """The value of a position for a seat that the game's lookahead bot plays out to."""
+    from envs.bots import bot_names, get_bot
 
-    ``policy`` is a ``MaskableActorCriticPolicy`` or a model with a ``.policy`` (it is used as
-    given: use :meth:`snapshot` to freeze a copy of a model that keeps training). Deterministic
-    play takes the masked argmax; stochastic play samples the masked distribution with the
-    env's ``rng`` (so it is reproducible from the env seed), falling back to ``predict`` for
-    policies without ``get_distribution``.
-    """
-
-    def __init__(self, policy: Any, deterministic: bool = False, name: str = "policy"):
-        self.policy = getattr(policy, "policy", policy)
-        self.deterministic = deterministic
-        self.name = name
-
-    @classmethod
-    def snapshot(cls, model: Any, deterministic: bool = False, name: str = "snapshot") -> "PolicyOpponent":
-        """Freeze a deep copy of ``model``'s policy (eval mode) so later training leaves it alone."""
-        policy = copy.deepcopy(getattr(model, "policy", model))
-        if hasattr(policy, "set_training_mode"):
-            policy.set_training_mode(False)
-        return cls(policy, deterministic=deterministic, name=name)
-
-    def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int:
-        mask = np.asarray(obs["action_mask"], dtype=bool)
-        policy = self.policy
-        if self.deterministic or not hasattr(policy, "get_distribution"):
-            action, _ = policy.predict(obs["observation"], action_masks=mask,
-                                       deterministic=self.deterministic)
-            return int(np.asarray(action).reshape(-1)[0])
-        import torch
-
-        with torch.no_grad():
-            obs_tensor, _ = policy.obs_to_tensor(obs["observation"])
-            dist = policy.get_distribution(obs_tensor, action_masks=mask)
-            probs = dist.distribution.probs.reshape(-1).cpu().numpy().astype(np.float64)
-        probs = np.where(mask, probs, 0.0)
-        total = probs.sum()
-        if not total > 0:  # degenerate numerics: uniform over the legal actions
-            probs = mask.astype(np.float64)
-            total = probs.sum()
-        return int(rng.choice(probs.size, p=probs / total))
-
-    def __repr__(self) -> str:
-        return f"PolicyOpponent({self.name!r}, deterministic={self.deterministic})"
-
-
-# ==========================================================================================
-# League schedule and opponent pool
-# ==========================================================================================
-@dataclass
-class LeagueSchedule:
-    """Relative weights of the opponent kinds (normalised when sampling).
-
-    ``random``, ``heuristic`` and ``lookahead`` are the bots of those names (``envs.bots``);
-    ``snapshots`` is the weight of all frozen snapshots together (one is then picked uniformly).
-    A kind with no entry in the pool (no snapshots yet, no heuristic bot) passes its weight to
-    the others in proportion. ``max_snapshots`` is how many snapshots the pool keeps (newest).
-    """
-
-    random: float = 0.2
-    heuristic: float = 0.3
-    snapshots: float = 0.5
-    max_snapshots: int = 5
-    lookahead: float = 0.0
-
-    BOT_KINDS = ("random", "heuristic", "lookahead")
-    KINDS = (*BOT_KINDS, "snapshots")
-
-    def __post_init__(self) -> None:
-        for kind in self.KINDS:
-            value = getattr(self, kind)
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                    or not np.isfinite(value):
-                raise ValueError(f"LeagueSchedule.{kind}: weight must be a finite number, got {value!r}")
-            if value < 0:
-                raise ValueError(f"LeagueSchedule.{kind}: weight must be >= 0, got {value!r}")
-        if sum(getattr(self, k) for k in self.KINDS) <= 0:
-            raise ValueError("LeagueSchedule: all weights (random, heuristic, lookahead, snapshots) are zero; "
-                             "give at least one a positive weight")
-        m = self.max_snapshots
-        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
-            raise ValueError(f"LeagueSchedule.max_snapshots: must be an integer >= 0, got {m!r}")
-        if self.snapshots > 0 and m == 0:
-            raise ValueError("LeagueSchedule.max_snapshots: is 0 but snapshots has weight "
-                             f"{self.snapshots}; keep at least one snapshot or set snapshots=0")
-
-    def weights(self) -> dict[str, float]:
-        total = float(sum(getattr(self, k) for k in self.KINDS))
-        return {k: float(getattr(self, k)) / total for k in self.KINDS}
-
-
-class OpponentPool:
-    """Named opponents (the bots ``random``, ``heuristic``, ``lookahead``, and snapshots) sampled
-    by a :class:`LeagueSchedule`.
-
-    ``sample(rng)`` returns ``(name, opponent)``. Snapshots are kept newest-last; adding one
-    beyond ``schedule.max_snapshots`` evicts the oldest.
-    """
-
-    def __init__(self, schedule: LeagueSchedule | None = None, *, random: Opponent | None = None,
-                 heuristic: Opponent | None = None, lookahead: Opponent | None = None):
-        if random is None:
-            from envs.bots import RandomBot
-
-            random = BotOpponent(RandomBot(), name="random")
-        self.random = random
-        self.heuristic = heuristic
-        self.lookahead = lookahead
-        self._snapshots: OrderedDict[str, Opponent] = OrderedDict()
-        self._schedule = LeagueSchedule()
-        self.schedule = schedule if schedule is not None else LeagueSchedule()
-
-    @classmethod
-    def for_game(cls, game_name: str, schedule: LeagueSchedule | None = None) -> "OpponentPool":
-        """The random bot and (where registered) the heuristic and lookahead bots of ``game_name``
-        (``"heroica"``/``"heroica_v0"``)."""
-        from envs.bots import bot_names, get_bot
-
-        known = bot_names(game_name)
-        bots = {kind: BotOpponent(get_bot(game_name, kind), name=kind)
-                for kind in ("heuristic", "lookahead") if kind in known}
-        return cls(schedule, **bots)
-
-    def _bot(self, kind: str) -> Opponent | None:
-        return getattr(self, kind)
-
-    # -- schedule ---------------------------------------------------------------------
-    @property
-    def schedule(self) -> LeagueSchedule:
-        return self._schedule
-
-    @schedule.setter
-    def schedule(self, schedule: LeagueSchedule) -> None:
-        if not isinstance(schedule, LeagueSchedule):
-            raise TypeError(f"schedule must be a LeagueSchedule, got {type(schedule).__name__}")
-        self._schedule = schedule
-        self._evict()
-
-    # -- snapshots --------------------------------------------------------------------
-    def add_snapshot(self, name: str, opponent: Opponent) -> None:
-        if name in LeagueSchedule.BOT_KINDS or name in self._snapshots:
-            raise ValueError(f"add_snapshot: name {name!r} is already in the pool "
-                             f"({self.names()}); give each snapshot a new name")
-        if not hasattr(opponent, "act"):
-            raise TypeError(f"add_snapshot: {opponent!r} has no act(env, agent, obs, rng)")
-        self._snapshots[name] = opponent
-        self._evict()
-
-    def _evict(self) -> None:
-        while len(self._snapshots) > self._schedule.max_snapshots:
-            self._snapshots.popitem(last=False)
-
-    @property
-    def snapshot_names(self) -> list[str]:
-        """Kept snapshots, oldest first."""
-        return list(self._snapshots)
-
-    def names(self) -> list[str]:
-        return [kind for kind in LeagueSchedule.BOT_KINDS if self._bot(kind) is not None] + self.snapshot_names
-
-    def get(self, name: str) -> Opponent:
-        if name in LeagueSchedule.BOT_KINDS and self._bot(name) is not None:
-            return self._bot(name)
-        if name in self._snapshots:
-            return self._snapshots[name]
-        raise KeyError(f"no opponent {name!r} in the pool; have {self.names()}")
-
-    # -- sampling ---------------------------------------------------------------------
-    def probabilities(self) -> dict[str, float]:
-        """Probability of each named opponent under the schedule and the current entries."""
-        weights = self._schedule.weights()
-        available = {kind: self._bot(kind) is not None for kind in LeagueSchedule.BOT_KINDS}
-        available["snapshots"] = bool(self._snapshots)
-        total = sum(w for k, w in weights.items() if available[k])
-        if total <= 0:
-            missing = [k for k, w in weights.items() if w > 0 and not available[k]]
-            raise ValueError(f"OpponentPool: the schedule puts weight only on {missing}, which the pool "
-                             "does not have yet (add_snapshot first, or give a bot weight)")
-        probs = {kind: weights[kind] / total for kind in LeagueSchedule.BOT_KINDS
-                 if available[kind] and weights[kind] > 0}
-        for name in self._snapshots:
-            probs[name] = weights["snapshots"] / total / len(self._snapshots)
-        return probs
-
-    def sample(self, rng: np.random.Generator) -> tuple[str, Opponent]:
-        probs = self.probabilities()
-        names = list(probs)
-        p = np.array([probs[n] for n in names], dtype=np.float64)
-        name = names[int(rng.choice(len(names), p=p / p.sum()))]
-        return name, self.get(name)
-
-    def __repr__(self) -> str:
-        return f"OpponentPool({self.names()}, {self._schedule})"
+    if "lookahead" not in bot_names(env_name):
+        raise ValueError(f"reward_shaping: {env_name} has no lookahead bot, whose value of a "
+                         "position is the default potential; pass potential=")
+    return get_bot(env_name, "lookahead").value
 
 
 # ==========================================================================================
@@ -299,7 +111,9 @@ class SelfPlayEnv(gymnasium.Env):
     ``learner_episode``. If the game ends before the learner's first decision, reset starts
     another game. ``illegal_action`` is ``"terminate"`` (default), ``"random"`` or ``"raise"``;
     ``auto_play_forced`` plays the learner's one-legal-action decisions for it (see the module
-    docstring for both).
+    docstring for both). ``reward_shaping`` weighs the potential-based shaping, with
+    ``shaping_gamma`` its discount and ``potential(game, state, seat)`` its value of a position
+    (default: the game's lookahead value); see the module docstring.
     """
 
     ILLEGAL_ACTION_MODES = ("terminate", "random", "raise")
@@ -307,7 +121,9 @@ class SelfPlayEnv(gymnasium.Env):
     def __init__(self, env: str | Callable[[], Any], env_options: dict[str, Any] | None = None,
                  pool: OpponentPool | None = None, seed: int | None = None, *,
                  learner_seats: Sequence[int] | None = None, illegal_action: str = "terminate",
-                 illegal_reward: float = -1.0, auto_play_forced: bool = False):
+                 illegal_reward: float = -1.0, auto_play_forced: bool = False,
+                 reward_shaping: float = 0.0, shaping_gamma: float = 1.0,
+                 potential: Callable[[Any, Any, int], float] | None = None):
         super().__init__()
         if isinstance(env, str):
             from envs import make
@@ -329,6 +145,11 @@ class SelfPlayEnv(gymnasium.Env):
         if not isinstance(auto_play_forced, bool):
             raise TypeError(f"auto_play_forced: must be True or False, got {auto_play_forced!r}")
         self.auto_play_forced = auto_play_forced
+        self.reward_shaping, self.shaping_gamma = _shaping_weights(reward_shaping, shaping_gamma)
+        self._potential_of = potential
+        if self.reward_shaping and potential is None:
+            self._potential_of = _game_value(self.env_name)
+        self._potential = 0.0
         self.forced_decisions = 0
         self.env_decisions = 0
         self._forced_in_episode = self._episode_start_decisions = 0
@@ -434,7 +255,7 @@ class SelfPlayEnv(gymnasium.Env):
         rng = self.np_random
         # info["learner_episode"] at the end: the learner's view (its reward, its decisions), which
         # a monitor wrapped around this env sees too, but one around the AEC env would not.
-        self._episode_return, self._episode_length = 0.0, 0
+        self._episode_return, self._episode_length, self._episode_shaping = 0.0, 0, 0.0
         self._forced_in_episode, self._episode_start_decisions = 0, self.env_decisions
         self._episode_start = time.perf_counter()
         for _ in range(100):
@@ -451,6 +272,7 @@ class SelfPlayEnv(gymnasium.Env):
             terminated, truncated = self._over()
             if not (terminated or truncated):
                 self._done = False
+                self._potential = self._potential_now()
                 return self._learner_obs(), self._info()
         raise RuntimeError(f"{self.env_name}: 100 games in a row ended before the learner's first "
                            "decision; check max_turns and learner_seats")
@@ -480,12 +302,33 @@ class SelfPlayEnv(gymnasium.Env):
         info = self._info()
         if illegal:
             info["illegal_action"] = True
+        shaping = self._shaping(terminated)
         if terminated or truncated:
-            self._end_episode(info, reward, self._final_rewards())
+            self._end_episode(info, reward, self._final_rewards(), shaping)
         else:
             self._episode_return += reward
+            self._episode_shaping += shaping
             self._episode_length += 1
-        return obs, reward, terminated, truncated, info
+        return obs, reward + shaping, terminated, truncated, info
+
+    def _potential_now(self) -> float:
+        """The shaping potential of the position the learner now faces (0 without shaping)."""
+        if not self.reward_shaping:
+            return 0.0
+        value = float(self._potential_of(self.aec.game, self.aec.game_state, self.learner_seat))
+        if not np.isfinite(value):
+            raise ValueError(f"{self.env_name}: the shaping potential is {value!r}; it must be finite")
+        return self.reward_shaping * value
+
+    def _shaping(self, terminated: bool) -> float:
+        """``gamma * potential(s') - potential(s)``, the potential of a finished game being 0 (a
+        truncated one goes on in principle, so it keeps its potential)."""
+        if not self.reward_shaping:
+            return 0.0
+        after = 0.0 if terminated else self._potential_now()
+        shaping = self.shaping_gamma * after - self._potential
+        self._potential = after
+        return shaping
 
     def _lose_by_illegal_action(self):
         """End the episode: the learner gets ``illegal_reward``, every other seat 0 (as PettingZoo's
@@ -496,17 +339,21 @@ class SelfPlayEnv(gymnasium.Env):
         self._last_mover = self.learner
         final = np.zeros(len(self.agents))
         final[self.learner_seat] = self.illegal_reward
-        self._end_episode(info, self.illegal_reward, final)
-        return obs, self.illegal_reward, True, False, info
+        shaping = self._shaping(terminated=True)
+        self._end_episode(info, self.illegal_reward, final, shaping)
+        return obs, self.illegal_reward + shaping, True, False, info
 
-    def _end_episode(self, info: dict[str, Any], reward: float, final_rewards: np.ndarray) -> None:
+    def _end_episode(self, info: dict[str, Any], reward: float, final_rewards: np.ndarray,
+                     shaping: float = 0.0) -> None:
         self._episode_return += reward
+        self._episode_shaping += shaping
         self._episode_length += 1
         self._done = True
         self._mask = np.zeros(self.action_space.n, dtype=bool)
         info["final_rewards"] = final_rewards
         info["last_mover"] = self._last_mover
-        info["learner_episode"] = {"r": self._episode_return, "l": self._episode_length,
+        info["learner_episode"] = {"r": self._episode_return, "shaping": self._episode_shaping,
+                                   "l": self._episode_length,
                                    "t": round(time.perf_counter() - self._episode_start, 6),
                                    "forced": self._forced_in_episode,
                                    "env_decisions": self.env_decisions - self._episode_start_decisions}

@@ -175,13 +175,14 @@ def env_factory(config: TrainConfig, rank: int):
     """A picklable-enough closure for SubprocVecEnv: env ``rank`` gets seed + rank."""
     name, options, seed, schedule = config.env.name, config.env.make_kwargs(), config.seed + rank, league_schedule(config)
     in_subprocess, auto_play_forced = config.num_envs > 1, config.auto_play_forced
+    shaping = {"reward_shaping": config.reward_shaping, "shaping_gamma": config.ppo.gamma}
 
     def build() -> SelfPlayEnv:
         if in_subprocess:  # snapshot opponents predict one observation at a time: see single_thread
             torch.set_num_threads(1)
             ignore_stop_signals()
         return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed,
-                           auto_play_forced=auto_play_forced)
+                           auto_play_forced=auto_play_forced, **shaping)
 
     return build
 
