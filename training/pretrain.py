@@ -80,6 +80,8 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
         raise ValueError(f"workers must be at least 1, got {workers}")
     workers = min(workers, games)
     get_bot(game_name, demonstrator)  # an unknown bot fails here, not in every worker
+    if reward_shaping:
+        get_bot(game_name, "lookahead")  # whose value is the potential: none fails here too
     game = game_factory()
     task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline,
                        reward_shaping)

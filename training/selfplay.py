@@ -42,8 +42,9 @@ the decision and ``s'`` the one at the learner's next decision. The potential of
 game is 0, so over an episode the shaping sums to ``-w * V(s_0)`` (``gamma`` 1) whatever was
 played: potential-based shaping (Ng, Harada and Russell, 1999) leaves the best policy what
 it was, and only tells the learner sooner which of its decisions gained or lost ground.
-``shaping_gamma`` should be PPO's ``gamma``. ``info["learner_episode"]["r"]`` stays the game's
-own return; ``"shaping"`` is what the shaping added.
+``shaping_gamma`` must be given with it: PPO's ``gamma``. ``info["learner_episode"]["r"]``
+stays the game's own return; ``"shaping"`` is what the shaping added. (A monitor's episode
+return, SB3's ``rollout/ep_rew_mean``, is the shaped one.)
 
 Episode statistics. At the end of an episode ``info["learner_episode"]`` holds the learner's
 return ``r``, length ``l`` (its decisions, forced ones not counted), wall time ``t``, ``forced``
@@ -75,6 +76,11 @@ __all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "LeagueSchedule", "Oppon
 # Reward shaping
 # ==========================================================================================
 def _shaping_weights(weight: Any, gamma: Any) -> tuple[float, float]:
+    if gamma is None:
+        if weight:
+            raise ValueError("shaping_gamma: reward_shaping needs the learner's discount (PPO's gamma); "
+                             "with another the shaping would change which policy is best")
+        gamma = 1.0
     for name, value, high in (("reward_shaping", weight, None), ("shaping_gamma", gamma, 1.0)):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
                 or not np.isfinite(value) or value < 0 or (high is not None and value > high):
@@ -122,7 +128,7 @@ class SelfPlayEnv(gymnasium.Env):
                  pool: OpponentPool | None = None, seed: int | None = None, *,
                  learner_seats: Sequence[int] | None = None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, auto_play_forced: bool = False,
-                 reward_shaping: float = 0.0, shaping_gamma: float = 1.0,
+                 reward_shaping: float = 0.0, shaping_gamma: float | None = None,
                  potential: Callable[[Any, Any, int], float] | None = None):
         super().__init__()
         if isinstance(env, str):

@@ -80,8 +80,34 @@ def test_each_step_earns_the_discounted_change_of_potential():
     assert len(seen) == steps  # one potential per learner decision, none for the finished game
 
 
+def test_the_potential_is_the_learners_at_its_own_decisions():
+    """At gamma < 1 each step's shaping is gamma * w * V(s') - w * V(s) with V the learner's
+    value where it decides next, after the opponents and its forced decisions were played."""
+    weight, gamma = 0.8, 0.9
+    asked = []
+
+    def value_for_the_learner(game, state, seat):
+        asked.append((game.current_player(state), seat))
+        return get_bot("heroscape_v0", "lookahead").value(game, state, seat)
+
+    options = {"round_cap": 6}
+    pool = OpponentPool.for_game("heroscape_v0", RANDOM_ONLY)
+    plain = SelfPlayEnv("heroscape_v0", options, pool=pool, seed=8, auto_play_forced=True)
+    shaped = SelfPlayEnv("heroscape_v0", options, pool=pool, seed=8, auto_play_forced=True,
+                         reward_shaping=weight, shaping_gamma=gamma, potential=value_for_the_learner)
+    plain_rewards, _, _ = _episode(plain, 8)
+    rewards, values, _ = _episode(shaped, 8)
+    assert len(rewards) == len(plain_rewards) == len(values) == len(asked)
+    assert all(mover == seat == shaped.learner_seat for mover, seat in asked)
+    after = values[1:] + [0.0]  # a finished game has no potential
+    expected = [r + gamma * weight * v_next - weight * v for r, v, v_next in zip(plain_rewards, values, after)]
+    np.testing.assert_allclose(rewards, expected, atol=1e-12)
+    assert len(set(np.round(values, 9))) > 1
+
+
 def test_an_illegal_action_takes_the_potential_back():
-    env = SelfPlayEnv("heroscape_v0", seed=1, reward_shaping=1.0, potential=lambda game, state, seat: 0.25)
+    env = SelfPlayEnv("heroscape_v0", seed=1, reward_shaping=1.0, shaping_gamma=0.99,
+                      potential=lambda game, state, seat: 0.25)
     env.reset()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, terminated, _, info = env.step(illegal)
@@ -99,14 +125,16 @@ def test_no_shaping_is_the_default_and_leaves_the_rewards_alone():
 @pytest.mark.parametrize("kwargs, field", [({"reward_shaping": -0.1}, "reward_shaping"),
                                            ({"reward_shaping": float("nan")}, "reward_shaping"),
                                            ({"reward_shaping": True}, "reward_shaping"),
-                                           ({"reward_shaping": 1.0, "shaping_gamma": 1.5}, "shaping_gamma")])
+                                           ({"reward_shaping": 1.0, "shaping_gamma": 1.5}, "shaping_gamma"),
+                                           ({"reward_shaping": 1.0}, "shaping_gamma")])
 def test_bad_shaping_settings_name_their_field(kwargs, field):
     with pytest.raises(ValueError, match=field):
         SelfPlayEnv("heroscape_v0", **kwargs)
 
 
 def test_a_potential_that_is_not_finite_is_an_error():
-    env = SelfPlayEnv("heroscape_v0", seed=1, reward_shaping=1.0, potential=lambda game, state, seat: float("inf"))
+    env = SelfPlayEnv("heroscape_v0", seed=1, reward_shaping=1.0, shaping_gamma=0.99,
+                      potential=lambda game, state, seat: float("inf"))
     with pytest.raises(ValueError, match="potential"):
         env.reset()
 
@@ -115,14 +143,15 @@ def test_the_warm_starts_targets_take_off_each_decisions_potential():
     """The critic is cloned onto the shaped return: the game's discounted return minus the
     decision's potential, as PPO's value head will then estimate it."""
     def game_factory():
-        return make("heroscape_v0", scenario="ridge_duel", round_cap=3).game
+        return make("heroscape_v0").game  # skirmish to the end: decided games, whose returns count
 
     common = dict(games=2, seed=4, gamma=0.95, max_samples=10_000)
     plain = collect_demonstrations(game_factory, "heroscape_v0", "heuristic", **common)
     shaped = collect_demonstrations(game_factory, "heroscape_v0", "heuristic", reward_shaping=0.5, **common)
     np.testing.assert_array_equal(plain.actions, shaped.actions)
     np.testing.assert_array_equal(plain.observations, shaped.observations)
-    taken = plain.values - shaped.values  # 0.5 * V(s) of each decision's position
+    assert np.abs(plain.values).max() > 0.5  # the games were decided: their returns are in both
+    taken = plain.values - shaped.values  # 0.5 * V(s) of each decision's position, the return kept
     assert np.all(np.abs(taken) <= 0.5 + 1e-6) and len(set(np.round(taken, 5))) > 1
     # the first decision of a game is the set-up, whatever the dice: its potential is known
     game = game_factory()
