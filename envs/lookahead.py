@@ -299,4 +299,16 @@ class LookaheadBot:
         return float(np.clip(self.hooks.value(self.heuristic, game, state, seat), -1.0, 1.0))
 
 
-__all__ = ["Budget", "Hooks", "LookaheadBot", "ScoringBot", "Search", "Weighing", "ranked"]
+def position_value(game_name: str) -> Callable[[Game, Any, int], float]:
+    """``value(game, state, seat)`` of ``game_name``'s lookahead bot (:meth:`LookaheadBot.value`),
+    the potential that reward shaping in training uses; a game without a lookahead bot is an
+    error that names it."""
+    from .bots import bot_names, get_bot
+
+    if "lookahead" not in bot_names(game_name):
+        raise ValueError(f"{game_name} has no lookahead bot, whose value of a position this is")
+    return get_bot(game_name, "lookahead").value
+
+
+__all__ = ["Budget", "Hooks", "LookaheadBot", "ScoringBot", "Search", "Weighing", "position_value",
+           "ranked"]

@@ -42,6 +42,7 @@ import numpy as np
 import torch
 
 from envs.bots import get_bot
+from envs.lookahead import position_value
 
 from .interrupts import ignore_stop_signals
 
@@ -81,7 +82,7 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     workers = min(workers, games)
     get_bot(game_name, demonstrator)  # an unknown bot fails here, not in every worker
     if reward_shaping:
-        get_bot(game_name, "lookahead")  # whose value is the potential: none fails here too
+        position_value(game_name)  # a game with no value for the potential fails here too
     game = game_factory()
     task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline,
                        reward_shaping)
@@ -120,7 +121,7 @@ class _Collection:
         observations, masks, actions, values = arrays
         capacity = len(actions)
         bot = get_bot(self.game_name, self.demonstrator)
-        potential = get_bot(self.game_name, "lookahead").value if self.reward_shaping else None
+        potential = position_value(self.game_name) if self.reward_shaping else None
         spans: list[tuple[int, int, int]] = []
         count = 0
         for index in indices:

@@ -89,16 +89,6 @@ def _shaping_weights(weight: Any, gamma: Any) -> tuple[float, float]:
     return float(weight), float(gamma)
 
 
-def _game_value(env_name: str) -> Callable[[Any, Any, int], float]:
-    """The value of a position for a seat that the game's lookahead bot plays out to."""
-    from envs.bots import bot_names, get_bot
-
-    if "lookahead" not in bot_names(env_name):
-        raise ValueError(f"reward_shaping: {env_name} has no lookahead bot, whose value of a "
-                         "position is the default potential; pass potential=")
-    return get_bot(env_name, "lookahead").value
-
-
 # ==========================================================================================
 # The gymnasium adapter
 # ==========================================================================================
@@ -154,7 +144,12 @@ class SelfPlayEnv(gymnasium.Env):
         self.reward_shaping, self.shaping_gamma = _shaping_weights(reward_shaping, shaping_gamma)
         self._potential_of = potential
         if self.reward_shaping and potential is None:
-            self._potential_of = _game_value(self.env_name)
+            from envs.lookahead import position_value
+
+            try:
+                self._potential_of = position_value(self.env_name)
+            except ValueError as error:
+                raise ValueError(f"reward_shaping: {error}; pass potential=") from error
         self._potential = 0.0
         self.forced_decisions = 0
         self.env_decisions = 0

@@ -167,3 +167,10 @@ def test_reward_shaping_is_a_config_field(tmp_path):
     path.write_text("env: {name: heroscape_v0}\nreward_shaping: -1\n")
     with pytest.raises(ScenarioError, match="reward_shaping"):
         load_config(path)
+
+
+def test_a_game_without_a_lookahead_bot_has_no_default_potential():
+    from envs.lookahead import position_value
+
+    with pytest.raises(ValueError, match="nosuchgame_v0 has no lookahead bot"):
+        position_value("nosuchgame_v0")
