@@ -38,7 +38,7 @@ from typing import Any, Callable, ClassVar, Protocol
 
 import numpy as np
 
-from .bots import best_scored
+from .bots import best_scored, bot_names, get_bot
 from .core.dice import Dice
 from .core.errors import OptionError
 from .core.game import Game
@@ -303,8 +303,6 @@ def position_value(game_name: str) -> Callable[[Game, Any, int], float]:
     """``value(game, state, seat)`` of ``game_name``'s lookahead bot (:meth:`LookaheadBot.value`),
     the potential that reward shaping in training uses; a game without a lookahead bot is an
     error that names it."""
-    from .bots import bot_names, get_bot
-
     if "lookahead" not in bot_names(game_name):
         raise ValueError(f"{game_name} has no lookahead bot, whose value of a position this is")
     return get_bot(game_name, "lookahead").value
