@@ -226,17 +226,7 @@ class GameEnv(AECEnv):
             return
         if self.game.is_terminal(self.game_state):
             raise GameOverError("the game is over; call reset() to start a new one")
-        if action is None or isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"{agent}: action must be an int in 0..{self.game.layout.size - 1}, "
-                                     f"got {action!r}")
-        action = int(action)
-        if not 0 <= action < self.game.layout.size:
-            raise IllegalActionError(f"{agent}: action {action} is outside the action space "
-                                     f"0..{self.game.layout.size - 1}")
-        if not self.legal_mask()[action]:
-            raise IllegalActionError(
-                f"{agent}: action {action} ({self.game.action_to_string(self.game_state, action)}) is not "
-                f"legal now; legal: {self.legal_action_names()}")
+        action = self.game.check_action(self.game_state, action, agent)
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0

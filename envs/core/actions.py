@@ -70,6 +70,7 @@ class ActionLayout:
     n_cells: int
     planes: tuple[str, ...]
     families: tuple[SlotFamily, ...]
+    width: int = 0  # board width, so a cell reads (row,col) in :meth:`describe`; 0: its index
     _decoded: tuple[DecodedAction, ...] = field(repr=False, compare=False, default=())
     _family_base: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     _by_name: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
@@ -78,8 +79,9 @@ class ActionLayout:
 
     @classmethod
     def build(cls, n_cells: int, planes: Sequence[str],
-              slots: Sequence[str | SlotFamily]) -> "ActionLayout":
-        """``slots``: special names (one slot each) and :class:`SlotFamily` objects, in order."""
+              slots: Sequence[str | SlotFamily], width: int = 0) -> "ActionLayout":
+        """``slots``: special names (one slot each) and :class:`SlotFamily` objects, in order;
+        ``width``: the board's width, for cell names in :meth:`describe`."""
         families = tuple(s if isinstance(s, SlotFamily) else SlotFamily(s) for s in slots)
         names = list(planes) + [f.name for f in families]
         slot_names = [n for f in families for n in f.slot_names()]
@@ -98,7 +100,10 @@ class ActionLayout:
         by_name = {name: len(planes) * n_cells + i for i, name in enumerate(slot_names)}
         spans = {f.name: (base[f.name], f.size) for f in families}
         offsets = {plane: i * n_cells for i, plane in enumerate(planes)}
-        return cls(n_cells, tuple(planes), families, tuple(decoded), base, by_name, spans, offsets)
+        if width and n_cells % width:
+            raise ValueError(f"{n_cells} cells do not make rows of width {width}")
+        return cls(n_cells, tuple(planes), families, width, tuple(decoded), base, by_name, spans,
+                   offsets)
 
     @property
     def size(self) -> int:
@@ -148,6 +153,17 @@ class ActionLayout:
         if not 0 <= action < len(decoded):
             raise ValueError(f"action {action} is outside the action space 0..{len(decoded) - 1}")
         return decoded[int(action)]
+
+    def describe(self, action: int) -> str:
+        """The action by its place in the layout, whatever the position: ``step (1,4)``,
+        ``buy_bow``. Error messages name an action that is not legal now this way, since
+        what it would do (the game's own name) may mean nothing in this position."""
+        decoded = self.decode(action)
+        if not decoded.on_cell:
+            return decoded.name
+        where = f"({decoded.cell // self.width},{decoded.cell % self.width})" if self.width \
+            else f"cell {decoded.cell}"
+        return f"{decoded.kind} {where}"
 
     def table(self) -> list[tuple[str, str]]:
         """(index range, meaning) rows for documentation."""

@@ -94,18 +94,28 @@ class Game(abc.ABC, Generic[S]):
 
     def apply(self, state: S, action: int) -> list[Event]:
         """Apply one decision (mutating ``state``); raise IllegalActionError / GameOverError."""
+        return self.apply_legal(state, self.check_action(state, action))
+
+    def check_action(self, state: S, action: Any, agent: str | None = None) -> int:
+        """``action`` as an int if it is legal in ``state``; otherwise the error that says what
+        is wrong (not an int, outside the space, not legal now: then it names the action and
+        every legal one), prefixed by ``agent`` when given. The state is left as it was."""
+        who = f"{agent}: " if agent else ""
         if self.is_terminal(state):
-            raise GameOverError("the game is over; start a new one (reset)")
+            raise GameOverError(f"{who}action {action!r}: the game is over; start a new one "
+                                "(reset)")
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"action must be an int, got {action!r}")
-        if not 0 <= int(action) < self.layout.size:
-            raise IllegalActionError(
-                f"action {action} is outside the action space 0..{self.layout.size - 1}")
+            raise IllegalActionError(f"{who}action must be an int in 0..{self.layout.size - 1}, "
+                                     f"got {action!r}")
+        action = int(action)
+        if not 0 <= action < self.layout.size:
+            raise IllegalActionError(f"{who}action {action} is outside the action space "
+                                     f"0..{self.layout.size - 1}")
         if not self.legal_mask(state)[action]:
-            raise IllegalActionError(
-                f"action {action} ({self.action_to_string(state, int(action))}) is not legal now; "
-                f"legal: {[self.action_to_string(state, a) for a in self.legal_actions(state)]}")
-        return self.apply_legal(state, int(action))
+            legal = [self.action_to_string(state, a) for a in self.legal_actions(state)]
+            raise IllegalActionError(f"{who}action {action} ({self.action_to_string(state, action)}) "
+                                     f"is not legal now; legal: {legal}")
+        return action
 
     @abc.abstractmethod
     def apply_legal(self, state: S, action: int) -> list[Event]:
@@ -125,7 +135,9 @@ class Game(abc.ABC, Generic[S]):
 
     # -- notation -------------------------------------------------------------------------
     @abc.abstractmethod
-    def action_to_string(self, state: S, action: int) -> str: ...
+    def action_to_string(self, state: S, action: int) -> str:
+        """A name for any action of the space in ``state``: what a legal action does, and for
+        any other at least its place in the layout (never an error for an action in range)."""
 
     def string_to_action(self, state: S, text: str) -> int:
         """Inverse of ``action_to_string`` over the legal actions of ``state``."""
@@ -282,7 +294,11 @@ class StandardGame(Game[FS]):
         return self.view.observe(state, player)
 
     def action_to_string(self, state: FS, action: int) -> str:
-        return self.view.action_to_string(state, action)
+        # The view names what an action does here; one not legal now may have no meaning here
+        # (a slot of a power not being played), so it is named by its place in the layout.
+        if self.legal_mask(state)[action]:
+            return self.view.action_to_string(state, action)
+        return self.layout.describe(action)
 
     def to_dict(self, state: FS) -> dict[str, Any]:
         return state.to_dict()

@@ -202,7 +202,7 @@ class ClixBase(StandardGame[State]):
             planes += SETUP_PLANES
             slots += ["done", SlotFamily.of("draft", [f.id for f in sc.pool]),
                       SlotFamily.of("edge", list(EDGES))]
-        self.layout = ActionLayout.build(self.n_cells, planes, slots)
+        self.layout = ActionLayout.build(self.n_cells, planes, slots, width=self.width)
         self.view = self.VIEW(self)
         self.observation_shape = self.view.shape
 

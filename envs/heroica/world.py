@@ -105,7 +105,8 @@ class HeroicaWorld(StandardGame[State]):
                   "sell_scepter"]
         takes = [(kind, seat) for seat in range(num_players) for kind in range(len(self.monster_ids))]
         slots += [SlotFamily.of("take", [f"{self.monster_ids[k]}_from_{seat}" for k, seat in takes], takes)]
-        self.layout = ActionLayout.build(self.height * self.width, PLANES, slots)
+        self.layout = ActionLayout.build(self.height * self.width, PLANES, slots,
+                                          width=self.width)
         self.finish_setup()
 
     def finish_setup(self) -> None:

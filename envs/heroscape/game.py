@@ -92,7 +92,8 @@ class HeroscapeBase(StandardGame[State]):
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         self.layout = ActionLayout.build(self.height * self.width, PLANES,
-                                         [CARD_SLOTS, "end_movement", "end_turn"])
+                                         [CARD_SLOTS, "end_movement", "end_turn"],
+                                         width=self.width)
         self.card_members = [[int(f) for f in np.flatnonzero(self.fig_card == card)]
                              for card in range(len(self.cards))]
         self.view = self.VIEW(self)
