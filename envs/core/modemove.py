@@ -15,8 +15,9 @@ The rules the search applies (the masks say where):
   Leap/Climb, HC-5.18, R-10); so modes that differ in which steps exist share one table.
 * HC-3.20: ``can_enter`` (friends passable, enemies not; blocking squares not for ground
   figures). HC-3.22, HC-3.27: ``can_end`` (never an occupied square).
-* HC-5.10 default: entering a ``hindering`` square from one that is not hindering (in the same
-  mode) ends the move; hindering to hindering does not.
+* HC-5.10 default: entering a ``hindering`` square ends the move, also a step from one
+  hindering square into the next. With ``hindering_chains`` (the [2002] reading) a step from
+  hindering into hindering (in the same mode) goes on; only entering from outside ends it.
 * HC-3.21, HC-3.25 default: entering a ``stop_cells`` square ends the move. Build them with
   :func:`enemy_stop_cells`: squares next to an enemy that was not adjacent when the move began.
 * A square whose entry would end the move where the move may not end is never entered
@@ -77,6 +78,7 @@ Seed = tuple[int, int, int]
 _BLOCKED = 0  # never entered
 _FREE = 1  # entered, the move goes on
 _STOPS = 2  # entered, the move ends there
+# hindering_chains only (HC-5.10 [2002]):
 _HINDERS = 3  # hindering: the move ends there unless the step comes from hindering
 _HINDERS_NO_END = 4  # hindering where the move may not end: entered only from hindering
 
@@ -91,9 +93,10 @@ class ModeRules:
     can_enter: np.ndarray  # bool[n]: may step into (HC-3.20)
     can_end: np.ndarray | None = None  # bool[n]: may end the move here (HC-3.22); None = can_enter
     step_cost: np.ndarray | None = None  # int[n, k] aligned with neighbors, <0 forbidden; None = 1
-    hindering: np.ndarray | None = None  # bool[n]: entering from non-hindering stops (HC-5.10)
+    hindering: np.ndarray | None = None  # bool[n]: a step into it stops the move (HC-5.10)
     stop_cells: np.ndarray | None = None  # bool[n]: entering stops (HC-3.21, HC-3.25)
     may_switch: np.ndarray | None = None  # bool[n]: may switch away from this mode; None = anywhere
+    hindering_chains: bool = False  # a step from hindering into hindering goes on (HC-5.10 [2002])
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,7 +227,10 @@ def _entry_codes(rules: ModeRules, n: int, index: int, switch_stops: bool
     stop = _mask(rules.stop_cells, n, f"{name}.stop_cells", False)
     hind = _mask(rules.hindering, n, f"{name}.hindering", False)
     switch = _mask(rules.may_switch, n, f"{name}.may_switch", True)
-    code = np.where(hind, np.where(end, _HINDERS, _HINDERS_NO_END), _FREE)
+    if rules.hindering_chains:
+        code = np.where(hind, np.where(end, _HINDERS, _HINDERS_NO_END), _FREE)
+    else:
+        code = np.where(hind, np.where(end, _STOPS, _BLOCKED), _FREE)
     code = np.where(stop, np.where(end, _STOPS, _BLOCKED), code)
     code = np.where(enter, code, _BLOCKED)
     halts = stop if switch_stops else np.zeros(n, dtype=bool)

@@ -22,7 +22,7 @@ import numpy as np
 from .bot_powers import Play, best_shot, best_strike
 from .powers import HOOKS, VARIANTS
 from .state import SOAR
-from .targets import fire_snapshot, lines_to
+from .targets import fire_snapshot, lines_to, shootable_while_adjacent
 
 MAX_MARKERS = 4
 NEAR_LINE = 0.75  # a square whose centre is this close to a line may cut it
@@ -48,10 +48,11 @@ def shots_at_us(turn) -> list[Shot]:
     found = []
     for e in turn.enemies:
         reach = turn.shot_range(e)
-        if reach <= 0 or game.adjacent_enemies(state, e):
+        allowed = shootable_while_adjacent(game, state, e)  # HC-4.16, HC-4.21
+        if reach <= 0 or allowed == []:
             continue
         speed, held = int(turn.values[e, 0]), turn.held_class(e)
-        for g in turn.mine:
+        for g in turn.mine if allowed is None else [g for g in turn.mine if g in allowed]:
             gap = int(game.chebyshev[state.cell[e], state.cell[g]])
             if gap > ((reach + 1) // 2 if state.mode[g] == SOAR else reach):
                 continue

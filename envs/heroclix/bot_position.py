@@ -205,7 +205,7 @@ class Positions(Evaluator):
         if "charge" in self.keys[enemy]:
             out = np.maximum(out, np.where(near & (walk <= (speed + 1) // 2 + 1), strike, 0.0))
         if any(m != figure for m in game.adjacent_enemies(state, enemy)):
-            return out + closing  # HC-4.16: it may not shoot while adjacent to a figure of mine
+            return out + closing  # HC-4.16: next to another of mine, it may not shoot this one
         hidden = has_trait(self.keys[figure], HIDDEN_BY_HINDERING)
         for reach, damage in ((self.shot_range(enemy), None), THROW[held]):
             if reach > 0:

@@ -310,9 +310,17 @@ def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
     game, state = turn.game, turn.state
     seen = turn.lines(figure, cells, modes)
     reach = turn.shot_range(figure) if reach is None else reach
-    blocked = np.zeros(cells.size, dtype=bool)
+    # HC-4.16: no ranged attack from a square next to an enemy; HC-4.21: unless every enemy
+    # next to it hovers, and then only at those
+    adjacent = np.zeros(cells.size, dtype=bool)
+    beside_walker = np.zeros(cells.size, dtype=bool)
+    exception = game.flags["hover_adjacent_ranged_exception"]
+    hovering = {line.enemy: exception and not line.soaring and game.flies(state, line.enemy)
+                for line in seen}
     for line in seen:
-        blocked |= line.adjacent  # HC-4.16
+        adjacent |= line.adjacent
+        if not hovering[line.enemy]:
+            beside_walker |= line.adjacent
     hind_sq = game.hindering(state, movement=False)
     dmg = int(turn.values[figure, 3])
     singles, multis = [], []
@@ -320,7 +328,8 @@ def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
         if line.enemy in state.untargetable:  # P-DMG-7: out of this action
             continue
         limit = (reach + 1) // 2 if line.soaring else reach
-        ok = ~blocked & line.clear & (line.cheb <= limit)
+        free = ~beside_walker & (line.adjacent | ~adjacent) if hovering[line.enemy] else ~adjacent
+        ok = free & line.clear & (line.cheb <= limit)
         cover = line.clear & ((line.hindered & ~hind_sq[cells]) | hind_sq[line.cell])
         if has_trait(turn.keys[line.enemy], HIDDEN_BY_HINDERING):
             ok &= ~cover  # P-SPD-10

@@ -225,9 +225,12 @@ full_dial_visibility              False     observe the next clicks of every dia
 passenger_may_act_after_drop      True      HC-3.32 as written; False: the Nexus reading
 setup                             "fixed"   "fixed": the scenario's forces and placements;
                                             "play": setup as decisions (see below)
-hover_adjacent_ranged_exception   False     HC-4.21 literal: adjacent hovering enemies can
-                                            be shot and do not stop ranged attacks
-tk_flyer_limit_includes_hover     False     HC-6.15: hurling reaches hovering flyers at 5
+hover_adjacent_ranged_exception   True      HC-4.21: an adjacent hovering enemy can be
+                                            shot (only it); False: HC-4.16 prevails [2002]
+tk_flyer_limit_includes_hover     True      HC-6.15: hurling reaches every flyer at 5;
+                                            False: soaring ones only
+hindering_to_hindering_continues  False     HC-5.10 [2002]: a step from hindering into
+                                            hindering does not end the move
 leapclimb_ignores_characters      False     P-SPD-2: no stop next to enemies
 leapclimb_hits_soaring            False     P-SPD-2: close attacks on soaring figures
 phasing_ignores_characters        False     P-SPD-3: no stop next to enemies
@@ -293,6 +296,14 @@ Version history
   Observation space bounds declared [0, 1] (were [0, inf)); ``obs_format``, ``state()`` and
   ``parallel_env`` added.
   ``objects:held`` reads 0.5 light / 1 heavy (was 1 / 2, outside the bounds).
+  Three defaults follow the original rulebook (were later English readings): HC-5.10
+  entering any hindering square ends a move, also from hindering (option
+  ``hindering_to_hindering_continues``); HC-4.21 an adjacent hovering enemy may be shot
+  (``hover_adjacent_ranged_exception`` now True); HC-6.15 the 5-square hurl limit applies to
+  hovering flyers too (``tk_flyer_limit_includes_hover`` now True). Games and trained
+  policies from before this change play by the old defaults.
+  An illegal action in any phase is an ``IllegalActionError`` naming it (was an
+  ``IndexError`` in some power phases).
 """
 
 from __future__ import annotations

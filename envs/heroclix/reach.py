@@ -15,9 +15,9 @@ steps              walls and blocking squares stop a    over everything (HC-3.29
                    2 up) unless flying or climbing
 enter              not an enemy's square (HC-3.20)      any square
 end                empty, not blocking (HC-3.22)        empty, not blocking, outdoors
-hindering          stops on entry, halves a start in    none
-                   it (HC-5.10); hoverers only indoors
-                   (HC-3.28)
+hindering          stops on entry, also from hindering  none
+                   (HC-5.10), halves a start in it;
+                   hoverers only indoors (HC-3.28)
 next to enemies    a new non-soaring enemy stops it     a new soaring enemy stops it
                    (HC-3.21, HC-3.25)                   (HC-3.29)
 =================  ===================================  ==================================
@@ -30,6 +30,7 @@ anywhere, ``ignores_hindering`` drops the hindering rules, ``crosses_blocking_ou
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,7 +188,7 @@ def mode_rules(game: ClixBase, state: State, figure: int) -> list[ModeRules]:
     walk = ModeRules(
         can_enter=enter, can_end=end & enter,
         step_cost=_step_costs(game, state, tables, flying=flying, traits=traits),
-        hindering=walk_hinder,
+        hindering=walk_hinder, hindering_chains=game.flags["hindering_to_hindering_continues"],
         stop_cells=squares_next_to(game.adjacency(state), state.cell[ground_foes].tolist()))
     if not flying:
         return [walk]
@@ -208,8 +209,7 @@ def _with_landing(game: ClixBase, state: State, walk: ModeRules,
     (``landing``: empty squares that are not blocking, :func:`landing_squares_mask`)."""
     table = game.adjacency(state)
     has_landing = ((table >= 0) & landing[np.where(table >= 0, table, 0)]).any(axis=1)
-    return ModeRules(walk.can_enter, walk.can_end & has_landing, walk.step_cost,
-                     walk.hindering, walk.stop_cells, walk.may_switch)
+    return dataclasses.replace(walk, can_end=walk.can_end & has_landing)
 
 
 def landing_squares_mask(game: ClixBase, state: State) -> np.ndarray:

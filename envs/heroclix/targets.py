@@ -75,20 +75,33 @@ def in_range(game: ClixBase, state: State, cell: int, target: int, reach: int) -
     return int(game.chebyshev[cell, state.cell[target]]) <= reach
 
 
+def shootable_while_adjacent(game: ClixBase, state: State, figure: int) -> list[int] | None:
+    """What the enemies next to ``figure`` leave its ranged attacks (HC-4.16, HC-4.21): None
+    when no enemy is adjacent (any target); else the adjacent hovering enemies, when they are
+    all the adjacent enemies and ``hover_adjacent_ranged_exception`` is on (its default: the
+    exception lets the figure shoot them, and only them); else none ([])."""
+    adjacent = game.adjacent_enemies(state, figure)
+    if not adjacent:
+        return None
+    if game.flags["hover_adjacent_ranged_exception"] and all(
+            game.flies(state, e) and state.mode[e] != SOAR for e in adjacent):
+        return adjacent
+    return []
+
+
 def shots(game: ClixBase, state: State, figure: int, reach: int,
           snapshot: FireSnapshot | None = None) -> dict[int, bool]:
     """Enemies ``figure`` may shoot at ``reach`` squares: enemy -> hindered (+1, HC-5.11).
-    Empty when an enemy is adjacent (HC-4.16), ``reach`` is 0 (HC-4.15) or the figure makes
+    Only adjacent hovering enemies, or none, while an enemy is adjacent
+    (:func:`shootable_while_adjacent`); none when ``reach`` is 0 (HC-4.15) or the figure makes
     no ranged attacks (Battle Fury, P-DMG-2). Stealth (P-SPD-10) turns a hindered line to
     the figure into a blocked one; targets that avoided this action (P-DMG-7) are left out."""
-    adjacent = game.adjacent_enemies(state, figure)
-    if game.flags["hover_adjacent_ranged_exception"]:  # HC-4.21 as written
-        adjacent = [e for e in adjacent if not (game.flies(state, e) and state.mode[e] != SOAR)]
-    if reach <= 0 or adjacent or has_trait(game.powers(state, figure), NO_RANGED):
+    allowed = shootable_while_adjacent(game, state, figure)
+    if reach <= 0 or allowed == [] or has_trait(game.powers(state, figure), NO_RANGED):
         return {}
     cell = int(state.cell[figure])
-    enemies = [e for e in game.enemies_of(state, figure) if in_range(game, state, cell, e, reach)
-               and e not in state.untargetable]
+    enemies = [e for e in (game.enemies_of(state, figure) if allowed is None else allowed)
+               if in_range(game, state, cell, e, reach) and e not in state.untargetable]
     if not enemies:
         return {}
     return lines_to(game, state, figure, enemies, snapshot or fire_snapshot(game, state))

@@ -142,7 +142,7 @@ def test_HC_3_25_broken_away_enemies_do_not_stop_new_ones_do():
 
 
 def test_stop_rules_never_apply_to_the_seed():
-    board, terrain = board_from(".hh.")
+    board, terrain = board_from(".h..")
     stops = mask(board, (0, 1))
     reach = search(board, (0, 1, 0), 2, ModeRules(everywhere(board), hindering=terrain["h"],
                                                   stop_cells=stops))
@@ -268,10 +268,22 @@ def test_HC_5_10_entering_hindering_ends_the_move():
     assert reach.going_on[0, 2] == NOT_REACHED and reach.cost[0, 2] == 2
 
 
-def test_HC_5_10_hindering_to_hindering_goes_on_even_past_a_friend():
+def test_HC_5_10_a_step_from_hindering_into_hindering_ends_the_move():
+    board, terrain = board_from("..hhh.")
+    inside = search(board, (0, 2, 0), 3, ModeRules(everywhere(board), hindering=terrain["h"]))
+    assert inside.destinations().tolist() == [0, 1, 2, 3]
+    assert inside.going_on[0, 3] == NOT_REACHED and inside.cost[0, 3] == 1
+    friend = mask(board, (0, 3))  # a hindering square it may not end on is not entered
+    blocked = search(board, (0, 2, 0), 3,
+                     ModeRules(everywhere(board), can_end=~friend, hindering=terrain["h"]))
+    assert blocked.destinations().tolist() == [0, 1, 2]
+
+
+def test_HC_5_10_chains_hindering_to_hindering_goes_on_even_past_a_friend():
     board, terrain = board_from("..hhh.")
     friend = mask(board, (0, 3))
-    rules = ModeRules(everywhere(board), can_end=~friend, hindering=terrain["h"])
+    rules = ModeRules(everywhere(board), can_end=~friend, hindering=terrain["h"],
+                      hindering_chains=True)
     inside = search(board, (0, 2, 0), 3, rules)
     assert inside.destinations().tolist() == [0, 1, 2, 4, 5]
     assert inside.going_on[0, 3] == 1 and not inside.ends[0, 3]
@@ -279,18 +291,19 @@ def test_HC_5_10_hindering_to_hindering_goes_on_even_past_a_friend():
     assert outside.cost[0, 3] == NOT_REACHED  # only entered from hindering, never to stop
 
 
-def test_HC_5_10_a_square_may_be_reached_stopped_cheaply_and_going_on_dearly():
+def test_HC_5_10_chains_a_square_may_be_reached_stopped_cheaply_and_going_on_dearly():
     board, terrain = board_from(".h.\nh#h\nhhh", walls={((1, 0), (1, 1))})
-    rules = ModeRules(everywhere(board), hindering=terrain["h"])
+    rules = ModeRules(everywhere(board), hindering=terrain["h"], hindering_chains=True)
     x = board.cell(0, 1)
     reach = search(board, (1, 0, 0), 6, rules)
     assert reach.cost[0, x] == 2 and reach.going_on[0, x] == 4
     assert reach.path_to(x, 0) == [(board.cell(1, 0), 0), (0, 0), (x, 0)]
 
 
-def test_HC_5_10_an_equally_cheap_going_on_arrival_is_the_one_followed():
+def test_HC_5_10_chains_an_equally_cheap_going_on_arrival_is_the_one_followed():
     board, terrain = board_from("h.h\nhh#")
-    reach = search(board, (0, 0, 0), 4, ModeRules(everywhere(board), hindering=terrain["h"]))
+    reach = search(board, (0, 0, 0), 4, ModeRules(everywhere(board), hindering=terrain["h"],
+                                                  hindering_chains=True))
     x = board.cell(0, 2)
     assert reach.cost[0, x] == reach.going_on[0, x] == 2  # also stopped in 2, through (0,1)
     assert reach.path_to(x, 0) == [(0, 0), (board.cell(1, 1), 0), (x, 0)]
@@ -374,7 +387,7 @@ def reference(board, seeds, budget, modes, switch_cost=1):
     rules = [dict(enter=full(m.can_enter, True), end=full(m.can_end, True) if m.can_end
                   is not None else full(m.can_enter, True), stop=full(m.stop_cells, False),
                   hind=full(m.hindering, False), switch=full(m.may_switch, True),
-                  cost=m.step_cost) for m in modes]
+                  chains=m.hindering_chains, cost=m.step_cost) for m in modes]
     heap = [(spent, 0, mode, cell) for cell, mode, spent in seeds]
     best: dict[tuple[int, int, int], int] = {}
     while heap:
@@ -389,7 +402,7 @@ def reference(board, seeds, budget, modes, switch_cost=1):
             step = 1 if r["cost"] is None else int(r["cost"][cell, direction])
             if nxt < 0 or step < 0 or cost + step > budget or not r["enter"][nxt]:
                 continue
-            halt = r["stop"][nxt] or (r["hind"][nxt] and not r["hind"][cell])
+            halt = r["stop"][nxt] or (r["hind"][nxt] and not (r["chains"] and r["hind"][cell]))
             if not halt or r["end"][nxt]:
                 heapq.heappush(heap, (cost + step, int(halt), mode, int(nxt)))
         for other, o in enumerate(rules):
@@ -422,7 +435,8 @@ def random_case(seed, n_modes):
         modes.append(ModeRules(rng.random(n) < 0.9, can_end=rng.random(n) < 0.8,
                                step_cost=costs if mode else None,
                                hindering=rng.random(n) < 0.3, stop_cells=rng.random(n) < 0.15,
-                               may_switch=rng.random(n) < 0.7))
+                               may_switch=rng.random(n) < 0.7,
+                               hindering_chains=bool(rng.random() < 0.5)))
     spaces = board.spaces()
     seeds = [(int(rng.choice(spaces)), int(rng.integers(n_modes)), int(rng.integers(0, 2)))
              for _ in range(int(rng.integers(1, 3)))]
@@ -457,13 +471,15 @@ def test_one_mode_matches_movement_reachable(seed):
     theirs = reachable(board, start, budget, step_cost, enter, stops, end)
     assert ours.cost[0].tolist() == theirs.cost.tolist()
     assert ours.ends[0].tolist() == theirs.end_mask.tolist()
-    hindered = ModeRules(enter, can_end=end, step_cost=step_cost, stop_cells=stops,
-                         hindering=hind)
-    ours = reachable_modes(board.neighbors, [(start, 0, 0)], budget, [hindered])
-    theirs = reachable(board, start, budget, step_cost, enter,
-                       lambda a, b: bool(stops[b] or (hind[b] and not hind[a])), end)
-    assert ours.cost[0].tolist() == theirs.cost.tolist()
-    assert ours.ends[0].tolist() == theirs.end_mask.tolist()
+    for chains in (False, True):
+        hindered = ModeRules(enter, can_end=end, step_cost=step_cost, stop_cells=stops,
+                             hindering=hind, hindering_chains=chains)
+        ours = reachable_modes(board.neighbors, [(start, 0, 0)], budget, [hindered])
+        theirs = reachable(board, start, budget, step_cost, enter,
+                           lambda a, b: bool(stops[b] or (hind[b] and not (chains and hind[a]))),
+                           end)
+        assert ours.cost[0].tolist() == theirs.cost.tolist()
+        assert ours.ends[0].tolist() == theirs.end_mask.tolist()
 
 
 # -- helpers and errors ------------------------------------------------------------------------

@@ -126,7 +126,8 @@ def test_HC_3_21_stop_on_entering_a_square_next_to_an_enemy():
     assert reach.path_to(board.cell(1, 4))[-2] not in np.flatnonzero(near_enemy)
 
 
-def test_HC_5_10_hindering_to_hindering_does_not_stop():
+def test_a_stop_rule_may_depend_on_where_the_step_comes_from():
+    # HC-5.10's [2002] reading as a callable: entering hindering stops, unless from hindering
     board = grid("square4", 1, 5)
     hindering = cells(board, 1, 2, 3)
 

@@ -1,5 +1,6 @@
-"""The rule flags of envs.heroclix.flags: each one's non-default behaviour (HC-4.21, HC-6.15,
-envs/heroclix/RULES.md P-SPD-2, P-SPD-3, P-ATT-5, P-ATT-7, P-DMG-3), and bad flag values."""
+"""The rule flags of envs.heroclix.flags: HC-4.21 and HC-6.15 both ways (their defaults are
+on), each other flag's non-default behaviour (envs/heroclix/RULES.md P-SPD-2, P-SPD-3,
+P-ATT-5, P-ATT-7, P-DMG-3), and bad flag values."""
 
 from __future__ import annotations
 
@@ -32,28 +33,52 @@ def test_flags_reject_values_outside_their_choices(option, value):
         make("heroclix_v0", **{option: value})
 
 
-def test_HC_4_21_flag_a_hovering_enemy_next_to_the_shooter_can_be_shot(H):
+def test_HC_4_21_an_adjacent_hovering_enemy_can_be_shot_by_default(H):
     shooter = plain(H, "Shooter", range=6)
-    hover = plain(H, "Hover", flyer=True)
-    game, state = duel(H, shooter, hover)
-    assert H.ranged_targets(game, state, "Shooter") == set()  # HC-4.16 default
-    game, state = duel(H, shooter, hover, options={"hover_adjacent_ranged_exception": True})
+    game, state = duel(H, shooter, plain(H, "Hover", flyer=True))
     assert H.ranged_targets(game, state, "Shooter") == {"Hover"}
-    game, state = duel(H, shooter, plain(H, "Walker"),
-                       options={"hover_adjacent_ranged_exception": True})
-    assert H.ranged_targets(game, state, "Shooter") == set()
+    game, state = duel(H, shooter, plain(H, "Walker"))
+    assert H.ranged_targets(game, state, "Shooter") == set()  # HC-4.16 for any other enemy
 
 
-def test_HC_6_15_flag_the_5_square_hurl_limit_applies_to_hovering_flyers(H):
+def test_HC_4_21_next_to_a_hovering_enemy_only_it_can_be_shot(H):
+    # the exception is for the hovering target alone: a far enemy stays out of reach (HC-4.16)
+    shooter = plain(H, "Shooter", range=6)
+    game, state = duel(H, shooter, plain(H, "Hover", flyer=True),
+                       extra1=[plain(H, "Far")], placements={"Far": (5, 9)})
+    assert H.ranged_targets(game, state, "Shooter") == {"Hover"}
+    game, state = duel(H, shooter, plain(H, "Hover", flyer=True),
+                       extra1=[plain(H, "Walker")], placements={"Walker": (4, 5)})
+    assert H.ranged_targets(game, state, "Shooter") == set()  # a walker is adjacent too
+
+
+def test_HC_4_21_flag_off_adjacency_forbids_shooting_a_hovering_enemy(H):
+    shooter = plain(H, "Shooter", range=6)
+    game, state = duel(H, shooter, plain(H, "Hover", flyer=True),
+                       options={"hover_adjacent_ranged_exception": False})
+    assert H.ranged_targets(game, state, "Shooter") == set()  # HC-4.16 prevails [2002]
+
+
+@pytest.mark.parametrize("flag, reaches", [(None, False), (True, False), (False, True)])
+def test_HC_6_15_the_5_square_hurl_limit_applies_to_hovering_flyers(H, flag, reaches):
     mover = plain(H, "Mover", powers=TK)
     hover = plain(H, "Hover", flyer=True)
-    kw = dict(a_at=(5, 0), b_at=(5, 8), objects={"table": (5, 1)}, dice=None)
-    for flag, expected in ((False, True), (True, False)):
-        game, state = duel(H, mover, hover, options={"tk_flyer_limit_includes_hover": flag}, **kw)
-        H.select(game, state, "Mover")
-        game.apply_string(state, "tk object (5,1)")
-        hurls = [n for n in H.names(game, state) if n.startswith("tk hurl")]
-        assert bool(hurls) is expected  # 7 squares from the table
+    options = {} if flag is None else {"tk_flyer_limit_includes_hover": flag}
+    game, state = duel(H, mover, hover, a_at=(5, 0), b_at=(5, 8), objects={"table": (5, 1)},
+                       dice=None, options=options)
+    H.select(game, state, "Mover")
+    game.apply_string(state, "tk object (5,1)")
+    hurls = [n for n in H.names(game, state) if n.startswith("tk hurl")]
+    assert bool(hurls) is reaches  # 7 squares from the table: beyond 5, within 10
+
+
+def test_HC_6_15_a_hovering_flyer_within_5_squares_can_be_hurled_at(H):
+    mover = plain(H, "Mover", powers=TK)
+    game, state = duel(H, mover, plain(H, "Hover", flyer=True), a_at=(5, 0), b_at=(5, 6),
+                       objects={"table": (5, 1)}, dice=None)
+    H.select(game, state, "Mover")
+    game.apply_string(state, "tk object (5,1)")
+    assert any(n.startswith("tk hurl") for n in H.names(game, state))  # 5 squares
 
 
 def test_P_SPD_2_flag_leap_climb_ignores_characters(H):

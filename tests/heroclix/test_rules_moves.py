@@ -474,11 +474,21 @@ def test_HC_5_10_starting_in_hindering_terrain_halves_speed_rounding_up(H):
     assert (5, 7) in reach and (5, 8) not in reach
 
 
-def test_HC_5_10_hindering_to_hindering_does_not_stop(H):
+def test_HC_5_10_a_step_from_hindering_into_hindering_ends_the_move(H):
     marks = {**HEDGE, **{(r, 5): "%" for r in range(12)}}
     game, state = solo(H, walker(H, speed=6), (5, 4), marks=marks)
     reach = H.dests(game, state, "Walker")
-    assert (5, 7) in reach  # budget 3: (5,5) hindering, (5,6), (5,7)
+    assert (5, 5) in reach and (4, 5) in reach  # budget 3: it stops on the next hedge square
+    assert not {(5, 6), (5, 7), (4, 6)} & reach
+    assert (5, 1) in reach  # stepping out of hindering goes on
+
+
+def test_HC_5_10_flag_hindering_to_hindering_continues(H):
+    marks = {**HEDGE, **{(r, 5): "%" for r in range(12)}}
+    game, state = solo(H, walker(H, speed=6), (5, 4), marks=marks,
+                       options={"hindering_to_hindering_continues": True})
+    reach = H.dests(game, state, "Walker")
+    assert (5, 7) in reach  # [2002]: budget 3: (5,5) hindering, (5,6), (5,7)
     assert (5, 1) in reach
 
 
