@@ -9,6 +9,7 @@ Usage::
     heroarena record --env heroica_v0 --agents heuristic random
     heroarena match heroica_v0 heuristic random --games 200
     heroarena bench --seconds 1
+    heroarena fuzz --games 20 --workers 2
     heroarena play heroica_v0 --opponent heuristic
 
 Each subcommand runs the ``main(argv)`` of an existing module with the rest of the command
@@ -34,6 +35,7 @@ SUBCOMMANDS: dict[str, str] = {
     "record": "training.record",
     "match": "envs.match",
     "bench": "envs.bench",
+    "fuzz": "envs.fuzz",
     "play": "envs.play",
 }
 """Subcommand -> the module whose ``main(argv) -> int`` it runs."""

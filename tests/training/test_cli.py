@@ -10,14 +10,14 @@ import pytest
 
 from training import cli
 
-SIX = ["train", "evaluate", "record", "match", "bench", "play"]
+SUBCOMMANDS = ["train", "evaluate", "record", "match", "bench", "fuzz", "play"]
 
 
-def test_help_lists_the_six_subcommands_one_line_each(capsys):
+def test_help_lists_every_subcommand_one_line_each(capsys):
     assert cli.main(["--help"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    for name in SIX:
+    for name in SUBCOMMANDS:
         line = next(line for line in lines if line.startswith(f"  {name} "))
         assert len(line.split()) > 3  # the tool's one-line summary follows the name
     assert "Play a game yourself in the terminal" in out  # read from envs.play's docstring
@@ -33,7 +33,7 @@ def test_a_missing_or_unknown_subcommand_is_an_error_with_status_2(capsys, argv,
     assert expected in err and "play" in err
 
 
-@pytest.mark.parametrize("name", SIX)
+@pytest.mark.parametrize("name", SUBCOMMANDS)
 def test_subcommand_help_is_the_tools_own_help(capsys, name):
     assert cli.main([name, "--help"]) == 0
     out = capsys.readouterr().out
@@ -44,6 +44,14 @@ def test_match_runs_through_the_command(capsys):
     assert cli.main(["match", "heroica_v0", "random", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "random vs random: 2 games" in out and "win rate" in out
+
+
+def test_fuzz_runs_through_the_command(capsys):
+    assert cli.main(["fuzz", "--env", "heroscape_v0", "--options", "scenario=mirror", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("env ") and "heroscape_v0 " in out and "total" in out
+    assert cli.main(["fuzz", "--env", "chess_v6"]) == 2
+    assert "unknown env 'chess_v6'" in capsys.readouterr().err
 
 
 def test_a_tools_bad_arguments_keep_its_status_2(capsys):
