@@ -21,6 +21,37 @@ def layout() -> ActionLayout:
         SlotFamily.of("take", ["bat_from_0", "bat_from_1"], [("bat", 0), ("bat", 1)])])
 
 
+def test_layout_describes_any_action_by_its_place():
+    wide = ActionLayout.build(4, ["step", "target"], ["roll", SlotFamily.of("buy", ["axe"])],
+                              width=2)
+    assert wide.describe(wide.plane_action("target", 3)) == "target (1,1)"
+    assert wide.describe(wide.special("buy_axe")) == "buy_axe"
+    assert layout().describe(layout().plane_action("step", 2)) == "step cell 2"
+    with pytest.raises(ValueError, match="rows of width 3"):
+        ActionLayout.build(4, ["step"], [], width=3)
+
+
+def test_an_illegal_action_in_a_power_phase_is_named_not_a_crash():
+    # HeroClix's VARIANT phase once raised IndexError naming a slot of a power not in play
+    import numpy as np
+    from envs import make
+    from envs.core.game import IllegalActionError
+
+    env = make("heroclix_v0", scenario="mall")
+    for seed in range(40):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.game.is_terminal(env.game_state):
+            mask = env.legal_mask()
+            if env.game_state.phase.name == "VARIANT":
+                illegal = int(np.flatnonzero(~mask)[-1])
+                with pytest.raises(IllegalActionError, match=rf"action {illegal} \(\w+"):
+                    env.step(illegal)
+                return
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    pytest.fail("no VARIANT phase in 40 random mall games")
+
+
 def test_layout_orders_planes_then_slots_and_decodes_parameters():
     lay = layout()
     assert lay.size == 2 * 4 + 1 + 2 + 1 + 2
