@@ -303,6 +303,12 @@ class StandardGame(Game[FS]):
     def to_dict(self, state: FS) -> dict[str, Any]:
         return state.to_dict()
 
+    def to_json(self, state: FS) -> str:
+        return json.dumps(state.to_dict(copy=False), sort_keys=True)
+
+    def from_json(self, text: str) -> FS:
+        return self.STATE.from_dict(json.loads(text), game=self, owned=True)
+
     def from_dict(self, data: dict[str, Any]) -> FS:
         # The game is passed so the state can check what only the game knows (board size,
         # figures, the data's maxima): see FlatState.from_dict.

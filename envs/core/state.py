@@ -37,6 +37,7 @@ import functools
 import operator
 import types
 import typing
+import weakref
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any, ClassVar, NamedTuple
 
@@ -270,6 +271,19 @@ def _named(index: tuple[int, ...], axes: tuple[Sequence[str] | None, ...]) -> tu
                  else i for k, i in enumerate(index))
 
 
+_FIELD_RULES: weakref.WeakKeyDictionary[Any, dict[type, dict[str, FieldRule]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _cached_field_rules(cls: type, game: Any) -> dict[str, FieldRule]:
+    # A game's tables never change once built, so neither do the bounds they give; building
+    # them per from_dict cost more than the checks (the fuzz round-trips every step).
+    per_class = _FIELD_RULES.setdefault(game, {})
+    if cls not in per_class:
+        per_class[cls] = cls.field_rules(game)
+    return per_class[cls]
+
+
 class FlatState:
     """Mixin for state dataclasses. Subclasses name their array fields' dtypes in
     ``ARRAY_DTYPES`` and their phase enum in ``PHASE``; they extend :meth:`field_rules` and
@@ -302,7 +316,9 @@ class FlatState:
             clone.__dict__[name] = value
         return clone
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        """The state as JSON-compatible values. ``copy=False`` shares the list fields with the
+        state: for a caller that only reads the dict at once (``to_json`` encoding it)."""
         data: dict[str, Any] = {}
         for name, value in self.__dict__.items():
             if name == self._MASK:
@@ -314,7 +330,7 @@ class FlatState:
             elif isinstance(value, Dice):
                 data[name] = value.get_state()
             else:
-                data[name] = copy_module.deepcopy(value)
+                data[name] = copy_module.deepcopy(value) if copy else value
         return data
 
     # -- from_dict and its checks --------------------------------------------------------
@@ -343,7 +359,10 @@ class FlatState:
                                      f"(phase {state.phase.name})")
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], game: Any = None):
+    def from_dict(cls, data: dict[str, Any], game: Any = None, *, owned: bool = False):
+        """The state ``data`` describes, checked (see the module docstring). ``owned=True``: the
+        caller gives ``data`` away (``from_json``'s freshly parsed dict), so its lists become
+        the state's without a copy."""
         if not isinstance(data, dict):
             raise StateError(None, f"expected a dict from to_dict, got {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
@@ -351,14 +370,14 @@ class FlatState:
             raise StateError(None, f"{cls.__module__}.{cls.__name__} dict: unknown keys "
                                     f"{sorted(set(data) - known, key=str)}, missing keys "
                                     f"{sorted(known - set(data))}")
-        values = cls._typed_values(data)
+        values = cls._typed_values(data, owned)
         state = cls(**values)
         if game is not None:
             cls._check(game, state)
         return state
 
     @classmethod
-    def _typed_values(cls, data: dict[str, Any]) -> dict[str, Any]:
+    def _typed_values(cls, data: dict[str, Any], owned: bool) -> dict[str, Any]:
         hints = _field_hints(cls)
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):  # type: ignore[arg-type]
@@ -376,12 +395,12 @@ class FlatState:
                 found = _type_problem(value, hint)
                 if found:
                     raise StateError(name, found[1], found[0])
-                values[name] = copy_module.deepcopy(value)
+                values[name] = value if owned else copy_module.deepcopy(value)
         return values
 
     @classmethod
     def _check(cls, game: Any, state: Any) -> None:
-        for name, rule in cls.field_rules(game).items():
+        for name, rule in _cached_field_rules(cls, game).items():
             found = _rule_problem(getattr(state, name), rule)
             if found:
                 index, problem = found
