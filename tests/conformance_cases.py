@@ -82,7 +82,7 @@ def heroscape_cases() -> list[Case]:
 
 # -- heroclix_v0 ----------------------------------------------------------------------------
 def heroclix_cases() -> list[Case]:
-    from envs.heroclix.scenarios import scenario_ids
+    from envs.heroclix.data.scenarios import scenario_ids
 
     # Random games under a low round cap: random play seldom KOs anything, and every step of
     # every game is checked; the duel (the default scenario) keeps its full 30 rounds. 50 full

@@ -391,7 +391,7 @@ def test_heroica_pieces_directory_is_named(tmp_path):
 
 # -- data files that are not UTF-8 text, or hold control characters -----------------------------
 def _shipped_data_files():
-    from envs.heroclix.scenarios import SCENARIOS_DIR as CLIX_SCENARIOS
+    from envs.heroclix.data.scenarios import SCENARIOS_DIR as CLIX_SCENARIOS
     from envs.heroica.mission import MISSIONS_DIR
     from envs.heroica.pieces import PIECES_FILE
     from envs.heroscape.scenario_file import SCENARIOS_DIR as SCAPE_SCENARIOS
@@ -488,8 +488,8 @@ def test_heroscape_card_stat_above_its_maximum(tmp_path, stat, most):
 
 
 def _scenario_with_figure_file(tmp_path, old: str, new: str):
-    from envs.heroclix.figures import FIGURES_DIR
-    from envs.heroclix.scenarios import SCENARIOS_DIR
+    from envs.heroclix.data.figures import FIGURES_DIR
+    from envs.heroclix.data.scenarios import SCENARIOS_DIR
 
     figure = (FIGURES_DIR / "street_thug.yaml").read_text(encoding="utf-8")
     assert old in figure
@@ -502,7 +502,7 @@ def _scenario_with_figure_file(tmp_path, old: str, new: str):
 
 
 def test_heroclix_figure_points_above_the_maximum(tmp_path):
-    from envs.heroclix.figures import MAX_POINTS
+    from envs.heroclix.data.figures import MAX_POINTS
 
     path = _scenario_with_figure_file(tmp_path, "points: 15", "points: 99999")
     with pytest.raises(ScenarioError, match=rf"street_thug.yaml, line 5, field 'points': Input "
@@ -511,7 +511,7 @@ def test_heroclix_figure_points_above_the_maximum(tmp_path):
 
 
 def test_heroclix_dial_longer_than_the_maximum(tmp_path):
-    from envs.heroclix.figures import MAX_CLICKS
+    from envs.heroclix.data.figures import MAX_CLICKS
 
     click = "  - {values: [4, 8, 14, 1]}\n"
     path = _scenario_with_figure_file(tmp_path, "  - KO", click * (MAX_CLICKS + 1) + "  - KO")

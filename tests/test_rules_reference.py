@@ -395,7 +395,7 @@ P_ENTRY = re.compile(r"^- \*\*(?P<id>P-[A-Z]+-\d+)\*\* (?P<name>.+?) \(`(?P<key>
                      r"(?P<actions>`\w+`(?: or `\w+`)*)(?:, (?P<note>[^;]+))?; (?P<tier>T\d)\):",
                      re.M)
 F_ENTRY = re.compile(r"^- \*\*(?P<id>F-\d{2})\*\* (?P<name>.+?) "
-                     r"\(`envs/heroclix/figures/(?P<file>\w+)\.yaml`\): (?P<points>\d+) points",
+                     r"\(`envs/heroclix/data/figures/(?P<file>\w+)\.yaml`\): (?P<points>\d+) points",
                      re.M)
 TA_ENTRY = re.compile(r"^- \*\*(?P<id>TA-[A-Z]+)\*\* (?P<name>.+?)(?: \(`(?P<effect>\w+)`\))?:",
                       re.M)
@@ -406,7 +406,7 @@ def _clix_rules_text() -> str:
 
 
 def test_heroclix_rules_md_lists_the_44_powers_of_the_catalog_as_they_are():
-    from envs.heroclix.powers_catalog import POWERS
+    from envs.heroclix.powers.catalog import POWERS
 
     found = P_ENTRY.findall(_clix_rules_text())
     entries = {m["key"]: m for m in P_ENTRY.finditer(_clix_rules_text())}
@@ -420,7 +420,7 @@ def test_heroclix_rules_md_lists_the_44_powers_of_the_catalog_as_they_are():
 
 
 def test_heroclix_rules_md_lists_the_shipped_figures_by_their_ref():
-    from envs.heroclix.figures import shipped_figures
+    from envs.heroclix.data.figures import shipped_figures
 
     entries = {m["id"]: m for m in F_ENTRY.finditer(_clix_rules_text())}
     figures = {f.ref: f for f in shipped_figures().values()}
@@ -431,7 +431,7 @@ def test_heroclix_rules_md_lists_the_shipped_figures_by_their_ref():
 
 
 def test_heroclix_rules_md_lists_every_team_of_teams_yaml_with_its_effect():
-    from envs.heroclix.teams import teams
+    from envs.heroclix.data.teams import teams
 
     entries = {m["id"]: m for m in TA_ENTRY.finditer(_clix_rules_text())}
     rows = {team.ability: team for team in teams().values()}

@@ -3,8 +3,8 @@ time (attacks HC-4.2, the setup rolls HC-2.6 and HC-2.11)."""
 
 from __future__ import annotations
 
-from ..core.dice import DieSpec
-from .state import State
+from envs.core.dice import DieSpec
+from envs.heroclix.state import State
 
 D6 = DieSpec("d6", ("1", "2", "3", "4", "5", "6"))
 

@@ -2,8 +2,8 @@
 
 Every flag is an env option, off (or 0) unless the table says **on by default**:
 ``make("heroclix_v0", support_min_heal=1)``. A flag that only gives a power one more trait
-says so in :data:`FLAG_TRAITS`; the engine asks :meth:`ClixBase.has_trait
-<envs.heroclix.game.ClixBase.has_trait>`, which adds them.
+says so in :data:`FLAG_TRAITS`; the engine asks :meth:`HeroclixBase.has_trait
+<envs.heroclix.game.HeroclixBase.has_trait>`, which adds them.
 
 ====================================  =======  ===============================================
 flag                                  rule     what it changes
@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.game import OptionError
+from envs.core.game import OptionError
 
 IGNORES_ENEMY_STOPS = "ignores_enemy_stops"  # squares next to enemies do not stop its move
 CLOSE_SOARING = "close_soaring"  # close combat with soaring figures on touching squares

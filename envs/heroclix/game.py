@@ -1,8 +1,8 @@
 """The static HeroClix game: options, the map's tables, the forces' dials, the dynamic terrain
 masks and the small named state changes the phases call.
 
-Nothing here decides what happens next: the phases (:mod:`.phases`, :mod:`.attacks`) own
-the decisions; :mod:`.reach` answers where a figure may move and :mod:`.targets` whom it may
+Nothing here decides what happens next: the phases (:mod:`envs.heroclix.phases.turn`, :mod:`envs.heroclix.phases.attacks`) own
+the decisions; :mod:`envs.heroclix.movement` answers where a figure may move and :mod:`envs.heroclix.combat.targets` whom it may
 attack; :mod:`.rules` assembles the engine. Terrain that breaks in play (walls, blocking
 squares, HC-5.16) lives in the state; the static tables (:class:`~envs.core.walls.WallGeometry`,
 :class:`~envs.core.firelines.FireLines`) take the state's masks, so nothing is rebuilt when a
@@ -16,27 +16,27 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from ..core import options
-from ..core.actions import ActionLayout, SlotFamily
-from ..core.adjacency import adjacency_table
-from ..core.lru import LRU
-from ..core.board import PaddedBoard
-from ..core.dice import Dice
-from ..core.firelines import FireLines
-from ..core.game import GameInfo, GameView, OptionError, StandardGame
-from ..core.modemove import touching_table
-from ..core.knockback import Knockback, compass_direction, knockback
-from ..core.tokens import GONE, TokenLayer
-from ..core.walls import WallGeometry
-from .dice import roll_2d6
-from .flags import FLAG_DEFAULTS, ROLLS_WITH_HITS, checked_flags, flag_traits
-from .maps import ClixMap, Terrain
-from .powers import (ACTS_EXHAUSTED, FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, REROLLS,
+from envs.core import options
+from envs.core.actions import ActionLayout, SlotFamily
+from envs.core.adjacency import adjacency_table
+from envs.core.lru import LRU
+from envs.core.board import PaddedBoard
+from envs.core.dice import Dice
+from envs.core.firelines import FireLines
+from envs.core.game import GameInfo, GameView, OptionError, StandardGame
+from envs.core.modemove import touching_table
+from envs.core.knockback import Knockback, compass_direction, knockback
+from envs.core.tokens import GONE, TokenLayer
+from envs.core.walls import WallGeometry
+from envs.heroclix.dice import roll_2d6
+from envs.heroclix.flags import FLAG_DEFAULTS, ROLLS_WITH_HITS, checked_flags, flag_traits
+from envs.heroclix.data.maps import ClixMap, Terrain
+from envs.heroclix.powers.hooks import (ACTS_EXHAUSTED, FREE_ACTIONS, GROUNDED, HOOKS, PICKS_UP_OBJECTS, REROLLS,
                      TRANSFERS_DAMAGE, VARIANTS, has_trait)
-from .teams import WILD_CARD, teams
-from .powers_catalog import POWERS
-from .scenarios import OBJECT_KINDS, Scenario, load_scenario
-from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
+from envs.heroclix.data.teams import WILD_CARD, teams
+from envs.heroclix.powers.catalog import POWERS
+from envs.heroclix.data.scenarios import OBJECT_KINDS, Scenario, load_scenario
+from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, Phase, State
 
 DEFAULT_SCENARIO = "duel"
 DEFAULT_BOARD_SIZE = None  # the map's own size; (24, 24) fits every shipped map
@@ -81,7 +81,7 @@ def _pad_mask(padded: PaddedBoard, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-class ClixBase(StandardGame[State]):
+class HeroclixBase(StandardGame[State]):
     """HeroClix for 2-4 players without its phases: see the module docstring."""
 
     STATE = State
@@ -190,7 +190,7 @@ class ClixBase(StandardGame[State]):
         self.caches: dict[str, Any] = {}
         self.touching = touching_table(self.board)  # soaring adjacency (HC-3.13)
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
-        # the power variants registered (envs.heroclix.variant_powers), one slot each
+        # the power variants registered (envs.heroclix.powers.variants), one slot each
         self.variant_keys = tuple(HOOKS.keys(VARIANTS))
         self.variant_index = {key: i for i, key in enumerate(self.variant_keys)}
         # what the VARIANT phase may be playing: the variants, then the free powers
@@ -346,17 +346,17 @@ class ClixBase(StandardGame[State]):
         self.start_turn(state, state.first_player, [] if events is None else events)
 
     def start_turn(self, state: State, seat: int, events: list) -> None:
-        """The turn of ``seat`` begins (:func:`envs.heroclix.turns.start_turn`)."""
+        """The turn of ``seat`` begins (:func:`envs.heroclix.phases.endings.start_turn`)."""
         raise NotImplementedError
 
     def finish_controlled(self, state: State, figure: int, events: list) -> None:
         """The end of an action Mind Control gave ``figure``
-        (:func:`envs.heroclix.mind_control.finish_controlled`)."""
+        (:func:`envs.heroclix.powers.mind_control.finish_controlled`)."""
         raise NotImplementedError
 
     def roll_for(self, state: State, figure: int, dice: int = 1) -> tuple[int, ...]:
         """``dice`` d6 rolled by ``figure``'s controller for it; Probability Control may
-        have it rerolled (:func:`envs.heroclix.probability.roll_for`)."""
+        have it rerolled (:func:`envs.heroclix.combat.rolls.roll_for`)."""
         raise NotImplementedError
 
     def force_points(self, state: State, seat: int) -> int:

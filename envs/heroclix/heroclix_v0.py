@@ -109,7 +109,7 @@ four ``counter`` slots, ``force_hover`` and the ten ``perplex`` slots.
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
 ---------------------------------------------------------------------------
 From the observer's viewpoint (``seat+k`` = k seats after it); ``env.game.view.channel_names``
-lists the channels as ``view`` or ``view:channel`` (``envs.heroclix.view.plane_layout``).
+lists the channels as ``view`` or ``view:channel`` (``envs.heroclix.view.planes.plane_layout``).
 Every value lies in [0, 1]: a scaled value past its scale (a figure over 100 points, a stat
 over 20, more than 10 clicks left) reads 1.
 
@@ -154,7 +154,7 @@ view              channels
 Powers
 ------
 A figure's powers are the keys its dial shows now (``powers`` planes). Each is an effect in
-the hook registry ``envs.heroclix.powers.HOOKS``, at points the flow asks without naming a
+the hook registry ``envs.heroclix.powers.hooks.HOOKS``, at points the flow asks without naming a
 power:
 
 * movement and combat *traits*: Leap/Climb, Phasing, Plasticity (breakaway 2-6; 6 to leave
@@ -170,32 +170,32 @@ power:
   (1 damage to each adjacent enemy);
 * actions on their own planes: Support, Regeneration, throwing, Telekinesis; Steal Energy
   after close attacks;
-* variants on the ``power`` slots (``envs.heroclix.variant_powers``,
-  ``envs.heroclix.marker_powers``): Flurry, Charge, Force Blast, Running Shot,
+* variants on the ``power`` slots (``envs.heroclix.powers.variants``,
+  ``envs.heroclix.powers.markers``): Flurry, Charge, Force Blast, Running Shot,
   Blades/Claws/Fangs, Energy Explosion, Pulse Wave, Quake, Incapacitate, Psychic Blast,
   Ranged and Close Combat Expert, Exploit Weakness, Smoke Cloud and Barrier (markers that
   last until the controller's next turn);
-* free powers on the ``free`` plane (``envs.heroclix.free_powers``): Outwit (counter a
+* free powers on the ``free`` plane (``envs.heroclix.powers.free``): Outwit (counter a
   power until your next turn, or force a soarer to hover), Perplex (+1/-1 to a value until
   the end of the turn);
 * Earthbound: a flyer showing it is not one; soaring when it appears, it lands and takes 1;
 * Hypersonic Speed (a move variant: full move, no stops, one attack on the way);
 * Mastermind: an *interrupt*: when it would take an attack's or knockback's damage, its
   controller decides (the INTERRUPT phase, that seat's turn in ``agent_selection``) whether
-  an adjacent friend of lower points takes it all (``envs.heroclix.interrupts``: the action
+  an adjacent friend of lower points takes it all (``envs.heroclix.phases.interrupts``: the action
   is replayed around the answer, with the same dice);
 * Probability Control (flag ``probability_control``; its Default is off): after a roll for a
   figure within 10 squares and line of fire, its controller may reroll its own roll once
-  in its turn, or make an opponent reroll once per round (``envs.heroclix.probability``).
+  in its turn, or make an opponent reroll once per round (``envs.heroclix.combat.rolls``).
 
-Team abilities (envs/heroclix/RULES.md TA) are data (``envs/heroclix/teams.yaml``); with
+Team abilities (envs/heroclix/RULES.md TA) are data (``envs/heroclix/data/teams.yaml``); with
 ``team_abilities`` a figure's team effect joins its powers: free move actions (Avengers,
 Brotherhood), lent defense (Defenders) or attack (Sinister Syndicate) between adjacent
 members, a heal when a member is KO'd (Fantastic Four), -1 defense to a friend's ranged
 target (Hydra), acting with two tokens for a click (Masters of Evil), 1 back to an attacker
 (Mystics), and the wild card (Minions of Doom). The shipped figures have no team.
 
-* Mind Control (a close or ranged variant, ``envs.heroclix.mind_control``): no damage; each
+* Mind Control (a close or ranged variant, ``envs.heroclix.powers.mind_control``): no damage; each
   enemy hit is given one action, decided by the Mind Controller's seat in the FIGURE phase
   (it fights for that seat meanwhile: ``game.side``), then the Mind Controller takes a click
   per 100 points hit.
@@ -215,7 +215,7 @@ Options
 ================================  ========  ===============================================
 option                            default   meaning
 ================================  ========  ===============================================
-scenario                          "duel"    scenario id (``envs.heroclix.scenarios
+scenario                          "duel"    scenario id (``envs.heroclix.data.scenarios
                                             .scenario_ids()``) or a path to a scenario file
 board_size                        None      (H, W) of observations and action cells; None:
                                             the map's size
@@ -308,8 +308,8 @@ Version history
 
 from __future__ import annotations
 
-from ..pettingzoo_env import make_env_factory, make_parallel_factory
-from .rules import HeroclixGame
+from envs.pettingzoo_env import make_env_factory, make_parallel_factory
+from envs.heroclix.rules import HeroclixGame
 
 env = make_env_factory(HeroclixGame, "heroclix_v0")
 raw_env = env

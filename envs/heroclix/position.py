@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..core.dice import ScriptedDice
-from ..core.tokens import GONE, HELD
-from .game import ClixBase
-from .state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, State
-from .turns import start_turn
+from envs.core.dice import ScriptedDice
+from envs.core.tokens import GONE, HELD
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, State
+from envs.heroclix.phases.endings import start_turn
 
 
-def set_position(game: ClixBase, state: State, *,
+def set_position(game: HeroclixBase, state: State, *,
                  placements: Mapping[str, Sequence[Any] | None] | None = None,
                  clicks: Mapping[str, int] | None = None,
                  tokens: Mapping[str, int] | None = None,

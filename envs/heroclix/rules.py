@@ -6,24 +6,24 @@ envs/heroclix/RULES.md).
 =======================  ================================================================
 :mod:`.game`             the static game: options, map tables, dials, today's terrain;
                          :mod:`.flags` the rule flags
-:mod:`.scenarios`        scenario files (map, forces, placements, objects); :mod:`.maps`,
-                         :mod:`.figures`, :mod:`.forces` their parts
+:mod:`envs.heroclix.data.scenarios`        scenario files (map, forces, placements, objects); :mod:`envs.heroclix.data.maps`,
+                         :mod:`envs.heroclix.data.figures`, :mod:`envs.heroclix.data.forces` their parts
 :mod:`.state`            the state record and the ``Phase`` enum
-:mod:`.phases`           one rule per phase (the turn flow); :mod:`.attacks` the attack
+:mod:`envs.heroclix.phases.turn`           one rule per phase (the turn flow); :mod:`envs.heroclix.phases.attacks` the attack
                          actions and the TARGETS phase
-:mod:`.reach`            where a figure may move (``envs.core.modemove`` masks)
-:mod:`.targets`          whom it may attack (``envs.core.firelines``)
-:mod:`.combat`           one attack: roll, damage pipeline, knockback, KO, victory points
-:mod:`.objects`          Super Strength and Telekinesis objects (HC-6)
-:mod:`.powers`           the hook registry and the powers' traits and reductions;
-                         :mod:`.power_actions` the action powers; :mod:`.variants` and
-                         :mod:`.variant_powers`, :mod:`.marker_powers` the power
-                         variants of actions (the VARIANT phase); :mod:`.free_powers`
-                         Outwit and Perplex; :mod:`.turn_powers` start-of-turn powers;
-                         :mod:`.interrupts` decisions inside another seat's action;
-                         :mod:`.powers_catalog` the 44 powers of the card
-:mod:`.turns`            tokens and pushing, the end of a turn and of the game
-:mod:`.view`             observations (one declared plane layout), names, text, scenes
+:mod:`envs.heroclix.movement`            where a figure may move (``envs.core.modemove`` masks)
+:mod:`envs.heroclix.combat.targets`          whom it may attack (``envs.core.firelines``)
+:mod:`envs.heroclix.combat.resolve`           one attack: roll, damage pipeline, knockback, KO, victory points
+:mod:`envs.heroclix.combat.objects`          Super Strength and Telekinesis objects (HC-6)
+:mod:`envs.heroclix.powers.hooks`           the hook registry and the powers' traits and reductions;
+                         :mod:`envs.heroclix.powers.actions` the action powers; :mod:`envs.heroclix.powers.variant_base` and
+                         :mod:`envs.heroclix.powers.variants`, :mod:`envs.heroclix.powers.markers` the power
+                         variants of actions (the VARIANT phase); :mod:`envs.heroclix.powers.free`
+                         Outwit and Perplex; :mod:`envs.heroclix.powers.turn_start` start-of-turn powers;
+                         :mod:`envs.heroclix.phases.interrupts` decisions inside another seat's action;
+                         :mod:`envs.heroclix.powers.catalog` the 44 powers of the card
+:mod:`envs.heroclix.phases.endings`            tokens and pushing, the end of a turn and of the game
+:mod:`envs.heroclix.view.planes`             observations (one declared plane layout), names, text, scenes
 =======================  ================================================================
 """
 
@@ -33,27 +33,27 @@ from typing import Any
 
 import numpy as np
 
-from ..core.flow import PhaseTable
-from .attacks import Targets
-from .scenarios import Scenario
-from .game import DEFAULT_BOARD_SIZE, DEFAULT_SCENARIO, ClixBase
-from .position import set_position
-from .phases import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
-from .setup import Draft, Edge, PlaceFigure, PlaceObject
-from .state import Phase, State
-from .turns import final_scores, start_turn
-from .interrupts import Interrupt, apply_with_interrupts
-from .mind_control import finish_controlled
-from .probability import roll_for
-from .variants import VariantPhase
-from .view import ClixView
-from . import (free_powers, marker_powers, mind_control,  # noqa: F401  (they register powers)
-               telekinesis_figures, turn_powers, variant_powers)
+from envs.core.flow import PhaseTable
+from envs.heroclix.phases.attacks import Targets
+from envs.heroclix.data.scenarios import Scenario
+from envs.heroclix.game import DEFAULT_BOARD_SIZE, DEFAULT_SCENARIO, HeroclixBase
+from envs.heroclix.position import set_position
+from envs.heroclix.phases.turn import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
+from envs.heroclix.phases.setup import Draft, Edge, PlaceFigure, PlaceObject
+from envs.heroclix.state import Phase, State
+from envs.heroclix.phases.endings import final_scores, start_turn
+from envs.heroclix.phases.interrupts import Interrupt, apply_with_interrupts
+from envs.heroclix.powers.mind_control import finish_controlled
+from envs.heroclix.combat.rolls import roll_for
+from envs.heroclix.powers.variant_base import VariantPhase
+from envs.heroclix.view.planes import ClixView
+from envs.heroclix.powers import (free, markers, mind_control,  # noqa: F401  (they register powers)
+                                  telekinesis, turn_start, variants)
 
 __all__ = ["HeroclixGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO"]
 
 
-class HeroclixGame(ClixBase):
+class HeroclixGame(HeroclixBase):
     """HeroClix for 2-4 players: forces of dial figures on a square map with walls."""
 
     phases = PhaseTable(Phase, {
@@ -96,7 +96,7 @@ class HeroclixGame(ClixBase):
 
     def apply_legal(self, state: State, action: int) -> list:
         """Actions whose effects may ask another seat (Mastermind) are replayed around the
-        answer (:mod:`.interrupts`); other games take the plain path."""
+        answer (:mod:`envs.heroclix.phases.interrupts`); other games take the plain path."""
         if not self.may_interrupt:
             return super().apply_legal(state, action)
         return apply_with_interrupts(self, state, action, super().apply_legal)

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.dice import Dice
-from ..core.state import FieldRule, FlatState, Problem
-from ..core.tokens import GONE, HELD
+from envs.core.dice import Dice
+from envs.core.state import FieldRule, FlatState, Problem
+from envs.core.tokens import GONE, HELD
 
 NO_CELL = -1
 NO_FIGURE = -1

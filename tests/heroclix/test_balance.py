@@ -1,11 +1,11 @@
-"""The balance tournament's forces and games (envs.heroclix.balance; envs/heroclix/RULES.md (F)
+"""The balance tournament's forces and games (envs.heroclix.bots.balance; envs/heroclix/RULES.md (F)
 suggested 100-point forces, HC-2.3 build total)."""
 
 from __future__ import annotations
 
-from envs.heroclix.balance import FORCES, pairs, play_pair, points, scenario_text
+from envs.heroclix.bots.balance import FORCES, pairs, play_pair, points, scenario_text
 from envs.heroclix.rules import HeroclixGame
-from envs.heroclix.scenarios import SCENARIOS_DIR, scenario_from_text
+from envs.heroclix.data.scenarios import SCENARIOS_DIR, scenario_from_text
 
 
 def test_HC_2_3_every_balance_force_is_legal_within_100_points():

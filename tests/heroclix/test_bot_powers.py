@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from envs.bots import RandomBot
-from envs.heroclix.bots import HeuristicBot
+from envs.heroclix.bots.heuristic import HeuristicBot
 from envs.heroclix.rules import HeroclixGame
 
 CHARGE = ("charge", None, None, None)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from envs.bots import Bot, RandomBot, play_match
-from envs.heroclix.bots import HeuristicBot, normal_hit
+from envs.heroclix.bots.heuristic import HeuristicBot, normal_hit
 from envs.heroclix.rules import HeroclixGame
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import envs.heroclix.figures as figures_module
+import envs.heroclix.data.figures as figures_module
 from envs.core.scenario import ScenarioError, load_yaml
-from envs.heroclix.figures import (FIGURES_DIR, Click, archenemies, figure_from_data,
+from envs.heroclix.data.figures import (FIGURES_DIR, Click, archenemies, figure_from_data,
                                    figure_ids, load_figure, load_figure_text, shipped_figures)
-from envs.heroclix.powers_catalog import (COLOURS, COLUMNS, IMPLEMENTED, POWERS, ActionType,
+from envs.heroclix.powers.catalog import (COLOURS, COLUMNS, IMPLEMENTED, POWERS, ActionType,
                                           Column, Tier, UnknownPowerError, power,
                                           powers_in_column)
 
@@ -49,9 +49,9 @@ def test_R_2_not_optional_powers_are_the_ones_the_card_names():
 
 
 def test_R_1_the_registry_implements_exactly_the_catalogue_s_implemented_powers():
-    from envs.heroclix.powers import registered_keys
+    from envs.heroclix.powers.hooks import registered_keys
     from envs.heroclix.rules import HeroclixGame  # noqa: F401  (registers every effect)
-    from envs.heroclix.teams import WILD_CARD, team_effects
+    from envs.heroclix.data.teams import WILD_CARD, team_effects
     assert registered_keys() - team_effects() == IMPLEMENTED
     assert team_effects() - {WILD_CARD} <= registered_keys()  # every team effect is registered
     assert registered_keys() - team_effects() <= set(POWERS)

@@ -7,8 +7,8 @@ import textwrap
 import pytest
 
 from envs.core.scenario import ScenarioError, load_yaml
-from envs.heroclix.figures import load_figure, load_figure_text
-from envs.heroclix.forces import (Force, ForceError, actions_per_turn, check_build_total,
+from envs.heroclix.data.figures import load_figure, load_figure_text
+from envs.heroclix.data.forces import (Force, ForceError, actions_per_turn, check_build_total,
                                   check_force, force_problems)
 
 

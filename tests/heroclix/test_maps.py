@@ -11,8 +11,8 @@ import pytest
 
 from envs.core.adjacency import adjacency_table
 from envs.core.scenario import ScenarioError
-from envs.heroclix import maps as maps_module
-from envs.heroclix.maps import (EDGES, MAPS_DIR, MAX_SIZE, MIN_START_SQUARES, ClixMap, Terrain,
+from envs.heroclix.data import maps as maps_module
+from envs.heroclix.data.maps import (EDGES, MAPS_DIR, MAX_SIZE, MIN_START_SQUARES, ClixMap, Terrain,
                                 load_map, load_map_text, map_ids, render_map_text)
 
 # -- helpers -----------------------------------------------------------------------------------

@@ -1,13 +1,13 @@
 """Team abilities (envs/heroclix/RULES.md TA, TA-*; envs/heroclix/RULES.md R-13): data in
-envs/heroclix/teams.yaml, on only with the ``team_abilities`` option."""
+envs/heroclix/data/teams.yaml, on only with the ``team_abilities`` option."""
 
 from __future__ import annotations
 
 import pytest
 
 from envs.core.scenario import ScenarioError
-from envs.heroclix.figures import load_figure_text
-from envs.heroclix.teams import teams
+from envs.heroclix.data.figures import load_figure_text
+from envs.heroclix.data.teams import teams
 
 ON = {"team_abilities": True}
 

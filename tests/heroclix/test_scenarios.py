@@ -10,7 +10,7 @@ import pytest
 from envs import make
 from envs.core.game import IllegalActionError, OptionError
 from envs.core.scenario import ScenarioError
-from envs.heroclix.scenarios import load_scenario, scenario_from_text, scenario_ids
+from envs.heroclix.data.scenarios import load_scenario, scenario_from_text, scenario_ids
 
 DUEL = """\
 id: test

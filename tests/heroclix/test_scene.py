@@ -1,4 +1,4 @@
-"""HeroClix frames (envs/heroclix/scene.py): what ``game.scene(state, events)`` shows.
+"""HeroClix frames (envs/heroclix/view/scene.py): what ``game.scene(state, events)`` shows.
 
 Positions come from the rule-test helpers (tests/heroclix/conftest.py) and from played games;
 the scene's board is the map's own board (12 x 12 here), so a square's cell is
@@ -17,7 +17,7 @@ import pytest
 from envs.core import render
 from envs.core.render import EdgeMark, render_frame
 from envs.heroclix.rules import HeroclixGame
-from envs.heroclix.scene import (BADGE_MEANING, FREE_START, INDOOR, RUBBLE, START,
+from envs.heroclix.view.scene import (BADGE_MEANING, FREE_START, INDOOR, RUBBLE, START,
                                  short_labels)
 
 SMOKE = (None, "smoke_cloud", None, None)

@@ -1,0 +1,1 @@
+"""HeroClix powers: the hook registry, the catalog of the 44 powers, and the powers by family."""

@@ -1,0 +1,1 @@
+"""HeroClix as seen by players: observation planes, action names, text; the scene frames are drawn from."""
