@@ -52,7 +52,7 @@ Options = dict[str, Any]
 
 # -- configurations: the one place a new env plugs in ---------------------------------------
 def heroica_configurations() -> list[Options]:
-    from .heroica.mission import list_missions
+    from .heroica.data.mission import list_missions
 
     return [{"mission": m, "num_players": 2} for m in list_missions()] + [
         {"mission": "fork", "num_players": 3}, {"mission": ["tunnel", "arena"], "num_players": 2},
@@ -61,13 +61,13 @@ def heroica_configurations() -> list[Options]:
 
 
 def heroscape_configurations() -> list[Options]:
-    from .heroscape.data import list_scenarios
+    from .heroscape.data.scenario_file import list_scenarios
 
     return [{"scenario": s} for s in list_scenarios()]
 
 
 def heroclix_configurations() -> list[Options]:
-    from .heroclix.scenarios import scenario_ids
+    from .heroclix.data.scenarios import scenario_ids
 
     return [{"scenario": s, "setup": setup} for s in scenario_ids() for setup in ("fixed", "play")]
 

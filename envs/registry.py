@@ -7,7 +7,7 @@ is first used, and one game's broken data file never breaks another game.
 ::
 
     register_env("heroica_v0", module="envs.heroica.heroica_v0", game="envs.heroica.rules:HeroicaGame")
-    register_bots("heroica", {"heuristic": "envs.heroica.bots:HeuristicBot"})
+    register_bots("heroica", {"heuristic": "envs.heroica.bots.heuristic:HeuristicBot"})
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ class Case:
 
 # -- heroica_v0 -----------------------------------------------------------------------------
 def heroica_cases() -> list[Case]:
-    from envs.heroica.mission import list_missions
+    from envs.heroica.data.mission import list_missions
 
     short = {"max_rounds": 20}  # random play rarely wins the long missions; the cap ends them
     cases = [Case("heroica_v0", {"mission": m, "num_players": 2}, random_games=20,
@@ -70,7 +70,7 @@ def heroica_cases() -> list[Case]:
 
 # -- heroscape_v0 ---------------------------------------------------------------------------
 def heroscape_cases() -> list[Case]:
-    from envs.heroscape.data import list_scenarios
+    from envs.heroscape.data.scenario_file import list_scenarios
 
     # Random play rarely ends a battle quickly and every step is checked, so the random games
     # run under a low round cap (a draw when it is reached); "mirror" is short enough without.

@@ -87,7 +87,7 @@ def test_heroscape_bad_option_value_is_named(options, option, words):
 
 
 def test_heroscape_unknown_scenario_lists_the_shipped_ones():
-    from envs.heroscape.data import list_scenarios
+    from envs.heroscape.data.scenario_file import list_scenarios
 
     with pytest.raises(ScenarioError, match="unknown scenario id 'nowhere'") as info:
         make("heroscape_v0", scenario="nowhere")
@@ -114,7 +114,7 @@ def test_heroica_battle_player_count():
 
 
 def test_heroica_unknown_mission_id_lists_the_shipped_ones():
-    from envs.heroica.mission import list_missions
+    from envs.heroica.data.mission import list_missions
 
     with pytest.raises(ScenarioError, match="unknown mission id 'nowhere'") as info:
         make("heroica_v0", mission="nowhere")
@@ -392,9 +392,9 @@ def test_heroica_pieces_directory_is_named(tmp_path):
 # -- data files that are not UTF-8 text, or hold control characters -----------------------------
 def _shipped_data_files():
     from envs.heroclix.data.scenarios import SCENARIOS_DIR as CLIX_SCENARIOS
-    from envs.heroica.mission import MISSIONS_DIR
-    from envs.heroica.pieces import PIECES_FILE
-    from envs.heroscape.scenario_file import SCENARIOS_DIR as SCAPE_SCENARIOS
+    from envs.heroica.data.mission import MISSIONS_DIR
+    from envs.heroica.data.pieces import PIECES_FILE
+    from envs.heroscape.data.scenario_file import SCENARIOS_DIR as SCAPE_SCENARIOS
 
     return [("heroica_v0", "mission", MISSIONS_DIR / "fork.yaml"),
             ("heroica_v0", "pieces", PIECES_FILE),
@@ -426,7 +426,7 @@ def test_bad_bytes_in_a_data_file_name_the_file_and_line(tmp_path, kind, name, o
 
 # -- data files with stats above their declared maxima ------------------------------------------
 def _write_pieces(tmp_path, old: str, new: str):
-    from envs.heroica.pieces import PIECES_FILE
+    from envs.heroica.data.pieces import PIECES_FILE
 
     text = PIECES_FILE.read_text(encoding="utf-8")
     assert old in text
@@ -444,7 +444,7 @@ def _write_pieces(tmp_path, old: str, new: str):
     ("heal: 2", "heal: -1", "items.life_potion.heal", None),
 ])
 def test_heroica_piece_stat_out_of_range(tmp_path, old, new, field, most):
-    from envs.heroica import pieces
+    from envs.heroica.data import pieces
 
     path = _write_pieces(tmp_path, old, new)
     where = rf"pieces.yaml, line \d+, field '{re.escape(field)}'"
@@ -456,8 +456,8 @@ def test_heroica_piece_stat_out_of_range(tmp_path, old, new, field, most):
 
 
 def _scenario_with_custom_card(tmp_path, stat: str, value: int):
-    from envs.heroscape.army_cards import CARDS_DIR
-    from envs.heroscape.scenario_file import SCENARIOS_DIR
+    from envs.heroscape.data.army_cards import CARDS_DIR
+    from envs.heroscape.data.scenario_file import SCENARIOS_DIR
 
     card = (CARDS_DIR / "iron_warden.yaml").read_text(encoding="utf-8")
     card = card.replace("iron_warden", "big_warden")
@@ -478,7 +478,7 @@ def _scenario_with_custom_card(tmp_path, stat: str, value: int):
                                         ("height", "MAX_HEIGHT")])
 def test_heroscape_card_stat_above_its_maximum(tmp_path, stat, most):
     # move: 99999 used to be an OverflowError (int16) inside make
-    from envs.heroscape import army_cards
+    from envs.heroscape.data import army_cards
 
     path = _scenario_with_custom_card(tmp_path, stat, 99999)
     with pytest.raises(ScenarioError, match=rf"big.yaml, line \d+, field 'cards.0.{stat}': Input "

@@ -75,10 +75,10 @@ def test_game_caches_are_bounded_lrus():
     from envs import make
     from envs.core import hexsight, modemove, movement
     from envs.core.lru import LRU
-    from envs.heroscape import maps
+    from envs.heroscape import tables
 
     game = make("heroscape_v0").game
-    bounded = [game._dest_cache, game.sight_blockers, game.sight._cache, maps._MAP_TABLES,
+    bounded = [game._dest_cache, game.sight_blockers, game.sight._cache, tables._MAP_TABLES,
                movement._ROWS_CACHE, movement._ADJACENCY_CACHE, modemove._STEPS_CACHE]
     assert all(isinstance(cache, LRU) for cache in bounded)
     assert isinstance(hexsight.HexSight(game.board)._cache, LRU)

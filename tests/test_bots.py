@@ -1,4 +1,4 @@
-"""Bots and matches: envs.bots (generic), envs.heroica.bots (HeuristicBot), envs.match (CLI)."""
+"""Bots and matches: envs.bots (generic), envs.heroica.bots.heuristic (HeuristicBot), envs.match (CLI)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from envs.bots import (Bot, RandomBot, bot_names, get_bot, play_game, play_match,
                        wilson_interval)
-from envs.heroica.bots import HeuristicBot
+from envs.heroica.bots.heuristic import HeuristicBot
 from envs.heroica.rules import HeroicaGame
 
 ROOT = Path(__file__).resolve().parents[1]

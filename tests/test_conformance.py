@@ -44,7 +44,7 @@ def test_enough_random_games_per_env(name):
 
 
 def test_heroica_cases_cover_every_mission():
-    from envs.heroica.mission import list_missions
+    from envs.heroica.data.mission import list_missions
 
     cases = cases_for("heroica_v0")
     two_player = {c.options["mission"] for c in cases

@@ -5,7 +5,7 @@
 the script runs out or a result does not fit the die. Results are plain ``int`` face indices;
 a :class:`DieSpec` names the faces so that transcripts and tests can speak in symbols
 (``"sword"``, ``"skull"``) rather than numbers. Each game defines its own dice
-(``envs.heroica.die``, ``envs.heroscape.dice``).
+(``envs.heroica.dice``, ``envs.heroscape.dice``).
 """
 
 from __future__ import annotations

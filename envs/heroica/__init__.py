@@ -1,7 +1,7 @@
 """LEGO Heroica: ``heroica_v0`` (see its module docstring) and its bots."""
 
-from ..registry import register_bots, register_env
+from envs.registry import register_bots, register_env
 
 register_env("heroica_v0", module="envs.heroica.heroica_v0", game="envs.heroica.rules:HeroicaGame")
-register_bots("heroica", {"heuristic": "envs.heroica.bots:HeuristicBot",
-                         "lookahead": "envs.heroica.lookahead:LookaheadBot"})
+register_bots("heroica", {"heuristic": "envs.heroica.bots.heuristic:HeuristicBot",
+                         "lookahead": "envs.heroica.bots.lookahead:LookaheadBot"})

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..core.game import Event
-from .die import SHIELD, SKULL, SWORD, SWORD_SKULL
-from .moves import hero_enter, pick_up, post_move, roll
-from .state import NO_CELL, HeroField, Phase, State
-from .world import HeroicaWorld
+from envs.core.game import Event
+from envs.heroica.dice import SHIELD, SKULL, SWORD, SWORD_SKULL
+from envs.heroica.moves import hero_enter, pick_up, post_move, roll
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.game import HeroicaBase
 
 
-def fight(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def fight(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
     """HE-6.1..6.5: roll the fight die against the monster on ``cell``."""
     state.fight_target = cell
     state.phase = Phase.FIGHT_CHOOSE
@@ -32,7 +32,7 @@ def fight(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[E
     game.after_fight(state, events)
 
 
-def move_back_options(game: HeroicaWorld, state: State, seat: int, away_from: int) -> list[int]:
+def move_back_options(game: HeroicaBase, state: State, seat: int, away_from: int) -> list[int]:
     """HE-6.9: adjacent spaces without Hero, monster, rocks or chest, farther from ``away_from``."""
     board = game.board_of(state)
     here = game.hero_cell(state, seat)
@@ -50,7 +50,7 @@ def move_back_options(game: HeroicaWorld, state: State, seat: int, away_from: in
     return options
 
 
-def start_move_back(game: HeroicaWorld, state: State, seat: int, away_from: int,
+def start_move_back(game: HeroicaBase, state: State, seat: int, away_from: int,
                     events: list[Event]) -> bool:
     """HE-6.9; True when the Hero's controller must choose where (phase MOVE_BACK)."""
     options = move_back_options(game, state, seat, away_from)
@@ -69,7 +69,7 @@ def start_move_back(game: HeroicaWorld, state: State, seat: int, away_from: int,
     return True
 
 
-def finish_move_back(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def finish_move_back(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
     here = game.hero_cell(state, seat)
     state.heroes[seat, HeroField.CELL] = cell
     events.append(Event("move", f"{game.player_names[seat]} moves back "
@@ -80,7 +80,7 @@ def finish_move_back(game: HeroicaWorld, state: State, seat: int, cell: int, eve
         game.mission_over(state, seat, events)
 
 
-def explore_rocks(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def explore_rocks(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
     """HE-13.3: Shield passes through, Sword removes the rocks, a Skull moves the Hero back."""
     state.rocks_pending = False
     state.last_fight_won = False
@@ -101,7 +101,7 @@ def explore_rocks(game: HeroicaWorld, state: State, seat: int, cell: int, events
     game.after_fight(state, events)
 
 
-def _space_beyond(game: HeroicaWorld, state: State, seat: int, rocks: int) -> int:
+def _space_beyond(game: HeroicaBase, state: State, seat: int, rocks: int) -> int:
     """HE-13.3 Shield: the first space past the rocks, straight on, past any Heroes."""
     board = game.board_of(state)
     here = game.hero_cell(state, seat)

@@ -43,7 +43,7 @@ HW .. 2HW-1        ``target``  a cell to act on: fight the monster there (HE-6.7
 
 ``env.game.layout.decode(a)`` gives ``(kind, index, param)``: the plane or slot family, the
 cell or slot, and the slot's parameter (a weapon index, a ``(monster, seat)`` pair); the
-engine's phases dispatch on it (``envs/heroica/phases.py``, ``battle.py``).
+engine's phases dispatch on it (``envs/heroica/phases/heroes.py``, ``battle.py``).
 ``env.game.action_to_string(env.game_state, a)`` names any action, e.g. ``step (1,4)``,
 ``fight Golem Guardian (3,3)``, ``buy bow``; ``string_to_action`` is its inverse.
 
@@ -91,7 +91,7 @@ Options
 =================  ============  ===========================================================
 option             default       meaning
 =================  ============  ===========================================================
-mission            "fork"        mission id (``envs.heroica.mission.list_missions()``) or a
+mission            "fork"        mission id (``envs.heroica.data.mission.list_missions()``) or a
                                  path to a mission file; a list plays Epic Heroica (HE-18)
 num_players        2             agents, Monster Player included
 heroes             seat order    hero ids per Hero seat: barbarian, wizard, thief
@@ -138,8 +138,8 @@ Version history
 
 from __future__ import annotations
 
-from ..pettingzoo_env import GameEnv, make_env_factory, make_parallel_factory
-from .rules import HeroicaGame
+from envs.pettingzoo_env import GameEnv, make_env_factory, make_parallel_factory
+from envs.heroica.rules import HeroicaGame
 
 env = make_env_factory(HeroicaGame, "heroica_v0")
 raw_env = env

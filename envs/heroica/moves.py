@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.game import Event
-from ..core.movement import NOT_REACHED, step_counts
-from .die import CHEST_GOLD, HEROICA_DIE, SKULL, SWORD_SKULL
-from .state import NO_CELL, HeroField, Phase, State, bitset_to_array
-from .world import HeroicaWorld
+from envs.core.game import Event
+from envs.core.movement import NOT_REACHED, step_counts
+from envs.heroica.dice import CHEST_GOLD, HEROICA_DIE, SKULL, SWORD_SKULL
+from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
+from envs.heroica.game import HeroicaBase
 
 
-def roll(game: HeroicaWorld, state: State, events: list[Event], why: str) -> str:
+def roll(game: HeroicaBase, state: State, events: list[Event], why: str) -> str:
     symbol = state.dice.roll_symbol(HEROICA_DIE)
     events.append(Event("roll", f"{game.player_names[state.seat]} rolls {symbol} ({why})",
                         state.seat, dice=(symbol,)))
@@ -20,7 +20,7 @@ def roll(game: HeroicaWorld, state: State, events: list[Event], why: str) -> str
 
 
 # -- where a figure may step --------------------------------------------------------------
-def hero_steps(game: HeroicaWorld, state: State, here: int) -> list[int]:
+def hero_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-5.1: adjacent spaces without monster or rocks, not entered before in this move."""
     board = game.board_of(state)
     visited = state.visited
@@ -28,7 +28,7 @@ def hero_steps(game: HeroicaWorld, state: State, here: int) -> list[int]:
             if c >= 0 and not (visited >> int(c)) & 1 and game.hero_passable(state, int(c))]
 
 
-def steps_towards(game: HeroicaWorld, state: State, here: int, passable: np.ndarray,
+def steps_towards(game: HeroicaBase, state: State, here: int, passable: np.ndarray,
                   goal: np.ndarray) -> list[int]:
     """Neighbours of ``here`` on a shortest passable path to the nearest goal cell."""
     board = game.board_of(state)
@@ -54,11 +54,11 @@ def steps_towards(game: HeroicaWorld, state: State, here: int, passable: np.ndar
     return sorted(options)
 
 
-def _unvisited(game: HeroicaWorld, state: State) -> np.ndarray:
+def _unvisited(game: HeroicaBase, state: State) -> np.ndarray:
     return bitset_to_array(state.visited, game.board_of(state).n_cells) == 0
 
 
-def forward_steps(game: HeroicaWorld, state: State, here: int, seat: int) -> list[int]:
+def forward_steps(game: HeroicaBase, state: State, here: int, seat: int) -> list[int]:
     """HE-5.6: free steps towards the nearest Hero-free space; the mover picks among ties."""
     piece = state.piece
     passable = _unvisited(game, state) & ~game.is_monster[piece] & (piece != game.ROCKS)
@@ -69,7 +69,7 @@ def forward_steps(game: HeroicaWorld, state: State, here: int, seat: int) -> lis
     return steps_towards(game, state, here, passable, free)
 
 
-def monster_steps(game: HeroicaWorld, state: State, here: int) -> list[int]:
+def monster_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-20.4: monsters may pass monsters and items, not Heroes or rocks."""
     board = game.board_of(state)
     visited = state.visited
@@ -77,12 +77,12 @@ def monster_steps(game: HeroicaWorld, state: State, here: int) -> list[int]:
             and state.piece[c] != game.ROCKS and game.hero_at(state, int(c)) < 0]
 
 
-def monster_available(game: HeroicaWorld, state: State, cell: int) -> bool:
+def monster_available(game: HeroicaBase, state: State, cell: int) -> bool:
     """HE-20.5 "available": no Hero, monster, item (chests included) or rocks."""
     return state.piece[cell] == 0 and game.hero_at(state, cell) < 0
 
 
-def monster_forward_steps(game: HeroicaWorld, state: State) -> list[int]:
+def monster_forward_steps(game: HeroicaBase, state: State) -> list[int]:
     piece = state.piece
     no_hero = np.ones(piece.shape[0], dtype=bool)
     for seat in game.hero_seats():
@@ -92,7 +92,7 @@ def monster_forward_steps(game: HeroicaWorld, state: State) -> list[int]:
 
 
 # -- entering a space ----------------------------------------------------------------------
-def pick_up(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def pick_up(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
     """HE-5.7: take every item on a space moved into or through."""
     item = game.ITEMS.get(int(state.piece[cell]))
     if item is None:
@@ -116,7 +116,7 @@ ITEM_FIELD = {"life_potion": HeroField.LIFE_POTIONS, "speed_potion": HeroField.S
               "scepter": HeroField.SCEPTER}
 
 
-def search_chest(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def search_chest(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
     """HE-11: roll, take gold or spring the trap, then the chest leaves the board."""
     state.piece[cell] = 0
     symbol = roll(game, state, events, "treasure chest")
@@ -125,7 +125,7 @@ def search_chest(game: HeroicaWorld, state: State, seat: int, cell: int, events:
         game.damage(state, seat, 1, events, by_monster=False)
 
 
-def hero_enter(game: HeroicaWorld, state: State, seat: int, cell: int, events: list[Event],
+def hero_enter(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event],
                counted: bool, search: bool = True) -> str:
     """Move a Hero into ``cell``: returns "over" (game/mission ended), "stop" or "go"."""
     previous = game.hero_cell(state, seat)
@@ -154,7 +154,7 @@ def hero_enter(game: HeroicaWorld, state: State, seat: int, cell: int, events: l
     return "go"
 
 
-def finish_move(game: HeroicaWorld, state: State, seat: int, events: list[Event]) -> None:
+def finish_move(game: HeroicaBase, state: State, seat: int, events: list[Event]) -> None:
     here = game.hero_cell(state, seat)
     if game.hero_at(state, here, exclude=seat) >= 0:  # HE-5.6
         if forward_steps(game, state, here, seat):
@@ -167,7 +167,7 @@ def finish_move(game: HeroicaWorld, state: State, seat: int, events: list[Event]
     post_move(game, state, seat, events)
 
 
-def post_move(game: HeroicaWorld, state: State, seat: int, events: list[Event]) -> None:
+def post_move(game: HeroicaBase, state: State, seat: int, events: list[Event]) -> None:
     """HE-5.9 order after a move ends: (items, chest already done) -> fights -> rocks."""
     here = game.hero_cell(state, seat)
     entered = state.entered_from != NO_CELL

@@ -21,10 +21,10 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Callable, Sequence
 
-from ..core.dice import Dice, ScriptedDice
-from ..core.game import OptionError
-from .mission import mission_from_text
-from .state import HeroField, Phase, State
+from envs.core.dice import Dice, ScriptedDice
+from envs.core.game import OptionError
+from envs.heroica.data.mission import mission_from_text
+from envs.heroica.state import HeroField, Phase, State
 
 HERO_STATE_KEYS = {
     "health": HeroField.HEALTH, "healing": HeroField.HEALING, "gold": HeroField.GOLD,

@@ -1,9 +1,9 @@
 """LEGO Heroica rules engine (HE-1 ... HE-20 of envs/heroica/RULES.md).
 
-:class:`HeroicaGame` is the static game of :class:`~envs.heroica.world.HeroicaWorld` plus its
-table of phases (``envs.heroica.phases`` for the Heroes, ``envs.heroica.battle`` for the
+:class:`HeroicaGame` is the static game of :class:`~envs.heroica.game.HeroicaBase` plus its
+table of phases (``envs.heroica.phases.heroes`` for the Heroes, ``envs.heroica.phases.battle`` for the
 Monster Player), its view and its :class:`~envs.core.game.GameInfo`. One ``apply`` is one
-decision: the layout decodes the action, the current phase applies it through the world's
+decision: the layout decodes the action, the current phase applies it through the static game's
 named state changes, and the phase it leaves the state in is the next decision.
 """
 
@@ -13,29 +13,29 @@ from typing import Any
 
 import numpy as np
 
-from ..core.dice import Dice
-from ..core.flow import GameOverPhase, PhaseTable
-from ..core.game import GameInfo
-from . import battle, phases
-from .position import from_scenario
-from .skills import check_skills
-from .state import NO_CELL, HeroField, Phase, State
-from .view import HeroicaView
-from .world import HeroicaWorld
+from envs.core.dice import Dice
+from envs.core.flow import GameOverPhase, PhaseTable
+from envs.core.game import GameInfo
+from envs.heroica.phases import battle, heroes
+from envs.heroica.position import from_scenario
+from envs.heroica.skills import check_skills
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.view.planes import HeroicaView
+from envs.heroica.game import HeroicaBase
 
 PHASES = PhaseTable(Phase, {
-    Phase.START: phases.Start(), Phase.MOVE: phases.Move(), Phase.FORWARD: phases.Forward(),
-    Phase.FIGHT_CHOOSE: phases.FightChoose(), Phase.FIGHT_SHIELD: phases.FightShield(),
-    Phase.SKILL_TARGET: phases.SkillTarget(), Phase.SKILL_STEP: phases.SkillStep(),
-    Phase.MOVE_BACK: phases.MoveBack(), Phase.ROCKS_CHOOSE: phases.RocksChoose(),
-    Phase.SCEPTER_TAKE: phases.ScepterTake(), Phase.SCEPTER_PLACE: phases.ScepterPlace(),
-    Phase.END: phases.End(),
+    Phase.START: heroes.Start(), Phase.MOVE: heroes.Move(), Phase.FORWARD: heroes.Forward(),
+    Phase.FIGHT_CHOOSE: heroes.FightChoose(), Phase.FIGHT_SHIELD: heroes.FightShield(),
+    Phase.SKILL_TARGET: heroes.SkillTarget(), Phase.SKILL_STEP: heroes.SkillStep(),
+    Phase.MOVE_BACK: heroes.MoveBack(), Phase.ROCKS_CHOOSE: heroes.RocksChoose(),
+    Phase.SCEPTER_TAKE: heroes.ScepterTake(), Phase.SCEPTER_PLACE: heroes.ScepterPlace(),
+    Phase.END: heroes.End(),
     Phase.MONSTER_SELECT: battle.MonsterSelect(), Phase.MONSTER_MOVE: battle.MonsterMove(),
     Phase.MONSTER_FORWARD: battle.MonsterForward(), Phase.MONSTER_FIGHT_CHOOSE: battle.MonsterFightChoose(),
     Phase.GAME_OVER: GameOverPhase(),
 })
 
-class HeroicaGame(HeroicaWorld):
+class HeroicaGame(HeroicaBase):
     """Heroica for 2-4 seats: 1-3 Heroes, plus the Monster Player in Battle Heroica."""
 
     STATE = State
@@ -72,7 +72,7 @@ class HeroicaGame(HeroicaWorld):
         return state
 
 
-def max_decisions(game: HeroicaWorld) -> int | None:
+def max_decisions(game: HeroicaBase) -> int | None:
     """An upper bound on the decisions of one game (None when the pieces allow endless
     shopping: a weapon sold back for its price).
 

@@ -14,12 +14,12 @@ Adding a weapon is a data change; adding a new kind of effect is one class here.
 
 from __future__ import annotations
 
-from ..core.game import Event
-from ..core.hooks import EXTRA_ACTIONS, HookRegistry
-from .moves import post_move, search_chest
-from .pieces import Skill
-from .state import NO_CELL, HeroField, Phase, State
-from .world import HeroicaWorld
+from envs.core.game import Event
+from envs.core.hooks import EXTRA_ACTIONS, HookRegistry
+from envs.heroica.moves import post_move, search_chest
+from envs.heroica.data.pieces import Skill
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.game import HeroicaBase
 
 HOOKS = HookRegistry("heroica")
 
@@ -30,23 +30,23 @@ class SkillEffect:
     timing = "melee"
     searches_chest_on_step = True  # a chest on the skill's single step is searched (HE-11.1)
 
-    def usable(self, game: HeroicaWorld, state: State, seat: int, skill: Skill) -> bool:
+    def usable(self, game: HeroicaBase, state: State, seat: int, skill: Skill) -> bool:
         return True
 
-    def start(self, game: HeroicaWorld, state: State, seat: int, skill: Skill, events: list[Event]) -> None:
+    def start(self, game: HeroicaBase, state: State, seat: int, skill: Skill, events: list[Event]) -> None:
         raise NotImplementedError
 
-    def targets(self, game: HeroicaWorld, state: State, seat: int, skill: Skill) -> list[int]:
+    def targets(self, game: HeroicaBase, state: State, seat: int, skill: Skill) -> list[int]:
         return []
 
-    def after_target(self, game: HeroicaWorld, state: State, seat: int, events: list[Event]) -> None:
+    def after_target(self, game: HeroicaBase, state: State, seat: int, events: list[Event]) -> None:
         game.enter_end_phase(state, events)
 
-    def steps(self, game: HeroicaWorld, state: State, seat: int) -> tuple[list[int], bool]:
+    def steps(self, game: HeroicaBase, state: State, seat: int) -> tuple[list[int], bool]:
         """(cells of the single step, whether staying put is allowed)."""
         return [], True
 
-    def after_step(self, game: HeroicaWorld, state: State, seat: int, moved: bool,
+    def after_step(self, game: HeroicaBase, state: State, seat: int, moved: bool,
                    events: list[Event]) -> None:
         if moved:
             post_move(game, state, seat, events)
@@ -62,7 +62,7 @@ def register(name: str):
     return add
 
 
-def _defeat_adjacent(game: HeroicaWorld, state: State, seat: int, events: list[Event]) -> bool:
+def _defeat_adjacent(game: HeroicaBase, state: State, seat: int, events: list[Event]) -> bool:
     """Defeat every adjacent monster; False if that ended the game."""
     for cell in game.adjacent_monsters(state, int(state.heroes[seat, HeroField.CELL])):
         game.defeat_monster(state, seat, cell, events)
@@ -168,7 +168,7 @@ def effect_of(skill: Skill) -> SkillEffect:
     return HOOKS.get(EXTRA_ACTIONS, skill.effect)
 
 
-def check_skills(game: HeroicaWorld) -> None:
+def check_skills(game: HeroicaBase) -> None:
     """Every skill names a registered effect of the right timing (errors name file and field)."""
     pieces, path = game.pieces, game.pieces_source
     owners = [(f"heroes.{k}", h.skill) for k, h in pieces.heroes.items()]

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.dice import Dice
-from ..core.state import FieldRule, FlatState, Problem
-from .die import DIE_SYMBOLS
+from envs.core.dice import Dice
+from envs.core.state import FieldRule, FlatState, Problem
+from envs.heroica.dice import DIE_SYMBOLS
 
 
 class Phase(enum.IntEnum):

@@ -10,11 +10,11 @@ and return the dice they add.
 
 from __future__ import annotations
 
-from ..core.events import Event
-from ..core.hooks import ATTACK_VALUE, DEFENSE_VALUE, HookRegistry
-from .dice import HEROSCAPE_COMBAT_DIE
-from .game import HeroscapeBase
-from .state import NO_FIGURE, State
+from envs.core.events import Event
+from envs.core.hooks import ATTACK_VALUE, DEFENSE_VALUE, HookRegistry
+from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
+from envs.heroscape.game import HeroscapeBase
+from envs.heroscape.state import NO_FIGURE, State
 
 HOOKS = HookRegistry("heroscape")
 

@@ -6,7 +6,7 @@ skulls (HS-4.1).
 
 from __future__ import annotations
 
-from ..core.dice import DieSpec
+from envs.core.dice import DieSpec
 
 HEROSCAPE_COMBAT_DIE = DieSpec(
     "heroscape_combat",

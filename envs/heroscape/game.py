@@ -1,7 +1,7 @@
 """The static Heroscape game: options, map tables, armies, the starting position and the rule
 queries every phase asks (where a figure may move, whom it may attack).
 
-Nothing here decides what happens next: the phases (:mod:`.phases`) own the decisions and
+Nothing here decides what happens next: the phases (:mod:`envs.heroscape.phases.turn`) own the decisions and
 the state changes, :mod:`.rules` assembles the phase table and the view into
 :class:`~envs.heroscape.rules.HeroscapeGame`. Movement searches come from ``core.movement``
 (Dijkstra with climb costs and water stops), line of sight from ``core.hexsight.HexSight``
@@ -15,16 +15,17 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from ..core import options
-from ..core.actions import ActionLayout, SlotFamily
-from ..core.dice import Dice
-from ..core.game import GameInfo, GameView, OptionError, StandardGame
-from ..core.lru import LRU
-from ..core.movement import reachable_destinations, reachable_double
-from .data import MAX_PLAYERS, MIN_PLAYERS, ArmyCard, Scenario, load_scenario
-from .dice import HEROSCAPE_COMBAT_DIE
-from .maps import map_tables
-from .state import NO_CELL, NO_FIGURE, Phase, State
+from envs.core import options
+from envs.core.actions import ActionLayout, SlotFamily
+from envs.core.dice import Dice
+from envs.core.game import GameInfo, GameView, OptionError, StandardGame
+from envs.core.lru import LRU
+from envs.core.movement import reachable_destinations, reachable_double
+from envs.heroscape.data.army_cards import ArmyCard
+from envs.heroscape.data.scenario_file import MAX_PLAYERS, MIN_PLAYERS, Scenario, load_scenario
+from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
+from envs.heroscape.tables import map_tables
+from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
 PLANES = ("select", "move", "tail", "attack")
 DEFAULT_SCENARIO = "skirmish"

@@ -45,7 +45,7 @@ HW .. 2HW-1          ``move``  destination of the selected figure (its own space
 Observation: ``{"observation": float32 (C, H, W), "action_mask": int8 (N,)}``
 ---------------------------------------------------------------------------
 From the observer's viewpoint (``seat+k`` = k seats after the observer), declared once as
-named views (``envs.heroscape.view.plane_layout``); ``env.game.view.channel_names`` lists
+named views (``envs.heroscape.view.planes.plane_layout``); ``env.game.view.channel_names`` lists
 the channels as ``view`` or ``view:channel``, in order:
 
 =================  ====================================================================
@@ -90,7 +90,7 @@ Options
 =================  ============  ===========================================================
 option             default       meaning
 =================  ============  ===========================================================
-scenario           "skirmish"    scenario id (``envs.heroscape.data.list_scenarios()``) or path
+scenario           "skirmish"    scenario id (``envs.heroscape.data.scenario_file.list_scenarios()``) or path
 board_size         (16, 20)      padded (H, W) of observations and action cells
 round_cap          scenario      rounds before a draw
 victory            scenario      "eliminate" or "hold"
@@ -121,8 +121,8 @@ Version history
 
 from __future__ import annotations
 
-from ..pettingzoo_env import make_env_factory, make_parallel_factory
-from .rules import HeroscapeGame
+from envs.pettingzoo_env import make_env_factory, make_parallel_factory
+from envs.heroscape.rules import HeroscapeGame
 
 env = make_env_factory(HeroscapeGame, "heroscape_v0")
 raw_env = env

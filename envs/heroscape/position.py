@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..core.dice import ScriptedDice
-from ..core.flow import next_seat
-from ..core.game import OptionError
-from .game import HeroscapeBase
-from .state import NO_CELL, Phase, State
+from envs.core.dice import ScriptedDice
+from envs.core.flow import next_seat
+from envs.core.game import OptionError
+from envs.heroscape.game import HeroscapeBase
+from envs.heroscape.state import NO_CELL, Phase, State
 
 
 def set_position(game: HeroscapeBase, state: State,

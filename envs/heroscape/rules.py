@@ -5,15 +5,15 @@
 ======================  ===================================================================
 :mod:`.game`            the static game: options, armies, the starting position and the
                         rule queries (destinations, range, sight, targets, attackers)
-:mod:`.maps`            per-battlefield tables shared in a process (padded board, sight)
+:mod:`envs.heroscape.tables`            per-battlefield tables shared in a process (padded board, sight)
 :mod:`.state`           the state record and the ``Phase`` enum
-:mod:`.phases`          one rule per phase: its legal mask and its apply (the turn flow)
+:mod:`envs.heroscape.phases.turn`          one rule per phase: its legal mask and its apply (the turn flow)
 :mod:`.combat`          the dice of an attack through the hook registry ``HOOKS`` (height
                         advantage, HS-12.4) and one attack resolved; :mod:`.dice` the die
-:mod:`.turns`           a card's turn, passing play on, the end-of-round and victory rules
-:mod:`.view`            observations (one declared plane layout), action names, text, scenes
+:mod:`envs.heroscape.phases.turn_order`           a card's turn, passing play on, the end-of-round and victory rules
+:mod:`envs.heroscape.view.planes`            observations (one declared plane layout), action names, text, scenes
 :mod:`.position`        any position from placements (``HeroscapeGame.from_scenario``)
-:mod:`.bots`            the heuristic bot
+:mod:`envs.heroscape.bots.heuristic`            the heuristic bot
 ======================  ===================================================================
 """
 
@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.flow import PhaseTable
-from .data import Scenario
-from .game import DEFAULT_BOARD_SIZE, DEFAULT_SCENARIO, MAX_CARDS, HeroscapeBase
-from .phases import (AttackSelect, AttackTarget, ChooseCard, GameOver, MoveDest, MoveSelect,
+from envs.core.flow import PhaseTable
+from envs.heroscape.data.scenario_file import Scenario
+from envs.heroscape.game import DEFAULT_BOARD_SIZE, DEFAULT_SCENARIO, MAX_CARDS, HeroscapeBase
+from envs.heroscape.phases.turn import (AttackSelect, AttackTarget, ChooseCard, GameOver, MoveDest, MoveSelect,
                      MoveTail)
-from .position import set_position
-from .state import Phase, State
-from .view import HeroscapeView
+from envs.heroscape.position import set_position
+from envs.heroscape.state import Phase, State
+from envs.heroscape.view.planes import HeroscapeView
 
 __all__ = ["HeroscapeGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO", "MAX_CARDS"]
 

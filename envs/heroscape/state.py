@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.dice import Dice
-from ..core.state import FieldRule, FlatState, Problem
+from envs.core.dice import Dice
+from envs.core.state import FieldRule, FlatState, Problem
 
 NO_CELL = -1
 NO_FIGURE = -1

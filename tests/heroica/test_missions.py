@@ -8,7 +8,7 @@ import pytest
 
 from envs.core.board import UNREACHABLE, Board
 from envs.core.scenario import ScenarioError
-from envs.heroica.mission import (LEGEND, PIECE_CHARS, list_missions, load_mission,
+from envs.heroica.data.mission import (LEGEND, PIECE_CHARS, list_missions, load_mission,
                                   mission_from_text)
 
 SPEC_MISSIONS = ("tunnel", "fork", "arena")
@@ -53,7 +53,7 @@ def test_HE_M_4_target_holds_the_golem_lord(mission_id):
 
 
 def test_load_mission_accepts_a_path():
-    from envs.heroica.mission import MISSIONS_DIR
+    from envs.heroica.data.mission import MISSIONS_DIR
 
     mission = load_mission(MISSIONS_DIR / "tunnel.yaml")
     assert mission.id == "tunnel" and mission.source.endswith("tunnel.yaml")

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from envs.core.dice import ScriptedDice
-from envs.heroica.mission import mission_from_text
+from envs.heroica.data.mission import mission_from_text
 from envs.heroica.rules import HeroicaGame
 from envs.heroica.state import HeroField
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.heroica.die import HEROICA_DIE
+from envs.heroica.dice import HEROICA_DIE
 from envs.core.game import OptionError
 from envs.heroica.rules import HeroicaGame
 

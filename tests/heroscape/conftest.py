@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 import pytest
 
-from envs.heroscape.data import scenario_from_text
+from envs.heroscape.data.scenario_file import scenario_from_text
 from envs.heroscape.rules import HeroscapeGame
 
 

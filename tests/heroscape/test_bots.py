@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from envs.bots import RandomBot, bot_names, get_bot, play_match
-from envs.heroscape.bots import KILL, HeuristicBot, kill_probability
+from envs.heroscape.bots.heuristic import KILL, HeuristicBot, kill_probability
 from envs.heroscape.rules import HeroscapeGame
 
 

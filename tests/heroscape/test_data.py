@@ -10,10 +10,9 @@ import pytest
 
 from envs.core.board import UNREACHABLE, Board
 from envs.core.scenario import ScenarioError
-from envs.heroscape.data import (MAX_COLS, MAX_ROWS, CardKind, Terrain, VictoryType,
-                                 battlefield_from_text, card_from_text, list_battlefields,
-                                 list_cards, list_scenarios, load_battlefield, load_card,
-                                 load_cards, load_scenario, scenario_from_text)
+from envs.heroscape.data.army_cards import CardKind, card_from_text, list_cards, load_card, load_cards
+from envs.heroscape.data.battlefield import MAX_COLS, MAX_ROWS, Terrain, battlefield_from_text, list_battlefields, load_battlefield
+from envs.heroscape.data.scenario_file import VictoryType, list_scenarios, load_scenario, scenario_from_text
 
 # -- shipped content ---------------------------------------------------------------------------
 
@@ -102,7 +101,9 @@ def test_shipped_scenarios_cover_every_battlefield_and_multiplayer_and_hold():
 
 
 def test_load_accepts_paths():
-    from envs.heroscape.data import BATTLEFIELDS_DIR, CARDS_DIR, SCENARIOS_DIR
+    from envs.heroscape.data.army_cards import CARDS_DIR
+    from envs.heroscape.data.battlefield import BATTLEFIELDS_DIR
+    from envs.heroscape.data.scenario_file import SCENARIOS_DIR
 
     assert load_battlefield(BATTLEFIELDS_DIR / "meadow.yaml").id == "meadow"
     assert load_card(CARDS_DIR / "iron_warden.yaml").id == "iron_warden"

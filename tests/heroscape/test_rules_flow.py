@@ -8,7 +8,7 @@ import pytest
 
 from envs.core.dice import ScriptedDice
 from envs.core.game import GameError, IllegalActionError
-from envs.heroscape.data import list_scenarios
+from envs.heroscape.data.scenario_file import list_scenarios
 from envs.heroscape.rules import HeroscapeGame
 
 # Far apart on a wide field, nobody can attack: turns end right after movement (HS-8.2).

@@ -44,7 +44,7 @@ connected to every other (so range, HS-9.5, is always defined) and at most
 :data:`MAX_ROWS` x :data:`MAX_COLS` hexes (the env pads observations to that size).
 
 A scenario may name a battlefield by id, by path, or hold its fields inline
-(:mod:`envs.heroscape.scenario_file`).
+(:mod:`envs.heroscape.data.scenario_file`).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, Line
                                 ScenarioError, dotted, list_data_ids, load_yaml, read_text,
                                 resolve_data_file)
 
-from .validation import ID_PATTERN, check_id_matches_file, validate_at
+from envs.heroscape.data.validation import ID_PATTERN, check_id_matches_file, validate_at
 
 __all__ = [
     "BATTLEFIELDS_DIR",

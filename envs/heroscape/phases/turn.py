@@ -5,7 +5,7 @@
 
 Each :class:`~envs.core.flow.PhaseRule` marks what is legal now (``mask``) and carries out
 one legal action (``apply``): read the decoded action, change the state through the small
-named helpers below (and :mod:`.combat`, :mod:`.turns`), then go on to the next phase.
+named helpers below (and :mod:`.combat`, :mod:`envs.heroscape.phases.turn_order`), then go on to the next phase.
 
 Two phases may resolve themselves as they are entered: a double-space figure with only one
 way to finish its move makes it (HS-7), and attacks end when no figure of the card has a
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.actions import DecodedAction
-from ..core.events import Event
-from ..core.flow import GameOverPhase, LegalMask, PhaseRule
-from .combat import resolve_attack
-from .game import HeroscapeBase
-from .state import NO_CELL, NO_FIGURE, Phase, State
-from .turns import check_elimination, end_turn, start_card_turn
+from envs.core.actions import DecodedAction
+from envs.core.events import Event
+from envs.core.flow import GameOverPhase, LegalMask, PhaseRule
+from envs.heroscape.combat import resolve_attack
+from envs.heroscape.game import HeroscapeBase
+from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
+from envs.heroscape.phases.turn_order import check_elimination, end_turn, start_card_turn
 
 Rule = PhaseRule[HeroscapeBase, State]
 

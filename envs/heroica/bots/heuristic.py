@@ -32,15 +32,15 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..bots import LegalActions
-from ..core.board import UNREACHABLE
-from ..core.lru import LRU
-from ..lookahead import Weighing, ranked
-from .die import HEROICA_DIE, MOVE_VALUE, SHIELD
-from .state import NO_CELL, HeroField, Phase, State
+from envs.bots import LegalActions
+from envs.core.board import UNREACHABLE
+from envs.core.lru import LRU
+from envs.lookahead import Weighing, ranked
+from envs.heroica.dice import HEROICA_DIE, MOVE_VALUE, SHIELD
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import HeroicaGame
+    from envs.heroica.rules import HeroicaGame
 
 INF = float("inf")
 WIN = 1e6  # score of an action that wins the mission now

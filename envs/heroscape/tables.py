@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core.board import PaddedBoard
-from ..core.hexsight import HexSight, HexSightConfig
-from ..core.lru import LRU
-from ..core.movement import climb_cost
-from .data import Terrain
+from envs.core.board import PaddedBoard
+from envs.core.hexsight import HexSight, HexSightConfig
+from envs.core.lru import LRU
+from envs.core.movement import climb_cost
+from envs.heroscape.data.battlefield import Terrain
 
 # An env plays one map; a process seldom uses more than a few (tests, tournaments).
 MAX_CACHED_MAPS = 8

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 
-from .. import lookahead
-from .bots import MEAN_MOVE, HeuristicBot
-from .state import HeroField, State
+from envs import lookahead
+from envs.heroica.bots.heuristic import MEAN_MOVE, HeuristicBot
+from envs.heroica.state import HeroField, State
 
 SCALE = 2.0 * MEAN_MOVE  # a lead of two average rolls is worth tanh(1) of a win
 HEALING_STEPS = MEAN_MOVE  # a healing Hero spends its next turn rolling to heal (HE-9.2)

@@ -7,17 +7,17 @@ movement roll and MONSTER_MOVE (step by step) -> [MONSTER_FORWARD (HE-20.5)] -> 
 
 from __future__ import annotations
 
-from ..core.actions import DecodedAction
-from ..core.flow import LegalMask, PhaseRule
-from ..core.game import Event
-from .die import MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
-from .fights import start_move_back
-from .moves import monster_available, monster_forward_steps, monster_steps, roll
-from .state import Phase, State
-from .world import HeroicaWorld
+from envs.core.actions import DecodedAction
+from envs.core.flow import LegalMask, PhaseRule
+from envs.core.game import Event
+from envs.heroica.dice import MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
+from envs.heroica.fights import start_move_back
+from envs.heroica.moves import monster_available, monster_forward_steps, monster_steps, roll
+from envs.heroica.state import Phase, State
+from envs.heroica.game import HeroicaBase
 
 
-class MonsterSelect(PhaseRule[HeroicaWorld, State]):
+class MonsterSelect(PhaseRule[HeroicaBase, State]):
     def mask(self, game, state, legal: LegalMask) -> None:
         legal.cells("target", [int(c) for c in (game.is_monster[state.piece]).nonzero()[0]])
 
@@ -40,7 +40,7 @@ class MonsterSelect(PhaseRule[HeroicaWorld, State]):
         state.phase = Phase.MONSTER_MOVE
 
 
-class MonsterMove(PhaseRule[HeroicaWorld, State]):
+class MonsterMove(PhaseRule[HeroicaBase, State]):
     handlers = {"end_move": "end_move", "step": "step"}
 
     def mask(self, game, state, legal: LegalMask) -> None:
@@ -60,7 +60,7 @@ class MonsterMove(PhaseRule[HeroicaWorld, State]):
             finish_move(game, state, events)  # HE-20.6: must stop and fight
 
 
-class MonsterForward(PhaseRule[HeroicaWorld, State]):
+class MonsterForward(PhaseRule[HeroicaBase, State]):
     """HE-20.5: the move ended on a monster or item: keep stepping to an available space."""
 
     def mask(self, game, state, legal: LegalMask) -> None:
@@ -72,7 +72,7 @@ class MonsterForward(PhaseRule[HeroicaWorld, State]):
             finish_move(game, state, events)
 
 
-class MonsterFightChoose(PhaseRule[HeroicaWorld, State]):
+class MonsterFightChoose(PhaseRule[HeroicaBase, State]):
     """HE-20.6: several Heroes are adjacent; the Monster Player picks one."""
 
     def mask(self, game, state, legal: LegalMask) -> None:
@@ -83,7 +83,7 @@ class MonsterFightChoose(PhaseRule[HeroicaWorld, State]):
         monster_fight(game, state, game.hero_at(state, action.cell), events)
 
 
-def step_monster(game: HeroicaWorld, state: State, cell: int, events: list[Event]) -> int:
+def step_monster(game: HeroicaBase, state: State, cell: int, events: list[Event]) -> int:
     previous = state.selected
     state.selected = cell
     state.visited |= 1 << cell
@@ -92,7 +92,7 @@ def step_monster(game: HeroicaWorld, state: State, cell: int, events: list[Event
     return cell
 
 
-def finish_move(game: HeroicaWorld, state: State, events: list[Event]) -> None:
+def finish_move(game: HeroicaBase, state: State, events: list[Event]) -> None:
     cell = state.selected
     if not monster_available(game, state, cell):  # HE-20.5: move forward
         if monster_forward_steps(game, state):
@@ -109,14 +109,14 @@ def finish_move(game: HeroicaWorld, state: State, events: list[Event]) -> None:
         game.enter_end_phase(state, events)
 
 
-def engage(game: HeroicaWorld, state: State, heroes: list[int], events: list[Event]) -> None:
+def engage(game: HeroicaBase, state: State, heroes: list[int], events: list[Event]) -> None:
     if len(heroes) == 1:
         monster_fight(game, state, heroes[0], events)
     else:
         state.phase = Phase.MONSTER_FIGHT_CHOOSE
 
 
-def monster_fight(game: HeroicaWorld, state: State, hero_seat: int, events: list[Event]) -> None:
+def monster_fight(game: HeroicaBase, state: State, hero_seat: int, events: list[Event]) -> None:
     """HE-20.7: the Monster Player's fight roll."""
     cell = state.selected
     strength = int(game.strength[state.piece[cell]])

@@ -36,13 +36,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..bots import LegalActions
-from ..core.board import UNREACHABLE
-from ..core.lru import LRU
-from ..lookahead import Weighing, ranked
-from .combat import attack_dice, defense_dice
-from .game import HeroscapeBase
-from .state import NO_CELL, NO_FIGURE, Phase, State
+from envs.bots import LegalActions
+from envs.core.board import UNREACHABLE
+from envs.core.lru import LRU
+from envs.lookahead import Weighing, ranked
+from envs.heroscape.combat import attack_dice, defense_dice
+from envs.heroscape.game import HeroscapeBase
+from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
 P_SKULL = 1.0 / 2.0  # HS-3.2 default: 3 skull faces of 6
 P_SHIELD = 1.0 / 3.0  # 2 shield faces of 6

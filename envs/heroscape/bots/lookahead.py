@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import lookahead
-from .bots import HeuristicBot
-from .state import NO_CELL, State
+from envs import lookahead
+from envs.heroscape.bots.heuristic import HeuristicBot
+from envs.heroscape.state import NO_CELL, State
 
 
 def armies(game, state: State) -> np.ndarray:

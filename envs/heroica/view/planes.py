@@ -6,14 +6,14 @@ import re
 
 import numpy as np
 
-from ..core.dice_faces import register_symbol_die
-from ..core.events import Event, last_action
-from ..core.planes import PlaneLayout, View
-from ..core.scene import DiceGroup, Piece, Scene
-from ..core.textboard import text_grid
-from .die import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
-from .state import NO_CELL, HeroField, Phase, State, bitset_to_array
-from .world import HeroicaWorld
+from envs.core.dice_faces import register_symbol_die
+from envs.core.events import Event, last_action
+from envs.core.planes import PlaneLayout, View
+from envs.core.scene import DiceGroup, Piece, Scene
+from envs.core.textboard import text_grid
+from envs.heroica.dice import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
+from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
+from envs.heroica.game import HeroicaBase
 
 # What a "target" action does, by phase (the plane's meaning follows the phase).
 TARGET_NAMES = {Phase.START: "fight {piece} {where}", Phase.FIGHT_CHOOSE: "fight {piece} {where}",
@@ -83,7 +83,7 @@ ROLL_WHY = re.compile(r" rolls \S+ \((.*)\)$")
 class HeroicaView:
     """Builds the (C, H, W) observation; the channel table is in ``heroica_v0``'s docstring."""
 
-    def __init__(self, game: HeroicaWorld):
+    def __init__(self, game: HeroicaBase):
         self.game = game
         n = game.num_players
         self.seat_features = (

@@ -8,9 +8,9 @@ first player (the initiative winner). Ending the game is ``StandardGame.finish``
 
 from __future__ import annotations
 
-from ..core.events import Event
-from .game import HeroscapeBase
-from .state import NO_FIGURE, Phase, State
+from envs.core.events import Event
+from envs.heroscape.game import HeroscapeBase
+from envs.heroscape.state import NO_FIGURE, Phase, State
 
 
 def start_card_turn(game: HeroscapeBase, state: State, card: int, events: list[Event]) -> None:

@@ -141,7 +141,7 @@ class Mission:
 
 
 def list_missions() -> list[str]:
-    """Ids of the shipped missions (files in ``envs/heroica/missions``), sorted."""
+    """Ids of the shipped missions (files in ``envs/heroica/data/missions``), sorted."""
     return list_data_ids(MISSIONS_DIR, YAML_SUFFIXES)
 
 

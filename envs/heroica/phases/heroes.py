@@ -9,29 +9,29 @@
     or the Scepter (SCEPTER_TAKE -> SCEPTER_PLACE), each instead of moving.
 
 Every Hero phase offers a Life Potion on the Hero's own turn (HE-10.1); START and END offer
-the Store (HE-12). The Monster Player's phases are in ``envs.heroica.battle``.
+the Store (HE-12). The Monster Player's phases are in ``envs.heroica.phases.battle``.
 """
 
 from __future__ import annotations
 
-from ..core.actions import DecodedAction
-from ..core.flow import LegalMask, PhaseRule
-from ..core.game import Event
-from .die import MOVE_VALUE, SHIELD
-from .fights import explore_rocks, fight, finish_move_back, move_back_options
-from .moves import finish_move, forward_steps, hero_enter, hero_steps, post_move, roll
-from .skills import effect_of
-from .state import NO_CELL, HeroField, Phase, State
-from .world import HeroicaWorld
+from envs.core.actions import DecodedAction
+from envs.core.flow import LegalMask, PhaseRule
+from envs.core.game import Event
+from envs.heroica.dice import MOVE_VALUE, SHIELD
+from envs.heroica.fights import explore_rocks, fight, finish_move_back, move_back_options
+from envs.heroica.moves import finish_move, forward_steps, hero_enter, hero_steps, post_move, roll
+from envs.heroica.skills import effect_of
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.game import HeroicaBase
 
 
-class HeroPhase(PhaseRule[HeroicaWorld, State]):
+class HeroPhase(PhaseRule[HeroicaBase, State]):
     """A decision that may come up in a Hero's turn: a Life Potion is always offered to the
     Hero whose turn it is (HE-10.1: any decision point of your own turn)."""
 
     handlers = {"drink_life": "drink_life"}
 
-    def mask(self, game: HeroicaWorld, state: State, legal: LegalMask) -> None:
+    def mask(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
         seat = state.seat
         hero = state.heroes[seat]
         if (seat == state.turn_seat and seat != game.monster_seat and hero[HeroField.LIFE_POTIONS] > 0
@@ -39,7 +39,7 @@ class HeroPhase(PhaseRule[HeroicaWorld, State]):
             legal.special("drink_life")
         self.options(game, state, legal)
 
-    def options(self, game: HeroicaWorld, state: State, legal: LegalMask) -> None:
+    def options(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
         raise NotImplementedError
 
     def drink_life(self, game, state, action, events) -> None:
@@ -255,7 +255,7 @@ class FightShield(HeroPhase):
         use_skill(game, state, action.param, events)
 
 
-def use_skill(game: HeroicaWorld, state: State, source: int, events: list[Event]) -> None:
+def use_skill(game: HeroicaBase, state: State, source: int, events: list[Event]) -> None:
     seat = state.seat
     state.skill_source = source
     skill = game.skill_of(seat, source)
@@ -336,7 +336,7 @@ class RocksChoose(HeroPhase):
         explore_rocks(game, state, state.seat, action.cell, events)
 
 
-def scepter_takes(game: HeroicaWorld, state: State, seat: int) -> list[tuple[int, int]]:
+def scepter_takes(game: HeroicaBase, state: State, seat: int) -> list[tuple[int, int]]:
     """(monster kind, owner) pairs: defeated monsters on another player's Pack (HE-19.3)."""
     return [(kind, owner) for owner in game.hero_seats() if owner != seat
             for kind in range(game.n_monster_kinds) if state.heroes[owner, HeroField.KILLS + kind] > 0]

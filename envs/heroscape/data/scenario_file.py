@@ -2,7 +2,7 @@
 HS-1, HS-13, HS-14).
 
 A scenario file (``scenarios/<id>.yaml``) is validated on load, together with the battlefield
-(:mod:`envs.heroscape.battlefield`) and the army cards (:mod:`envs.heroscape.army_cards`) it
+(:mod:`envs.heroscape.data.battlefield`) and the army cards (:mod:`envs.heroscape.data.army_cards`) it
 uses; every problem is a :class:`~envs.core.scenario.ScenarioError` naming the file, the
 line, the field and what is wrong.
 
@@ -68,9 +68,9 @@ from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, Line
                                 list_data_ids, load_yaml, looks_like_path, read_text,
                                 resolve_data_file, validate)
 
-from .army_cards import ArmyCard, CardFile, card_from_spec, shipped_cards
-from .battlefield import Battlefield, build_battlefield, list_battlefields, load_battlefield
-from .validation import ID_PATTERN, check_id_matches_file
+from envs.heroscape.data.army_cards import ArmyCard, CardFile, card_from_spec, shipped_cards
+from envs.heroscape.data.battlefield import Battlefield, build_battlefield, list_battlefields, load_battlefield
+from envs.heroscape.data.validation import ID_PATTERN, check_id_matches_file
 
 __all__ = [
     "DEFAULT_ROUND_CAP",

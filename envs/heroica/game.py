@@ -1,11 +1,11 @@
 """The static Heroica game and the primitive changes every phase uses.
 
-:class:`HeroicaWorld` holds everything fixed for one game (options, pieces, missions padded
+:class:`HeroicaBase` holds everything fixed for one game (options, pieces, missions padded
 to ``board_size``, piece codes, the action layout) and answers the questions the rules ask
 (who stands where, which monsters are adjacent, which monsters a ranged skill reaches). Its
 small named state changes (damage, defeat a monster, take gold, start and end turns, end a
 mission) are the only places that write the turn's bookkeeping; the phases
-(``envs.heroica.phases``) call them. :class:`~envs.heroica.rules.HeroicaGame` adds the
+(``envs.heroica.phases.heroes``) call them. :class:`~envs.heroica.rules.HeroicaGame` adds the
 phase table, the view and the Game protocol on top.
 """
 
@@ -16,14 +16,14 @@ from typing import Sequence
 
 import numpy as np
 
-from ..core import options
-from ..core.actions import ActionLayout, SlotFamily
-from ..core.board import PaddedBoard
-from ..core.game import Event, OptionError, StandardGame
-from ..core.movement import NOT_REACHED, step_counts, straight_line
-from .mission import Mission, load_mission
-from .pieces import PIECES_FILE, Pieces, Skill, default_pieces, load_pieces_file
-from .state import NO_CELL, HeroField, Phase, State
+from envs.core import options
+from envs.core.actions import ActionLayout, SlotFamily
+from envs.core.board import PaddedBoard
+from envs.core.game import Event, OptionError, StandardGame
+from envs.core.movement import NOT_REACHED, step_counts, straight_line
+from envs.heroica.data.mission import Mission, load_mission
+from envs.heroica.data.pieces import PIECES_FILE, Pieces, Skill, default_pieces, load_pieces_file
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
 
 PLANES = ("step", "target", "place")
 DEFAULT_MISSION = "fork"
@@ -31,7 +31,7 @@ DEFAULT_BOARD_SIZE = (16, 16)
 ITEM_KINDS = ("life_potion", "speed_potion", "torch", "scepter")
 
 
-class HeroicaWorld(StandardGame[State]):
+class HeroicaBase(StandardGame[State]):
     """Heroica for 2-4 seats: 1-3 Heroes, plus the Monster Player in Battle Heroica."""
 
     name = "heroica"

@@ -11,14 +11,14 @@ import numpy as np
 
 import re
 
-from ..core.dice_faces import register_symbol_die
-from ..core.events import Event, last_action
-from ..core.planes import PlaneLayout, View
-from ..core.scene import DiceGroup, Piece, Scene
-from ..core.textboard import text_grid
-from .data import Terrain
-from .game import MAX_CARDS, HeroscapeBase
-from .state import NO_CELL, NO_FIGURE, Phase, State
+from envs.core.dice_faces import register_symbol_die
+from envs.core.events import Event, last_action
+from envs.core.planes import PlaneLayout, View
+from envs.core.scene import DiceGroup, Piece, Scene
+from envs.core.textboard import text_grid
+from envs.heroscape.data.battlefield import Terrain
+from envs.heroscape.game import MAX_CARDS, HeroscapeBase
+from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
 LEVEL_SCALE = 10.0
 STAT_SCALE = 10.0

@@ -3,7 +3,7 @@
 One card per file (``cards/<id>.yaml``), validated on load; every problem is a
 :class:`~envs.core.scenario.ScenarioError` naming the file, the line, the field and what is
 wrong. A scenario may add its own cards, written the same way, in its ``cards:`` list
-(:mod:`envs.heroscape.scenario_file`).
+(:mod:`envs.heroscape.data.scenario_file`).
 
 Format
 ======
@@ -42,7 +42,7 @@ from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, Line
                                 ScenarioError, list_data_ids, load_yaml, read_text,
                                 resolve_data_file)
 
-from .validation import ID_PATTERN, check_id_matches_file, validate_at
+from envs.heroscape.data.validation import ID_PATTERN, check_id_matches_file, validate_at
 
 __all__ = [
     "CARDS_DIR",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core.dice import DieSpec
+from envs.core.dice import DieSpec
 
 HEROICA_DIE = DieSpec(
     # HE-3.3: one Shield face, two Sword/3 faces, two Skull/2 faces, one Sword&Skull/1 face.

@@ -1,0 +1,1 @@
+"""Heroica bots: the heuristic bot and the lookahead bot's hooks."""

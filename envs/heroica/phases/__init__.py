@@ -1,0 +1,1 @@
+"""Heroica's turn as phases, one rule per decision: the Heroes' phases and Battle Heroica's Monster Player."""

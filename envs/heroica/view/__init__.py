@@ -1,0 +1,1 @@
+"""Heroica as seen by players: observation planes, action names, text and scenes."""

@@ -1,0 +1,1 @@
+"""Heroscape bots: the heuristic bot and the lookahead bot's hooks."""

@@ -1,0 +1,1 @@
+"""Heroscape as seen by players: observation planes, action names, text and scenes."""
