@@ -39,7 +39,9 @@ def env_names() -> list[str]:
 def env_module(name: str) -> ModuleType:
     """The module of a registered env (``env(**options)``, its documentation page)."""
     if name not in ENVS:
-        broken = "".join(f"; package envs.{p} failed to register: {e!r}" for p, e in PACKAGE_ERRORS.items())
+        broken = "".join(
+            f"; package envs.{p} failed to register: {e!r}" for p, e in PACKAGE_ERRORS.items()
+        )
         raise ValueError(f"unknown env {name!r}; registered: {env_names()}{broken}")
     return importlib.import_module(ENVS[name].module)
 

@@ -30,7 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -49,7 +49,7 @@ def play_random_game(env, seed: int, rng: np.random.Generator) -> int:
     """One game of uniformly random legal play through the AEC API; returns its agent-steps."""
     env.reset(seed=seed)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
@@ -85,16 +85,22 @@ def run(seconds: float, rounds: int, seed: int) -> dict:
     medians = {name: statistics.median(values) for name, values in samples.items()}
     # Ratios are paired per round (both measured moments apart), then the median is taken:
     # this machine's speed drifts, and a drift between rounds cancels within a pair.
-    ratios = {name: statistics.median(v / r for v, r in zip(values, samples[REFERENCE]))
-              for name, values in samples.items()}
+    ratios = {
+        name: statistics.median(v / r for v, r in zip(values, samples[REFERENCE]))
+        for name, values in samples.items()
+    }
     return {
         "reference": REFERENCE,
         "seconds_per_round": seconds,
         "rounds": rounds,
-        "envs": {name: {"steps_per_second": round(medians[name], 1),
-                        "ratio_to_reference": round(ratios[name], 3),
-                        "rounds": [round(v, 1) for v in samples[name]]}
-                 for name in candidates},
+        "envs": {
+            name: {
+                "steps_per_second": round(medians[name], 1),
+                "ratio_to_reference": round(ratios[name], 3),
+                "rounds": [round(v, 1) for v in samples[name]],
+            }
+            for name in candidates
+        },
     }
 
 
@@ -147,23 +153,44 @@ def memory_of(name: str, games: int, seed: int, options: dict | None = None) -> 
     elapsed = time.perf_counter() - start
     env.close()
     last = samples[-1][1]
-    return {"env": name, "options": options or {}, "games": games, "agent_steps": steps,
-            "seconds": round(elapsed, 1),
-            "rss_mib": {"imported": round(imported, 1), "env_made": round(made, 1),
-                        "after_first_game": round(first, 1), "last": last,
-                        "peak": round(max(peak_rss_mib(), last), 1),
-                        "growth": round(last - first, 1)},
-            "samples": samples}
+    return {
+        "env": name,
+        "options": options or {},
+        "games": games,
+        "agent_steps": steps,
+        "seconds": round(elapsed, 1),
+        "rss_mib": {
+            "imported": round(imported, 1),
+            "env_made": round(made, 1),
+            "after_first_game": round(first, 1),
+            "last": last,
+            "peak": round(max(peak_rss_mib(), last), 1),
+            "growth": round(last - first, 1),
+        },
+        "samples": samples,
+    }
 
 
-def run_memory(names: list[str], games: int, seed: int, options: list[str] = ()) -> dict:
+def run_memory(names: list[str], games: int, seed: int, options: Sequence[str] = ()) -> dict:
     """:func:`memory_of` for each env, each in its own interpreter so nothing adds up."""
     results = {}
     for name in names:
-        out = subprocess.run([sys.executable, "-m", "envs.bench", "--memory-child", name,
-                              "--games", str(games), "--seed", str(seed),
-                              *[f"--option={option}" for option in options]],
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "envs.bench",
+                "--memory-child",
+                name,
+                "--games",
+                str(games),
+                "--seed",
+                str(seed),
+                *[f"--option={option}" for option in options],
+            ],
+            capture_output=True,
+            text=True,
+        )
         if out.returncode:
             raise RuntimeError(f"memory run of {name} failed:\n{out.stderr}")
         results[name] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -171,31 +198,54 @@ def run_memory(names: list[str], games: int, seed: int, options: list[str] = ())
 
 
 def _print_memory(result: dict) -> None:
-    print(f"RSS (MiB) of one env object over {result['games']} random games, one interpreter per env")
-    print(f"{'env':<20} {'imported':>9} {'env made':>9} {'1st game':>9} {'last':>8} {'peak':>8} "
-          f"{'growth':>7} {'seconds':>8}")
+    print(
+        f"RSS (MiB) of one env object over {result['games']} random games, one interpreter per env"
+    )
+    print(
+        f"{'env':<20} {'imported':>9} {'env made':>9} {'1st game':>9} {'last':>8} {'peak':>8} "
+        f"{'growth':>7} {'seconds':>8}"
+    )
     for name, figures in result["envs"].items():
         rss = figures["rss_mib"]
-        print(f"{name:<20} {rss['imported']:>9.1f} {rss['env_made']:>9.1f} "
-              f"{rss['after_first_game']:>9.1f} {rss['last']:>8.1f} {rss['peak']:>8.1f} "
-              f"{rss['growth']:>7.1f} {figures['seconds']:>8.1f}")
+        print(
+            f"{name:<20} {rss['imported']:>9.1f} {rss['env_made']:>9.1f} "
+            f"{rss['after_first_game']:>9.1f} {rss['last']:>8.1f} {rss['peak']:>8.1f} "
+            f"{rss['growth']:>7.1f} {figures['seconds']:>8.1f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m envs.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m envs.bench", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="time per env per round")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median is reported)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="interleaved rounds (median is reported)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--memory", action="store_true",
-                        help="measure RSS over --games random games instead of speed")
+    parser.add_argument(
+        "--memory",
+        action="store_true",
+        help="measure RSS over --games random games instead of speed",
+    )
     parser.add_argument("--games", type=int, default=2000, help="games per env with --memory")
-    parser.add_argument("--env", action="append", default=None, metavar="NAME",
-                        help="with --memory: only this env (repeatable); default every "
-                             f"registered env and {REFERENCE}")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="with --memory: an env option for every env measured, the value "
-                             "read as YAML (scenario=highlands_melee)")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="with --memory: only this env (repeatable); default every "
+        f"registered env and {REFERENCE}",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="with --memory: an env option for every env measured, the value "
+        "read as YAML (scenario=highlands_melee)",
+    )
     parser.add_argument("--memory-child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
@@ -210,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
         names = args.env or env_names() + [REFERENCE]
         unknown = [n for n in names if n not in known]
         if unknown or args.games < 1:
-            parser.error(f"--games must be >= 1 and --env one of {known}, got {unknown or args.games}")
+            parser.error(
+                f"--games must be >= 1 and --env one of {known}, got {unknown or args.games}"
+            )
         result = run_memory(names, args.games, args.seed, args.option)
         if args.json:
             json.dump(result, sys.stdout, indent=2)
@@ -225,10 +277,14 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(result, sys.stdout, indent=2)
         print()
         return 0
-    print(f"agent-steps/s of random legal play (median of {args.rounds} rounds x {args.seconds:g}s)")
+    print(
+        f"agent-steps/s of random legal play (median of {args.rounds} rounds x {args.seconds:g}s)"
+    )
     print(f"{'env':<20} {'steps/s':>10} {'vs ' + REFERENCE:>22}")
     for name, figures in result["envs"].items():
-        print(f"{name:<20} {figures['steps_per_second']:>10.0f} {figures['ratio_to_reference']:>21.2f}x")
+        print(
+            f"{name:<20} {figures['steps_per_second']:>10.0f} {figures['ratio_to_reference']:>21.2f}x"
+        )
     return 0
 
 

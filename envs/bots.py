@@ -23,8 +23,9 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -71,8 +72,10 @@ def bot_names(game_name: str) -> list[str]:
 
 
 def _factories(game_name: str) -> dict[str, Callable[[], Bot]]:
-    registered = {name: (lambda path=path: load(path)())
-                  for name, path in BOTS.get(_game_key(game_name), {}).items()}
+    registered = {
+        name: (lambda path=path: load(path)())
+        for name, path in BOTS.get(_game_key(game_name), {}).items()
+    }
     return {**GENERIC_BOTS, **registered}
 
 
@@ -80,16 +83,22 @@ def get_bot(game_name: str, bot_name: str) -> Bot:
     """A new bot ``bot_name`` for ``game_name`` (``"heroica"`` or ``"heroica_v0"``)."""
     factories = _factories(game_name)
     if bot_name not in factories:
-        raise KeyError(f"unknown bot {bot_name!r} for game {game_name!r}; "
-                       f"known: {bot_names(game_name)}")
+        raise KeyError(
+            f"unknown bot {bot_name!r} for game {game_name!r}; known: {bot_names(game_name)}"
+        )
     return factories[bot_name]()
 
 
 # ==========================================================================================
 # Playing games and matches
 # ==========================================================================================
-def play_game(game: Game, bots_by_seat: Sequence[Bot], seed: int | None = None,
-              validate: bool = True, max_decisions: int = 1_000_000) -> np.ndarray:
+def play_game(
+    game: Game,
+    bots_by_seat: Sequence[Bot],
+    seed: int | None = None,
+    validate: bool = True,
+    max_decisions: int = 1_000_000,
+) -> np.ndarray:
     """Play one game from ``game.new_state(seed)``; returns ``game.returns`` (one per seat).
 
     Each bot draws its own randomness from one Generator seeded from ``seed`` (separate from
@@ -137,9 +146,11 @@ class MatchResult:
         return asdict(self)
 
     def summary(self) -> str:
-        return (f"{self.bot_a} vs {self.bot_b}: {self.games} games, {self.wins} wins / "
-                f"{self.draws} draws / {self.losses} losses; win rate {self.win_rate:.3f} "
-                f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s")
+        return (
+            f"{self.bot_a} vs {self.bot_b}: {self.games} games, {self.wins} wins / "
+            f"{self.draws} draws / {self.losses} losses; win rate {self.win_rate:.3f} "
+            f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s"
+        )
 
 
 class LegalActions:
@@ -161,7 +172,7 @@ class LegalActions:
     def cells(self, plane: str) -> list[int]:
         """Cells where the action plane ``plane`` is legal."""
         offset = self.layout.plane_offset(plane)
-        return [int(c) for c in np.flatnonzero(self.mask[offset: offset + self.layout.n_cells])]
+        return [int(c) for c in np.flatnonzero(self.mask[offset : offset + self.layout.n_cells])]
 
     def cell_action(self, plane: str, cell: int) -> int:
         return self.layout.plane_action(plane, cell)
@@ -204,9 +215,15 @@ def _make_game(game_or_factory: Game | Callable[[], Game]) -> Game:
     return game_or_factory if isinstance(game_or_factory, Game) else game_or_factory()
 
 
-def play_match(game_or_factory: Game | Callable[[], Game], bot_a: Bot, bot_b: Bot, games: int,
-               seed: int = 0, seats: Sequence[int] | None = None,
-               validate: bool = True) -> MatchResult:
+def play_match(
+    game_or_factory: Game | Callable[[], Game],
+    bot_a: Bot,
+    bot_b: Bot,
+    games: int,
+    seed: int = 0,
+    seats: Sequence[int] | None = None,
+    validate: bool = True,
+) -> MatchResult:
     """Play ``games`` games of ``bot_a`` against ``bot_b`` with fair seating.
 
     Game ``i`` puts bot_a in seat ``seats[i % len(seats)]`` (default: every seat in turn, so
@@ -243,7 +260,15 @@ def play_match(game_or_factory: Game | Callable[[], Game], bot_a: Bot, bot_b: Bo
     return MatchResult(
         bot_a=getattr(bot_a, "name", type(bot_a).__name__),
         bot_b=getattr(bot_b, "name", type(bot_b).__name__),
-        games=games, wins=wins, draws=draws, losses=losses, win_rate=wins / games,
-        ci_low=low, ci_high=high, seconds=seconds,
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        win_rate=wins / games,
+        ci_low=low,
+        ci_high=high,
+        seconds=seconds,
         games_per_second=games / seconds if seconds > 0 else float("inf"),
-        seat_games=seat_games, seat_wins=seat_wins)
+        seat_games=seat_games,
+        seat_wins=seat_wins,
+    )

@@ -35,16 +35,19 @@ import json
 import multiprocessing
 import os
 import shlex
+import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import yaml
 
-from . import env_names as registered_env_names, make
+from . import env_names as registered_env_names
+from . import make
 from .core.game import IllegalActionError, OptionError
 
 Options = dict[str, Any]
@@ -55,9 +58,11 @@ def heroica_configurations() -> list[Options]:
     from .heroica.data.mission import list_missions
 
     return [{"mission": m, "num_players": 2} for m in list_missions()] + [
-        {"mission": "fork", "num_players": 3}, {"mission": ["tunnel", "arena"], "num_players": 2},
+        {"mission": "fork", "num_players": 3},
+        {"mission": ["tunnel", "arena"], "num_players": 2},
         {"mission": "tunnel", "num_players": 2, "battle": True},
-        {"mission": "arena", "num_players": 4, "battle": True}]
+        {"mission": "arena", "num_players": 4, "battle": True},
+    ]
 
 
 def heroscape_configurations() -> list[Options]:
@@ -93,6 +98,7 @@ class CheckFailed(Exception):
 @dataclass(frozen=True)
 class GameResult:
     """One game, defined by (env, options, seed); ``check`` names what failed ("": nothing)."""
+
     env: str
     options: Options
     seed: int
@@ -107,8 +113,10 @@ class GameResult:
         return f"python -m envs.fuzz --env {self.env}{options} --seed {self.seed} --games 1"
 
     def __str__(self) -> str:
-        return (f"{self.env} {format_options(self.options)} seed {self.seed} step {self.steps}: "
-                f"{self.check}: {self.message}")
+        return (
+            f"{self.env} {format_options(self.options)} seed {self.seed} step {self.steps}: "
+            f"{self.check}: {self.message}"
+        )
 
 
 @dataclass
@@ -125,19 +133,27 @@ class FuzzReport:
         return self.broken + [game for game in self.games if game.check]
 
     def format(self, max_failures: int = 20) -> str:
-        rows = [(name, len(configs), [game for game in self.games if game.env == name])
-                for name, configs in self.playable.items()]
+        rows = [
+            (name, len(configs), [game for game in self.games if game.env == name])
+            for name, configs in self.playable.items()
+        ]
         rows.append(("total", sum(map(len, self.playable.values())), self.games))
-        lines = [f"{'env':<14} {'configs':>7} {'games':>6} {'steps':>9} {'failures':>8} "
-                 f"{'seconds':>8} {'games/s':>8}"]
+        lines = [
+            f"{'env':<14} {'configs':>7} {'games':>6} {'steps':>9} {'failures':>8} "
+            f"{'seconds':>8} {'games/s':>8}"
+        ]
         for name, configs, games in rows:
             seconds = self.seconds if name == "total" else sum(game.seconds for game in games)
-            failures = sum(name in ("total", failure.env) for failure in self.failures)
-            lines.append(f"{name:<14} {configs:>7} {len(games):>6} {sum(g.steps for g in games):>9} "
-                         f"{failures:>8} {seconds:>8.1f} {len(games) / max(seconds, 1e-9):>8.2f}")
+            failed = sum(name in ("total", failure.env) for failure in self.failures)
+            lines.append(
+                f"{name:<14} {configs:>7} {len(games):>6} {sum(g.steps for g in games):>9} "
+                f"{failed:>8} {seconds:>8.1f} {len(games) / max(seconds, 1e-9):>8.2f}"
+            )
         lines[-1] += f"  (wall time, {self.workers} worker{'s' * (self.workers > 1)})"
-        lines += [f"skipped {name} {format_options(options)}: {reason}"
-                  for name, options, reason in self.skipped]
+        lines += [
+            f"skipped {name} {format_options(options)}: {reason}"
+            for name, options, reason in self.skipped
+        ]
         failures = self.failures
         lines += [f"{len(failures)} failure{'s' * (len(failures) > 1)}:"] if failures else []
         for failure in failures[:max_failures]:
@@ -155,7 +171,11 @@ def format_options(options: Options) -> str:
 def yaml_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(map(yaml_value, value)) + "]"
-    if isinstance(value, str) and not set(value) & set(",[]{}#:'\" ") and yaml.safe_load(value) == value:
+    if (
+        isinstance(value, str)
+        and not set(value) & set(",[]{}#:'\" ")
+        and yaml.safe_load(value) == value
+    ):
         return value
     return json.dumps(value)  # JSON is YAML: true, null, 3, "a quoted string"
 
@@ -215,8 +235,16 @@ def play_game(env, name: str, options: Options, seed: int) -> GameResult:
         check, why, *at = failed.args
     except Exception as error:  # noqa: BLE001 - every exception is a finding; then the next game
         check, why = doing, describe(error)
-    return GameResult(name, options, seed, at[0] if at else len(actions), time.perf_counter() - start,
-                      digest, check, why)
+    return GameResult(
+        name,
+        options,
+        seed,
+        at[0] if at else len(actions),
+        time.perf_counter() - start,
+        digest,
+        check,
+        why,
+    )
 
 
 def check_illegal(env, agent: str, mask: np.ndarray, legal: int, before: str, tries) -> None:
@@ -233,7 +261,9 @@ def check_illegal(env, agent: str, mask: np.ndarray, legal: int, before: str, tr
     if env.game.to_json(env.game_state) != before:
         raise CheckFailed("illegal action", f"the refused action {bad} changed the state")
     if env.agent_selection != agent or not np.array_equal(env.action_mask(agent), mask):
-        raise CheckFailed("illegal action", f"the refused action {bad} changed who decides or the mask")
+        raise CheckFailed(
+            "illegal action", f"the refused action {bad} changed who decides or the mask"
+        )
 
 
 def check_round_trip(game, state, text: str, mask: np.ndarray, observation: np.ndarray) -> None:
@@ -246,8 +276,11 @@ def check_round_trip(game, state, text: str, mask: np.ndarray, observation: np.n
     planes = game.observe(copy, seat)
     if not np.array_equal(planes, observation):
         channels = np.flatnonzero((planes != observation).reshape(len(planes), -1).any(axis=1))
-        raise CheckFailed("round trip", f"from_json(to_json) changes seat {seat}'s observation "
-                                        f"in channels {channels[:8].tolist()}")
+        raise CheckFailed(
+            "round trip",
+            f"from_json(to_json) changes seat {seat}'s observation "
+            f"in channels {channels[:8].tolist()}",
+        )
 
 
 def check_replay(game, seed: int, actions: list[int], final: str) -> None:
@@ -259,19 +292,31 @@ def check_replay(game, seed: int, actions: list[int], final: str) -> None:
         legal = np.flatnonzero(game.legal_mask(state))
         action = int(legal[policy.integers(legal.size)])
         if action != played:
-            raise CheckFailed("replay", f"the replay plays {action}, the game "
-                                        f"{'had ended' if played is None else played}", step)
+            raise CheckFailed(
+                "replay",
+                f"the replay plays {action}, the game {'had ended' if played is None else played}",
+                step,
+            )
         game.apply_legal(state, action)
     if step < len(actions) or game.to_json(state) != final:
-        raise CheckFailed("replay", f"the replay ends after {step} of {len(actions)} steps, "
-                                    "or in another final state (to_json)", step)
+        raise CheckFailed(
+            "replay",
+            f"the replay ends after {step} of {len(actions)} steps, "
+            "or in another final state (to_json)",
+            step,
+        )
 
 
 def outside(space, obs) -> str:
     """What an observation that leaves its space holds: dtype, shape and range of each part."""
     parts = obs.items() if isinstance(obs, dict) else [("observation", obs)]
-    return "; ".join(f"{key} {np.asarray(part).dtype}{np.shape(part)} in [{np.min(part)}, "
-                     f"{np.max(part)}]" for key, part in parts) + f" is not in {space}"
+    return (
+        "; ".join(
+            f"{key} {np.asarray(part).dtype}{np.shape(part)} in [{np.min(part)}, {np.max(part)}]"
+            for key, part in parts
+        )
+        + f" is not in {space}"
+    )
 
 
 def describe(error: BaseException) -> str:
@@ -287,7 +332,8 @@ class Runner:
     """Plays jobs with one env per configuration, made once per process (reset per game)."""
 
     def __init__(self, make_env: Callable[..., Any], deadline: float | None = None):
-        self.make_env, self.deadline, self.envs = make_env, deadline, {}
+        self.make_env, self.deadline = make_env, deadline
+        self.envs: dict[tuple[str, str], Any] = {}  # (env name, options as JSON) -> env
 
     def env(self, name: str, options: Options):
         key = (name, json.dumps(options, sort_keys=True, default=repr))
@@ -304,19 +350,31 @@ class Runner:
 _RUNNER: Runner | None = None  # set before the workers fork: they inherit it, envs and all
 
 
+def _default_signals() -> None:
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _play(job: tuple[str, Options, int]) -> GameResult | None:
+    assert _RUNNER is not None, "run() sets _RUNNER before it starts the workers"
     return _RUNNER(job)
 
 
-def plan(env_names: Sequence[str] | None, options: Options | None,
-         configurations: dict | None, runner: Runner) -> FuzzReport:
+def plan(
+    env_names: Sequence[str] | None,
+    options: Options | None,
+    configurations: dict | None,
+    runner: Runner,
+) -> FuzzReport:
     """Check the input; make each configuration's env here, so forked workers inherit it."""
     table = CONFIGURATIONS if configurations is None else configurations
     known = sorted(set(registered_env_names()) | set(table))
     names = list(env_names or known)
     unknown = [name for name in names if name not in known]
     if unknown:
-        raise UsageError(f"unknown env {', '.join(map(repr, unknown))}; known envs: {', '.join(known)}")
+        raise UsageError(
+            f"unknown env {', '.join(map(repr, unknown))}; known envs: {', '.join(known)}"
+        )
     if options is not None and len(names) != 1:
         raise UsageError(f"--options needs exactly one --env, got {len(names)}")
     report = FuzzReport()
@@ -331,14 +389,22 @@ def plan(env_names: Sequence[str] | None, options: Options | None,
                     raise UsageError(str(error)) from None
                 report.skipped.append((name, config, str(error)))
             except Exception as error:  # noqa: BLE001 - a finding like any other
-                report.broken.append(GameResult(name, config, 0, check="make", message=describe(error)))
+                report.broken.append(
+                    GameResult(name, config, 0, check="make", message=describe(error))
+                )
     return report
 
 
-def fuzz(env_names: Sequence[str] | None = None, games: int = 100, seconds: float | None = None,
-         seed: int = 0, workers: int = 1, options: Options | None = None,
-         make_env: Callable[..., Any] | None = None,
-         configurations: dict[str, Callable[[], list[Options]]] | None = None) -> FuzzReport:
+def fuzz(
+    env_names: Sequence[str] | None = None,
+    games: int = 100,
+    seconds: float | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    options: Options | None = None,
+    make_env: Callable[..., Any] | None = None,
+    configurations: dict[str, Callable[[], list[Options]]] | None = None,
+) -> FuzzReport:
     """Fuzz ``games`` games per env (module docstring); ``make_env(name, **options)`` and
     ``configurations`` replace :func:`envs.make` and :data:`CONFIGURATIONS`; UsageError: bad input."""
     if games < 1 or workers < 1 or seed < 0 or (seconds is not None and seconds <= 0):
@@ -347,8 +413,13 @@ def fuzz(env_names: Sequence[str] | None = None, games: int = 100, seconds: floa
     runner = Runner(make_env or make, None if seconds is None else start + seconds)
     report = plan(env_names, options, configurations, runner)
     report.workers = workers
-    per_env = [[(name, playable[i % len(playable)], seed + i // len(playable))
-                for i in range(games if playable else 0)] for name, playable in report.playable.items()]
+    per_env = [
+        [
+            (name, playable[i % len(playable)], seed + i // len(playable))
+            for i in range(games if playable else 0)
+        ]
+        for name, playable in report.playable.items()
+    ]
     # Envs take turns game by game, so a --seconds limit leaves none of them unplayed.
     jobs = [job for turn in itertools.zip_longest(*per_env) for job in turn if job is not None]
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -356,21 +427,36 @@ def fuzz(env_names: Sequence[str] | None = None, games: int = 100, seconds: floa
     else:
         global _RUNNER
         _RUNNER = runner
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        # A forked worker inherits the caller's signal handlers (a test runner's, a training
+        # run's); with a Python SIGTERM handler it survives Pool.terminate() while blocked on
+        # the queue's lock, and terminate() waits for it forever. So workers take the default
+        # handlers, and the pool shuts down by close/join, which needs no signal at all.
+        with multiprocessing.get_context("fork").Pool(workers, _default_signals) as pool:
             results = list(pool.imap(_play, jobs, chunksize=1))  # in job order, whoever plays
+            pool.close()
+            pool.join()
     report.games = [result for result in results if result is not None]
     report.seconds = time.monotonic() - start
     return report
 
 
-def main(argv: Sequence[str] | None = None, *, make_env: Callable[..., Any] | None = None,
-         configurations: dict[str, Callable[[], list[Options]]] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    make_env: Callable[..., Any] | None = None,
+    configurations: dict[str, Callable[[], list[Options]]] | None = None,
+) -> int:
     parser = argparse.ArgumentParser(prog="python -m envs.fuzz", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per env (default 100)")
     parser.add_argument("--seconds", type=float, default=None, help="start no game after this")
     parser.add_argument("--env", action="append", metavar="NAME", help="only this env (repeatable)")
-    parser.add_argument("--options", nargs="+", action="extend", metavar="KEY=VALUE",
-                        help="only this configuration of the one --env (YAML values)")
+    parser.add_argument(
+        "--options",
+        nargs="+",
+        action="extend",
+        metavar="KEY=VALUE",
+        help="only this configuration of the one --env (YAML values)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="game i of a configuration: seed + i")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--list", action="store_true", help="print the configurations and exit")
@@ -382,12 +468,22 @@ def main(argv: Sequence[str] | None = None, *, make_env: Callable[..., Any] | No
             report = plan(names, options, configurations, Runner(make_env or make))
             for name, playable in report.playable.items():
                 print("\n  ".join([name] + [format_options(c) or "(defaults)" for c in playable]))
-            notes = [f"skipped {name} {format_options(c)}: {why}" for name, c, why in report.skipped]
+            notes = [
+                f"skipped {name} {format_options(c)}: {why}" for name, c, why in report.skipped
+            ]
             notes += [f"make fails: {failure}" for failure in report.broken]
             print("\n".join(notes), end="\n" * bool(notes))
             return 0
-        report = fuzz(names, args.games, args.seconds, args.seed, args.workers, options,
-                      make_env, configurations)
+        report = fuzz(
+            names,
+            args.games,
+            args.seconds,
+            args.seed,
+            args.workers,
+            options,
+            make_env,
+            configurations,
+        )
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

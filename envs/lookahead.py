@@ -23,7 +23,7 @@ copy of a state copies its dice, and the real dice are never rolled or read, so 
 does not depend on the rolls to come.
 
 A game plugs in with a :class:`Hooks` (its heuristic, a value of a position, its default
-budget) in ``envs/<game>/lookahead.py``, a subclass of :class:`LookaheadBot` that sets it,
+budget) in ``envs/<game>/bots/lookahead.py``, a subclass of :class:`LookaheadBot` that sets it,
 and one line in its ``register_bots``. The heuristic offers ``scored(game, state)``: the
 (score, action) pairs it weighs now, best first (:class:`Weighing` records them). Pure
 Python + numpy.
@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -44,18 +45,23 @@ from .core.errors import OptionError
 from .core.game import Game
 from .core.options import integer
 
-SEED_BOUND = 2 ** 63  # dice seeds are drawn in 0..SEED_BOUND - 1
+SEED_BOUND = 2**63  # dice seeds are drawn in 0..SEED_BOUND - 1
 MAX_PLAYOUT_DECISIONS = 1_000_000  # a heuristic game that runs longer is a bug in the game
 
 
-class ScoringBot(Protocol):
+# The game a heuristic plays: each game's heuristic takes only that game's class.
+G = TypeVar("G", bound=Game)
+G_contra = TypeVar("G_contra", bound=Game, contravariant=True)
+
+
+class ScoringBot(Protocol[G_contra]):
     """A heuristic that can say what it weighs: ``scored`` is (score, action), best first."""
 
     name: str
 
-    def act(self, game: Game, state: Any, rng: np.random.Generator) -> int: ...
+    def act(self, game: G_contra, state: Any, rng: np.random.Generator) -> int: ...
 
-    def scored(self, game: Game, state: Any) -> list[tuple[float, int]]: ...
+    def scored(self, game: G_contra, state: Any) -> list[tuple[float, int]]: ...
 
 
 # ==========================================================================================
@@ -102,8 +108,12 @@ class Weighing:
 # Budget and hooks
 # ==========================================================================================
 def _fraction(option: str, value: Any, least: float = 0.0) -> float:
-    if (not isinstance(value, (int, float)) or isinstance(value, bool)
-            or not math.isfinite(value) or value < least):
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or value < least
+    ):
         raise OptionError(option, f"must be a finite number >= {least:g}, got {value!r}")
     return float(value)
 
@@ -139,7 +149,7 @@ class Budget:
             raise OptionError("ms", f"must be a positive number or None, got {self.ms!r}")
 
     @classmethod
-    def of(cls, defaults: dict[str, Any], options: dict[str, Any]) -> "Budget":
+    def of(cls, defaults: dict[str, Any], options: dict[str, Any]) -> Budget:
         known = [f.name for f in fields(cls)]
         for name in options:
             if name not in known:
@@ -148,17 +158,17 @@ class Budget:
 
 
 @dataclass(frozen=True)
-class Hooks:
+class Hooks(Generic[G]):
     """What a game gives the lookahead: its heuristic (a factory), the value of an unfinished
     position for a seat (``value(heuristic, game, state, seat)`` in [-1, 1]: -1 lost, +1
     won), the budget options it defaults to (affordable for that game) and optionally
     ``rank(heuristic, game, state)``, the scored alternatives worth playing out (default:
     all that ``heuristic.scored`` lists; a game may keep those its value can judge)."""
 
-    heuristic: Callable[[], ScoringBot]
-    value: Callable[[Any, Game, Any, int], float]
+    heuristic: Callable[[], ScoringBot[G]]
+    value: Callable[[Any, G, Any, int], float]
     defaults: dict[str, Any] = field(default_factory=dict)
-    rank: Callable[[Any, Game, Any], list[tuple[float, int]]] | None = None
+    rank: Callable[[Any, G, Any], list[tuple[float, int]]] | None = None
 
 
 @dataclass
@@ -221,8 +231,11 @@ class LookaheadBot:
         if self.budget.candidates == 1:
             return found
         rank = self.hooks.rank
-        scored = self.heuristic.scored(game, state) if rank is None else rank(
-            self.heuristic, game, state)
+        scored = (
+            self.heuristic.scored(game, state)
+            if rank is None
+            else rank(self.heuristic, game, state)
+        )
         for _, action in scored:
             if len(found) >= self.budget.candidates:
                 break
@@ -230,8 +243,9 @@ class LookaheadBot:
                 found.append(int(action))
         return found
 
-    def search(self, game: Game, state: Any, candidates: list[int],
-               rng: np.random.Generator) -> Search:
+    def search(
+        self, game: Game, state: Any, candidates: list[int], rng: np.random.Generator
+    ) -> Search:
         """Play every candidate ``playouts`` times, round by round on shared seeds."""
         budget = self.budget
         seat = game.current_player(state)
@@ -250,8 +264,9 @@ class LookaheadBot:
                 # in the other half: its playouts are better spent on the others.
                 gains = values[:, :rounds] - values[0, :rounds]
                 live = [0] + [c for c in live[1:] if gains[c].mean() > 0]
-            if len(live) == 1 or (budget.ms is not None
-                                  and (time.perf_counter() - start) * 1e3 >= budget.ms):
+            if len(live) == 1 or (
+                budget.ms is not None and (time.perf_counter() - start) * 1e3 >= budget.ms
+            ):
                 break
         values = values[:, :rounds]
         return Search(candidates, seeds[:rounds], values, candidates[self.pick(values)])
@@ -305,8 +320,18 @@ def position_value(game_name: str) -> Callable[[Game, Any, int], float]:
     error that names it."""
     if "lookahead" not in bot_names(game_name):
         raise ValueError(f"{game_name} has no lookahead bot, whose value of a position this is")
-    return get_bot(game_name, "lookahead").value
+    # Bots are registered by import path, so get_bot can only promise a Bot; every game's
+    # "lookahead" entry is a LookaheadBot subclass.
+    return cast(LookaheadBot, get_bot(game_name, "lookahead")).value
 
 
-__all__ = ["Budget", "Hooks", "LookaheadBot", "ScoringBot", "Search", "Weighing", "position_value",
-           "ranked"]
+__all__ = [
+    "Budget",
+    "Hooks",
+    "LookaheadBot",
+    "ScoringBot",
+    "Search",
+    "Weighing",
+    "position_value",
+    "ranked",
+]

@@ -22,12 +22,14 @@ import argparse
 import inspect
 import json
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import env_names
-from .registry import ENVS, load
 from .bots import bot_names, get_bot, play_match
 from .core.game import Game, GameError
+from .registry import ENVS, load
+
 
 class UsageError(Exception):
     """A bad command line: unknown env, bot or option."""
@@ -65,8 +67,11 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 def game_factory(env_name: str, options: dict[str, Any]) -> Callable[[], Game]:
     """Check the options against the Game constructor and return a factory."""
     cls = game_class(env_name)
-    parameters = inspect.signature(cls.__init__).parameters
-    known = [name for name in parameters if name != "self"]
+    declared = getattr(cls, "OPTIONS", None)
+    if declared is not None:
+        known = list(declared.names())
+    else:  # a game without declared options: its constructor's names
+        known = [name for name in inspect.signature(cls.__init__).parameters if name != "self"]
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise UsageError(f"unknown option(s) {unknown} for {env_name}; game options: {known}")
@@ -80,18 +85,33 @@ def game_factory(env_name: str, options: dict[str, Any]) -> Callable[[], Game]:
 
 
 def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m envs.match", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m envs.match", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("env", help=f"registered env name: {', '.join(env_names())}")
     parser.add_argument("bot_a", help="the bot whose win rate is reported")
     parser.add_argument("bot_b", help="its opponent (fills every other seat)")
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="game option, repeatable (e.g. mission=tunnel, num_players=3)")
-    parser.add_argument("--seats", type=int, nargs="+", default=None,
-                        help="seats bot_a cycles through (default: all)")
-    parser.add_argument("--no-validate", action="store_true",
-                        help="skip the engine's legality check of every action (faster)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game option, repeatable (e.g. mission=tunnel, num_players=3)",
+    )
+    parser.add_argument(
+        "--seats",
+        type=int,
+        nargs="+",
+        default=None,
+        help="seats bot_a cycles through (default: all)",
+    )
+    parser.add_argument(
+        "--no-validate",
+        action="store_true",
+        help="skip the engine's legality check of every action (faster)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -103,10 +123,19 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         try:
             bots.append(get_bot(args.env, name))
         except KeyError:
-            raise UsageError(f"unknown bot {name!r} for {args.env}; known: {bot_names(args.env)}") from None
+            raise UsageError(
+                f"unknown bot {name!r} for {args.env}; known: {bot_names(args.env)}"
+            ) from None
     try:
-        result = play_match(factory, bots[0], bots[1], args.games, seed=args.seed, seats=args.seats,
-                            validate=not args.no_validate)
+        result = play_match(
+            factory,
+            bots[0],
+            bots[1],
+            args.games,
+            seed=args.seed,
+            seats=args.seats,
+            validate=not args.no_validate,
+        )
     except ValueError as error:
         raise UsageError(str(error)) from error
     report = {"env": args.env, "options": options, "seed": args.seed, **result.to_dict()}
@@ -116,10 +145,18 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         print(f"{args.env} {options or ''}".rstrip())
         print(f"{result.bot_a} vs {result.bot_b}: {result.games} games")
         print(f"wins/draws/losses: {result.wins}/{result.draws}/{result.losses}")
-        print(f"win rate: {result.win_rate:.3f}  95% CI [{result.ci_low:.3f}, {result.ci_high:.3f}]"
-              "  (draws count as non-wins)")
-        print("by seat (bot_a wins/games): " + ", ".join(
-            f"seat {s}: {w}/{g}" for s, (w, g) in enumerate(zip(result.seat_wins, result.seat_games)) if g))
+        print(
+            f"win rate: {result.win_rate:.3f}  95% CI [{result.ci_low:.3f}, {result.ci_high:.3f}]"
+            "  (draws count as non-wins)"
+        )
+        print(
+            "by seat (bot_a wins/games): "
+            + ", ".join(
+                f"seat {s}: {w}/{g}"
+                for s, (w, g) in enumerate(zip(result.seat_wins, result.seat_games))
+                if g
+            )
+        )
         print(f"speed: {result.games_per_second:.1f} games/s ({result.seconds:.1f} s)")
     return report
 

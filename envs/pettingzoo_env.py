@@ -43,35 +43,44 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .core import options
-from .core.game import Event, Game, GameError, GameOverError, IllegalActionError, OptionError
+from .core.game import Event, Game, GameError, GameOverError, OptionError
 
 
 class GameEnv(AECEnv):
-    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "is_parallelizable": False,
-                "render_fps": 2, "name": "game"}
+    metadata = {
+        "render_modes": ["human", "rgb_array", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+        "name": "game",
+    }
 
-    def __init__(self, game: Game, name: str, render_mode: str | None = None,
-                 max_turns: int | None = None, cell_px: int = 48, obs_format: str = "dict"):
+    def __init__(
+        self,
+        game: Game,
+        name: str,
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        cell_px: int = 48,
+        obs_format: str = "dict",
+    ):
         super().__init__()
-        if obs_format not in OBS_FORMATS:
-            raise OptionError("obs_format", f"{obs_format!r} is not one of {list(OBS_FORMATS)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError("render_mode", f"{render_mode!r} is not one of "
-                              f"{self.metadata['render_modes']} or None")
-        options.integer("cell_px", cell_px, least=MIN_CELL_PX, most=MAX_CELL_PX)
-        options.integer("max_turns", max_turns, none_means="no truncation")
+        EnvOptions(render_mode, max_turns, cell_px, obs_format)  # checks each
         if render_mode == "human":
             try:
                 import pygame  # noqa: F401
             except ImportError:
-                raise OptionError("render_mode", "'human' needs pygame: pip install pygame") from None
+                raise OptionError(
+                    "render_mode", "'human' needs pygame: pip install pygame"
+                ) from None
         info = getattr(game, "info", None)
         self.metadata = dict(self.metadata, name=name)
         if info is not None:
@@ -89,15 +98,21 @@ class GameEnv(AECEnv):
             shape = shape[1:] + shape[:1]
         planes = spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32)
         if obs_format == "dict":
-            obs_space = spaces.Dict({
-                "observation": planes,
-                "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
-            })
+            obs_space = spaces.Dict(
+                {
+                    "observation": planes,
+                    "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
+                }
+            )
         elif obs_format == "rllib":
-            obs_space = spaces.Dict({
-                "observations": planes,
-                "action_mask": spaces.Box(0.0, 1.0, shape=(game.layout.size,), dtype=np.float32),
-            })
+            obs_space = spaces.Dict(
+                {
+                    "observations": planes,
+                    "action_mask": spaces.Box(
+                        0.0, 1.0, shape=(game.layout.size,), dtype=np.float32
+                    ),
+                }
+            )
         else:
             obs_space = planes
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -113,7 +128,9 @@ class GameEnv(AECEnv):
         state's size, memory an env that never asks for the state need not hold)."""
         channels, height, width = self.game.observation_shape
         seats = self.game.num_players
-        return spaces.Box(0.0, 1.0, shape=(seats * channels + seats, height, width), dtype=np.float32)
+        return spaces.Box(
+            0.0, 1.0, shape=(seats * channels + seats, height, width), dtype=np.float32
+        )
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -128,7 +145,9 @@ class GameEnv(AECEnv):
             # PettingZoo's api_test passes a dummy dict; game options belong to make().
             import gymnasium
 
-            gymnasium.logger.warn(f"reset() ignores options {sorted(options)}; pass game options to make()")
+            gymnasium.logger.warn(
+                f"reset() ignores options {sorted(options)}; pass game options to make()"
+            )
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.game_state = self.game.new_state(seed)
@@ -182,8 +201,11 @@ class GameEnv(AECEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 mask of ``agent``'s legal actions now: all zeros unless it is deciding."""
         self._require_reset("action_mask")
-        if agent == self.agent_selection and not self.terminations.get(agent) \
-                and not self.truncations.get(agent):
+        if (
+            agent == self.agent_selection
+            and not self.terminations.get(agent)
+            and not self.truncations.get(agent)
+        ):
             return self.legal_mask().astype(np.int8)
         return self._zero_mask.copy()
 
@@ -220,8 +242,10 @@ class GameEnv(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
-                raise GameOverError(f"{agent}: action {action!r} after the game is over; finished "
-                                    "agents step(None), or call reset()")
+                raise GameOverError(
+                    f"{agent}: action {action!r} after the game is over; finished "
+                    "agents step(None), or call reset()"
+                )
             self._was_dead_step(action)
             return
         if self.game.is_terminal(self.game_state):
@@ -246,14 +270,18 @@ class GameEnv(AECEnv):
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode to make()")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode to make()"
+            )
             return None
         self._require_reset("render")
         if self.render_mode == "ansi":
             return self.game.render_text(self.game_state)
         from .core.render import render_frame  # the renderer loads with the first frame
 
-        frame = render_frame(self.game.scene(self.game_state, self.last_events), cell_px=self.cell_px)
+        frame = render_frame(
+            self.game.scene(self.game_state, self.last_events), cell_px=self.cell_px
+        )
         if self.render_mode == "rgb_array":
             return frame
         return self._show(frame)
@@ -280,8 +308,39 @@ class GameEnv(AECEnv):
 
 OBS_FORMATS = ("dict", "box", "box_hwc", "rllib")
 CHANNEL_LAST = ("box_hwc", "rllib")
-ENV_OPTIONS = ("render_mode", "max_turns", "cell_px", "obs_format")
+RENDER_MODES = (None, "rgb_array", "ansi", "human")
 MIN_CELL_PX, MAX_CELL_PX = 8, 512  # below 8 no label fits; above 512 a frame is gigapixels
+
+
+@dataclass(frozen=True)
+class EnvOptions(options.Options):
+    """The options every env takes besides its game's, declared once like the games'."""
+
+    owner: ClassVar[str] = "the env"
+
+    render_mode: str | None = options.option(
+        None, '"rgb_array", "ansi" or "human" (needs pygame)', options.OneOf(RENDER_MODES)
+    )
+    max_turns: int | None = options.option(
+        None,
+        "truncate after this many player turns",
+        options.Integer(none_means="no truncation"),
+    )
+    cell_px: int = options.option(
+        48, "pixels per cell in rgb frames", options.Integer(MIN_CELL_PX, MAX_CELL_PX)
+    )
+    obs_format: str = options.option(
+        "dict",
+        '"dict" (planes + action_mask), "box" (planes), "box_hwc" (channel-last planes; '
+        'the mask in infos) or "rllib" (see envs.pettingzoo_env)',
+        options.OneOf(OBS_FORMATS),
+    )
+
+
+def option_specs(game_cls: Any) -> tuple[options.OptionSpec, ...]:
+    """Every option ``make`` takes for an env over ``game_cls``: the game's, then the env's."""
+    declared = getattr(game_cls, "OPTIONS", None)
+    return (declared.specs() if declared else ()) + EnvOptions.specs()
 
 
 def channel_last(planes: np.ndarray) -> np.ndarray:
@@ -300,8 +359,10 @@ def check_seed(seed: Any) -> None:
     if seed is None:
         return
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise GameError(f"reset(seed={seed!r}): the seed must be an int >= 0 or None, "
-                        f"not a {type(seed).__name__}")
+        raise GameError(
+            f"reset(seed={seed!r}): the seed must be an int >= 0 or None, "
+            f"not a {type(seed).__name__}"
+        )
     if seed < 0:
         raise GameError(f"reset(seed={seed}): the seed must be an int >= 0 or None")
 
@@ -309,16 +370,28 @@ def check_seed(seed: Any) -> None:
 def make_env_factory(game_cls: Callable[..., Game], name: str) -> Callable[..., GameEnv]:
     """``env(**options)``: game options go to the game; env options are taken out first."""
 
-    accepted = [p for p in inspect.signature(game_cls).parameters if p != "self"]
+    declared = getattr(game_cls, "OPTIONS", None)
+    if declared is not None:
+        accepted = list(declared.names())
+    else:  # a game without declared options (tests, a new game): its constructor's names
+        accepted = [p for p in inspect.signature(game_cls).parameters if p != "self"]
 
-    def env(render_mode: str | None = None, max_turns: int | None = None, cell_px: int = 48,
-            obs_format: str = "dict", **game_options: Any) -> GameEnv:
-        for option in game_options:
-            if option not in accepted:
-                raise OptionError(option, f"unknown option for {name}; known: "
-                                  f"{sorted(accepted + list(ENV_OPTIONS))}")
-        return GameEnv(game_cls(**game_options), name, render_mode=render_mode,
-                       max_turns=max_turns, cell_px=cell_px, obs_format=obs_format)
+    def env(
+        render_mode: str | None = None,
+        max_turns: int | None = None,
+        cell_px: int = 48,
+        obs_format: str = "dict",
+        **game_options: Any,
+    ) -> GameEnv:
+        options.unknown_option(name, game_options, accepted, EnvOptions.names())
+        return GameEnv(
+            game_cls(**game_options),
+            name,
+            render_mode=render_mode,
+            max_turns=max_turns,
+            cell_px=cell_px,
+            obs_format=obs_format,
+        )
 
     env.__name__ = "env"
     return env

@@ -47,7 +47,8 @@ import argparse
 import re
 import shutil
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +91,10 @@ def match_action(text: str, names: Sequence[str]) -> tuple[int | None, str]:
     if len(candidates) == 1:
         return candidates[0], ""
     if not candidates:
-        return None, f"unknown action {text.strip()!r}: no legal action starts with it (help lists them)"
+        return (
+            None,
+            f"unknown action {text.strip()!r}: no legal action starts with it (help lists them)",
+        )
     listed = ", ".join(f"{i + 1}) {names[i]}" for i in candidates)
     return None, f"{text.strip()!r} is ambiguous: {len(candidates)} actions start with it: {listed}"
 
@@ -119,8 +123,10 @@ def load_opponent(spec: str, env_name: str, game: Any, seats: int) -> list[Any]:
     if spec in bot_names(env_name):
         return [get_bot(env_name, spec) for _ in range(seats)]
     if not spec.endswith(".zip"):
-        raise UsageError(f"--opponent {spec!r} is neither a bot of {env_name} "
-                         f"({', '.join(bot_names(env_name))}) nor a model file (.zip)")
+        raise UsageError(
+            f"--opponent {spec!r} is neither a bot of {env_name} "
+            f"({', '.join(bot_names(env_name))}) nor a model file (.zip)"
+        )
     from training.agents import check_compatible, load_agent  # torch only when a model is asked for
 
     try:
@@ -137,18 +143,33 @@ def load_opponent(spec: str, env_name: str, game: Any, seats: int) -> list[Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m envs.play", description=__doc__.split("\n")[0],
-                                     epilog="At the prompt: a number, a name or its prefix, help, board, "
-                                            "quit. See the module docstring for more.")
+    parser = argparse.ArgumentParser(
+        prog="python -m envs.play",
+        description=__doc__.split("\n")[0],
+        epilog="At the prompt: a number, a name or its prefix, help, board, "
+        "quit. See the module docstring for more.",
+    )
     parser.add_argument("env", help=f"registered env name: {', '.join(env_names())}")
-    parser.add_argument("--opponent", default="heuristic",
-                        help="bot name (random, heuristic) or a saved model .zip; plays every other "
-                             "seat (default: heuristic)")
+    parser.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="bot name (random, heuristic) or a saved model .zip; plays every other "
+        "seat (default: heuristic)",
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
-    parser.add_argument("--seed", type=int, default=None, help="game seed (default: drawn and printed)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="game or env option, repeatable (e.g. mission=tunnel, max_rounds=20)")
-    parser.add_argument("--window", action="store_true", help="also draw the board in a pygame window")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="game seed (default: drawn and printed)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game or env option, repeatable (e.g. mission=tunnel, max_rounds=20)",
+    )
+    parser.add_argument(
+        "--window", action="store_true", help="also draw the board in a pygame window"
+    )
     return parser
 
 
@@ -174,8 +195,11 @@ def _say(text: str = "") -> None:
 
 def _show_events(env: Any) -> None:
     for event in env.last_events:
-        dice = "" if not event.dice or all(d in event.text for d in event.dice) \
+        dice = (
+            ""
+            if not event.dice or all(d in event.text for d in event.dice)
             else f"  [dice: {' '.join(event.dice)}]"
+        )
         _say(f"  * {event.text}{dice}")
 
 
@@ -236,16 +260,22 @@ def play(args: argparse.Namespace) -> int:
     env = make_env(args.env, options, args.window)
     game = env.game
     if not 0 <= args.seat < game.num_players:
-        raise UsageError(f"--seat {args.seat}: {args.env} with these options has seats "
-                         f"0..{game.num_players - 1} ({game.num_players} players)")
+        raise UsageError(
+            f"--seat {args.seat}: {args.env} with these options has seats "
+            f"0..{game.num_players - 1} ({game.num_players} players)"
+        )
     others = [s for s in range(game.num_players) if s != args.seat]
     opponents = dict(zip(others, load_opponent(args.opponent, args.env, game, len(others))))
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
+    seed = (
+        args.seed if args.seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
+    )
     rng = np.random.default_rng([seed, 0xB075])  # the bots' own randomness, apart from the dice
     env.reset(seed=seed)
     me = env.possible_agents[args.seat]
-    _say(f"{args.env} {options or ''}".rstrip() + f", seed {seed}: you are {me}, "
-         f"{', '.join(f'player_{s}' for s in others)}: {args.opponent}")
+    _say(
+        f"{args.env} {options or ''}".rstrip() + f", seed {seed}: you are {me}, "
+        f"{', '.join(f'player_{s}' for s in others)}: {args.opponent}"
+    )
     _say("at the prompt: a number, a name or its start, help, board, quit")
     if args.window:
         env.render()
@@ -254,7 +284,9 @@ def play(args: argparse.Namespace) -> int:
         while not game.is_terminal(env.game_state):
             agent = env.agent_selection
             if env.truncations[agent]:
-                _say(f"game stopped: max_turns reached after {game.turn_number(env.game_state)} turns")
+                _say(
+                    f"game stopped: max_turns reached after {game.turn_number(env.game_state)} turns"
+                )
                 return 0
             seat = game.current_player(env.game_state)
             if seat == args.seat:

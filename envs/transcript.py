@@ -29,9 +29,10 @@ import argparse
 import difflib
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -69,8 +70,13 @@ def _policy_for(bots: Any, seat: int):
     return bots[seat]
 
 
-def transcript(env_name: str, seed: int, options: dict[str, Any] | None = None,
-               bots: Any | Sequence[Any] | None = None, max_steps: int = 100_000) -> str:
+def transcript(
+    env_name: str,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    bots: Any | Sequence[Any] | None = None,
+    max_steps: int = 100_000,
+) -> str:
     """The transcript of one game of ``env_name`` with ``options``, dice seeded with ``seed``.
 
     ``bots``: None (random legal play from ``numpy.random.default_rng(seed)``), one bot for
@@ -84,9 +90,15 @@ def transcript(env_name: str, seed: int, options: dict[str, Any] | None = None,
     game = env.game
     rng = np.random.default_rng(seed)
     names = list(getattr(game, "player_names", env.possible_agents))
-    play = "uniformly random legal actions from numpy.random.default_rng(seed)" if bots is None \
-        else "bots " + ", ".join(getattr(_policy_for(bots, s), "name", type(_policy_for(bots, s)).__name__)
-                                 for s in range(len(env.possible_agents)))
+    play = (
+        "uniformly random legal actions from numpy.random.default_rng(seed)"
+        if bots is None
+        else "bots "
+        + ", ".join(
+            getattr(_policy_for(bots, s), "name", type(_policy_for(bots, s)).__name__)
+            for s in range(len(env.possible_agents))
+        )
+    )
     lines = [
         f"# {env_name} seed {seed} options {json.dumps(options, sort_keys=True)}",
         f"# play: {play}",
@@ -121,19 +133,31 @@ def transcript(env_name: str, seed: int, options: dict[str, Any] | None = None,
     lines += ["", "# final position:"]
     lines += [f"#   {row}" if row else "#" for row in game.render_text(env.game_state).splitlines()]
     returns = game.returns(env.game_state)
-    lines.append("# returns: " + ", ".join(f"{a} {r:+.3f}" for a, r in zip(env.possible_agents, returns)))
+    lines.append(
+        "# returns: " + ", ".join(f"{a} {r:+.3f}" for a, r in zip(env.possible_agents, returns))
+    )
     lines.append(f"# steps: {step}, turns: {game.turn_number(env.game_state)}")
     return "\n".join(lines) + "\n"
 
 
 def diff(expected: str, actual: str, name: str) -> str:
-    return "".join(difflib.unified_diff(expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-                                        fromfile=f"{name} (stored)", tofile=f"{name} (now)"))
+    return "".join(
+        difflib.unified_diff(
+            expected.splitlines(keepends=True),
+            actual.splitlines(keepends=True),
+            fromfile=f"{name} (stored)",
+            tofile=f"{name} (now)",
+        )
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m envs.transcript", description=__doc__.split("\n")[0])
-    parser.add_argument("--write", action="store_true", help="regenerate the golden files in tests/golden")
+    parser = argparse.ArgumentParser(
+        prog="python -m envs.transcript", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="regenerate the golden files in tests/golden"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 if a golden file differs")
     parser.add_argument("--env", help="print the transcript of this env instead of the goldens")
     parser.add_argument("--seed", type=int, default=0)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -49,21 +50,44 @@ def heroica_cases() -> list[Case]:
     from envs.heroica.data.mission import list_missions
 
     short = {"max_rounds": 20}  # random play rarely wins the long missions; the cap ends them
-    cases = [Case("heroica_v0", {"mission": m, "num_players": 2}, random_games=20,
-                  # arena is short: its random games keep the default max_rounds, so they reach
-                  # the real endings (a Hero reaching the target) as well as the round cap
-                  play_options={} if m == "arena" else short)
-             for m in list_missions()]
+    cases = [
+        Case(
+            "heroica_v0",
+            {"mission": m, "num_players": 2},
+            random_games=20,
+            # arena is short: its random games keep the default max_rounds, so they reach
+            # the real endings (a Hero reaching the target) as well as the round cap
+            play_options={} if m == "arena" else short,
+        )
+        for m in list_missions()
+    ]
     cases += [
-        Case("heroica_v0", {"mission": "fork", "num_players": 3}, random_games=20, play_options=short),
-        Case("heroica_v0", {"mission": "arena", "num_players": 3,
-                            "heroes": ["thief", "wizard", "barbarian"]}, random_games=20),
-        Case("heroica_v0", {"mission": "tunnel", "num_players": 2, "battle": True},
-             random_games=20, play_options=short),
-        Case("heroica_v0", {"mission": "arena", "num_players": 4, "battle": True},
-             random_games=20, play_options=short),
-        Case("heroica_v0", {"mission": ["tunnel", "arena"], "num_players": 2},
-             random_games=20, play_options={"max_rounds": 15}),
+        Case(
+            "heroica_v0", {"mission": "fork", "num_players": 3}, random_games=20, play_options=short
+        ),
+        Case(
+            "heroica_v0",
+            {"mission": "arena", "num_players": 3, "heroes": ["thief", "wizard", "barbarian"]},
+            random_games=20,
+        ),
+        Case(
+            "heroica_v0",
+            {"mission": "tunnel", "num_players": 2, "battle": True},
+            random_games=20,
+            play_options=short,
+        ),
+        Case(
+            "heroica_v0",
+            {"mission": "arena", "num_players": 4, "battle": True},
+            random_games=20,
+            play_options=short,
+        ),
+        Case(
+            "heroica_v0",
+            {"mission": ["tunnel", "arena"], "num_players": 2},
+            random_games=20,
+            play_options={"max_rounds": 15},
+        ),
     ]
     return cases
 
@@ -75,9 +99,15 @@ def heroscape_cases() -> list[Case]:
     # Random play rarely ends a battle quickly and every step is checked, so the random games
     # run under a low round cap (a draw when it is reached); "mirror" is short enough without.
     short = {"round_cap": 4}
-    return [Case("heroscape_v0", {"scenario": s}, random_games=40,
-                 play_options={} if s == "mirror" else short)
-            for s in list_scenarios()]
+    return [
+        Case(
+            "heroscape_v0",
+            {"scenario": s},
+            random_games=40,
+            play_options={} if s == "mirror" else short,
+        )
+        for s in list_scenarios()
+    ]
 
 
 # -- heroclix_v0 ----------------------------------------------------------------------------
@@ -87,19 +117,40 @@ def heroclix_cases() -> list[Case]:
     # Random games under a low round cap: random play seldom KOs anything, and every step of
     # every game is checked; the duel (the default scenario) keeps its full 30 rounds. 50 full
     # duels, not 80: 80 were the suite's slowest test (71 s) against its 15-minute budget.
-    cases = [Case("heroclix_v0", {"scenario": s}, random_games=50 if s == "duel" else 30,
-                  play_options={} if s == "duel" else {"max_rounds": 6})
-             for s in scenario_ids()]
+    cases = [
+        Case(
+            "heroclix_v0",
+            {"scenario": s},
+            random_games=50 if s == "duel" else 30,
+            play_options={} if s == "duel" else {"max_rounds": 6},
+        )
+        for s in scenario_ids()
+    ]
     cases += [
-        Case("heroclix_v0", {"scenario": "duel", "board_size": (24, 24),
-                             "full_dial_visibility": True}, random_games=20,
-             play_options={"max_rounds": 8}),
-        Case("heroclix_v0", {"scenario": "street", "reward": "vp"}, random_games=20,
-             play_options={"max_rounds": 6}),
-        Case("heroclix_v0", {"scenario": "duel", "setup": "play"}, random_games=20,
-             play_options={"max_rounds": 8}),
-        Case("heroclix_v0", {"scenario": "brawl", "setup": "play"}, random_games=10,
-             play_options={"max_rounds": 4}),
+        Case(
+            "heroclix_v0",
+            {"scenario": "duel", "board_size": (24, 24), "full_dial_visibility": True},
+            random_games=20,
+            play_options={"max_rounds": 8},
+        ),
+        Case(
+            "heroclix_v0",
+            {"scenario": "street", "reward": "vp"},
+            random_games=20,
+            play_options={"max_rounds": 6},
+        ),
+        Case(
+            "heroclix_v0",
+            {"scenario": "duel", "setup": "play"},
+            random_games=20,
+            play_options={"max_rounds": 8},
+        ),
+        Case(
+            "heroclix_v0",
+            {"scenario": "brawl", "setup": "play"},
+            random_games=10,
+            play_options={"max_rounds": 4},
+        ),
     ]
     return cases
 
@@ -120,9 +171,12 @@ def check_heroclix_state(env) -> None:
         assert d["phase"] in ("MOVE", "PICKUP", "DROP"), f"a passenger in phase {d['phase']}"
         assert occupant[cell[d["passenger"]]] != d["passenger"]
         alive[d["passenger"]] = False
-    assert (click >= 0).all() and (click[alive] < length[alive]).all(), \
+    assert (click >= 0).all() and (click[alive] < length[alive]).all(), (
         f"a click off the dial: {click.tolist()} of {length.tolist()} (HC-1.3, HC-4.5)"
-    assert len(set(cell[alive].tolist())) == int(alive.sum()), "two figures share a square (HC-3.22)"
+    )
+    assert len(set(cell[alive].tolist())) == int(alive.sum()), (
+        "two figures share a square (HC-3.22)"
+    )
     for f in np.flatnonzero(alive):
         assert occupant[cell[f]] == f, f"occupant table out of step at figure {f}"
     assert int((occupant >= 0).sum()) == int(alive.sum())
@@ -141,7 +195,9 @@ def check_heroclix_state(env) -> None:
     setup = d["phase"] in ("DRAFT", "EDGE", "PLACE_OBJECT", "PLACE_FIGURE")
     if setup:  # setup="play": slots not drafted are off the map; objects not placed "gone"
         assert not (alive & ~np.asarray(d["drafted"])).any(), "an undrafted figure on the map"
-        assert (objects[np.asarray(d["object_order"][d["objects_placed"]:], dtype=int)] == -2).all()
+        assert (
+            objects[np.asarray(d["object_order"][d["objects_placed"] :], dtype=int)] == -2
+        ).all()
     gone = set(np.flatnonzero(objects == -2).tolist())
     before = _HEROCLIX_GONE.get(id(state), set()) if d["turns"] and not setup else set()
     assert before <= gone, f"destroyed objects came back: {sorted(before - gone)} (HC-6.9)"
@@ -160,9 +216,10 @@ def check_heroclix_state(env) -> None:
             assert acted <= allowed - d["actions_left"], "a figure acted twice, or for free"
             if d["selected"] >= 0:
                 assert not d["acted"][d["selected"]], "a figure that acted is acting again"
-        assert bool(d["variant"]) == (d["phase"] == "VARIANT" or (
-            d["phase"] in ("TARGETS", "INTERRUPT") and bool(d["variant"]))), \
-            f"variant {d['variant']!r} in {d['phase']}"
+        assert bool(d["variant"]) == (
+            d["phase"] == "VARIANT"
+            or (d["phase"] in ("TARGETS", "INTERRUPT") and bool(d["variant"]))
+        ), f"variant {d['variant']!r} in {d['phase']}"
         _check_lasting_effects(game, state, d, np.asarray(d["cell"]) >= 0)
     json.dumps(d)
 
@@ -174,18 +231,21 @@ def _check_lasting_effects(game, state, d, alive) -> None:
     smoke, barrier = np.asarray(d["smoke"]), np.asarray(d["barrier"])
     blocking = np.asarray(d["blocking"])
     assert blocking[barrier >= 0].all(), "a barrier marker that does not block"
-    fresh_turn = (d["phase"] == "ACTION" and not d["free_used"]
-                  and d["actions_left"] == game.actions_per_turn + int(d["extra_action_granted"])
-                  and not np.asarray(d["acted"])[np.asarray(game.owner) == d["seat"]].any())
+    fresh_turn = (
+        d["phase"] == "ACTION"
+        and not d["free_used"]
+        and d["actions_left"] == game.actions_per_turn + int(d["extra_action_granted"])
+        and not np.asarray(d["acted"])[np.asarray(game.owner) == d["seat"]].any()
+    )
     for layer, key in ((smoke, "smoke_cloud"), (barrier, "barrier")):
         for source in np.unique(layer[layer >= 0]).tolist():
             assert alive[source] and key in game.powers(state, source), f"stale {key} marker"
             assert (layer == source).sum() <= 4, f"more than 4 {key} markers"
             assert not (fresh_turn and game.owner[source] == d["seat"]), f"{key} outlived its turn"
-    for target, column, source in d["outwits"]:
+    for target, _column, source in d["outwits"]:
         assert alive[target] and alive[source] and "outwit" in game.powers(state, source)
         assert not (fresh_turn and game.owner[source] == d["seat"]), "a counter outlived its turn"
-    for target, stat, delta, source in d["perplex"]:
+    for _target, _stat, delta, source in d["perplex"]:
         assert alive[source] and "perplex" in game.powers(state, source) and delta in (-1, 1)
 
 
@@ -226,7 +286,8 @@ def check_heroica_state(env) -> None:
             summoning = int(d["scepter_monster"] == kind)
             assert now[code] + held + moving + summoning == initial[code], (
                 f"{pid}: {now[code]} on board + {held} on packs + {moving} moving + {summoning} "
-                f"summoned != {initial[code]} at the mission start")
+                f"summoned != {initial[code]} at the mission start"
+            )
         else:
             assert now[code] <= initial[code], f"more {pid} on the board than the mission placed"
 
@@ -235,10 +296,16 @@ def check_heroica_state(env) -> None:
     for seat in range(game.num_players):
         row = heroes[seat]
         who = f"seat {seat} ({names[seat]})"
-        for col in (HeroField.GOLD, HeroField.LIFE_POTIONS, HeroField.SPEED_POTIONS,
-                    HeroField.SCEPTER, HeroField.MISSIONS_WON, HeroField.DEFEATED_BY_MONSTERS):
+        for col in (
+            HeroField.GOLD,
+            HeroField.LIFE_POTIONS,
+            HeroField.SPEED_POTIONS,
+            HeroField.SCEPTER,
+            HeroField.MISSIONS_WON,
+            HeroField.DEFEATED_BY_MONSTERS,
+        ):
             assert row[col] >= 0, f"{who}: {col.name} is {row[col]}"
-        assert (row[HeroField.KILLS:] >= 0).all(), f"{who}: negative monster count {row}"
+        assert (row[HeroField.KILLS :] >= 0).all(), f"{who}: negative monster count {row}"
         if seat == game.monster_seat:
             assert row[HeroField.CELL] == -1, f"{who}: the Monster Player has no figure"
             continue
@@ -258,14 +325,17 @@ def check_heroica_state(env) -> None:
             # pick up every item they enter (HE-5.7), except a torch when they carry one
             # (which they may drop later, HE-14.3): so only a torch can lie under a Hero.
             assert kind_of[code][1] == "torch", (
-                f"{who} stands on a {kind_of[code][1]} at {board.rc(cell)}")
+                f"{who} stands on a {kind_of[code][1]} at {board.rc(cell)}"
+            )
 
     # Weapons (HE-12.5): each one is in the Store or on exactly one Hero Pack.
     all_weapons = (1 << len(game.weapon_ids)) - 1
     owned = [int(b) for b in heroes[:, HeroField.WEAPONS]]
     seen = int(d["store_weapons"])
     for bits in owned:
-        assert not bits & seen, f"a weapon is in two places: store {d['store_weapons']}, packs {owned}"
+        assert not bits & seen, (
+            f"a weapon is in two places: store {d['store_weapons']}, packs {owned}"
+        )
         seen |= bits
     assert seen == all_weapons, f"weapons lost: store {d['store_weapons']}, packs {owned}"
 
@@ -278,8 +348,10 @@ def check_heroica_state(env) -> None:
         cell = int(heroes[seat, HeroField.CELL])
         if cell == start or seat == moving_seat:
             continue
-        assert cell not in at, (f"seats {at[cell]} and {seat} share {board.rc(cell)} in phase "
-                                f"{phase}\n{game.render_text(state)}")
+        assert cell not in at, (
+            f"seats {at[cell]} and {seat} share {board.rc(cell)} in phase "
+            f"{phase}\n{game.render_text(state)}"
+        )
         at[cell] = seat
     if phase in ("MONSTER_MOVE", "MONSTER_FORWARD"):
         hero_cells = {int(heroes[s, HeroField.CELL]) for s in range(game.num_heroes)}

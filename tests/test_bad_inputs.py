@@ -43,21 +43,24 @@ def test_unknown_option_is_named(name):
     assert "known" in str(info.value)
 
 
-@pytest.mark.parametrize("option, value, words", [
-    ("num_players", 7, ["2..3", "7"]),
-    ("num_players", 1, ["1"]),
-    ("num_players", "2", ["'2'"]),
-    ("heroes", ["knight", "wizard"], ["knight", "barbarian"]),
-    ("heroes", ["wizard", "wizard"], ["different"]),
-    ("heroes", ["wizard"], ["need 2"]),
-    ("mission", [], ["at least one"]),
-    ("max_rounds", 0, ["0"]),
-    ("max_rounds", 2.5, ["2.5"]),
-    ("board_size", (4, 4), ["larger than"]),
-    ("render_mode", "video", ["video", "rgb_array"]),
-    ("max_turns", 0, ["0"]),
-    ("max_turns", "10", ["'10'"]),
-])
+@pytest.mark.parametrize(
+    "option, value, words",
+    [
+        ("num_players", 7, ["2..3", "7"]),
+        ("num_players", 1, ["1"]),
+        ("num_players", "2", ["'2'"]),
+        ("heroes", ["knight", "wizard"], ["knight", "barbarian"]),
+        ("heroes", ["wizard", "wizard"], ["different"]),
+        ("heroes", ["wizard"], ["need 2"]),
+        ("mission", [], ["at least one"]),
+        ("max_rounds", 0, ["0"]),
+        ("max_rounds", 2.5, ["2.5"]),
+        ("board_size", (4, 4), ["larger than"]),
+        ("render_mode", "video", ["video", "rgb_array"]),
+        ("max_turns", 0, ["0"]),
+        ("max_turns", "10", ["'10'"]),
+    ],
+)
 def test_heroica_bad_option_value_is_named(option, value, words):
     with pytest.raises(OptionError) as info:
         make("heroica_v0", **{option: value})
@@ -68,16 +71,21 @@ def test_heroica_bad_option_value_is_named(option, value, words):
         assert word in message, f"{word!r} not in {message!r}"
 
 
-@pytest.mark.parametrize("options, option, words", [
-    ({"victory": "kill"}, "victory", ["'kill'", "eliminate"]),
-    ({"round_cap": 0}, "round_cap", ["0"]),
-    ({"round_cap": "x"}, "round_cap", ["'x'"]),
-    ({"board_size": (3, 3)}, "board_size", ["larger than"]),
-    ({"scenario": "skirmish", "victory": "hold"}, "victory", ["X"]),
-    ({"scenario": "river_hold", "hold_rounds": 0}, "hold_rounds", ["0"]),
-    ({"scenario": "river_hold", "hold_rounds": "2"}, "hold_rounds", ["'2'"]),
-], ids=lambda value: None if not isinstance(value, dict) else
-    "-".join(f"{k}={v}" for k, v in value.items()))
+@pytest.mark.parametrize(
+    "options, option, words",
+    [
+        ({"victory": "kill"}, "victory", ["'kill'", "eliminate"]),
+        ({"round_cap": 0}, "round_cap", ["0"]),
+        ({"round_cap": "x"}, "round_cap", ["'x'"]),
+        ({"board_size": (3, 3)}, "board_size", ["larger than"]),
+        ({"scenario": "skirmish", "victory": "hold"}, "victory", ["X"]),
+        ({"scenario": "river_hold", "hold_rounds": 0}, "hold_rounds", ["0"]),
+        ({"scenario": "river_hold", "hold_rounds": "2"}, "hold_rounds", ["'2'"]),
+    ],
+    ids=lambda value: (
+        None if not isinstance(value, dict) else "-".join(f"{k}={v}" for k, v in value.items())
+    ),
+)
 def test_heroscape_bad_option_value_is_named(options, option, words):
     with pytest.raises(OptionError) as info:
         make("heroscape_v0", **options)
@@ -135,7 +143,8 @@ def test_heroica_missing_mission_file():
 # -- malformed mission files ---------------------------------------------------------------
 BAD_MISSIONS = {
     # name: (file text, line of the error, words in the message)
-    "unknown-char": ("""\
+    "unknown-char": (
+        """\
         id: {id}
         name: Bad
         description: an x in the map
@@ -144,8 +153,12 @@ BAD_MISSIONS = {
           ######
           #S.x.#
           ######
-        """, 7, ["map", "'x'"]),
-    "target-off-map": ("""\
+        """,
+        7,
+        ["map", "'x'"],
+    ),
+    "target-off-map": (
+        """\
         id: {id}
         name: Bad
         description: target outside
@@ -154,8 +167,12 @@ BAD_MISSIONS = {
           ######
           #S...#
           ######
-        """, 4, ["target", "off"]),
-    "unknown-field": ("""\
+        """,
+        4,
+        ["target", "off"],
+    ),
+    "unknown-field": (
+        """\
         id: {id}
         name: Bad
         description: extra key
@@ -165,8 +182,12 @@ BAD_MISSIONS = {
           ######
           #S...#
           ######
-        """, 5, ["colour"]),
-    "two-starts": ("""\
+        """,
+        5,
+        ["colour"],
+    ),
+    "two-starts": (
+        """\
         id: {id}
         name: Bad
         description: two S
@@ -175,12 +196,19 @@ BAD_MISSIONS = {
           ######
           #S..S#
           ######
-        """, None, ["S"]),
-    "yaml-syntax": ("""\
+        """,
+        None,
+        ["S"],
+    ),
+    "yaml-syntax": (
+        """\
         id: {id}
         name: [Bad
         description: unclosed bracket
-        """, None, []),
+        """,
+        None,
+        [],
+    ),
 }
 
 
@@ -226,7 +254,9 @@ def test_out_of_range_action(env, action):
     n = env.action_space(env.agent_selection).n
     action = n if action == "size" else action
     before = env.game.to_dict(env.game_state)
-    with pytest.raises(IllegalActionError, match=rf"action {action} is outside the action space 0\.\.{n - 1}"):
+    with pytest.raises(
+        IllegalActionError, match=rf"action {action} is outside the action space 0\.\.{n - 1}"
+    ):
         env.step(action)
     assert env.game.to_dict(env.game_state) == before, "a rejected action changed the state"
 
@@ -272,7 +302,9 @@ def test_game_apply_rejects_illegal_and_out_of_range(env):
 
 
 def test_string_to_action_unknown_name(env):
-    with pytest.raises(IllegalActionError, match="'fly away' is not a legal action here; legal: .*roll"):
+    with pytest.raises(
+        IllegalActionError, match="'fly away' is not a legal action here; legal: .*roll"
+    ):
         env.game.string_to_action(env.game_state, "fly away")
 
 
@@ -347,14 +379,15 @@ WRONG_TYPES = [
     ("heroclix_v0", "scenario", 3, ["scenario id or a path", "3"]),
     ("heroclix_v0", "board_size", "big", ["two positive integers", "'big'"]),
     ("heroclix_v0", "max_rounds", True, ["positive integer", "True"]),
-    ("heroclix_v0", "reward", ["win"], ["win, vp", "['win']"]),
+    ("heroclix_v0", "reward", ["win"], ["'win' or 'vp'", "['win']"]),
     ("heroclix_v0", "full_dial_visibility", "yes", ["true or false", "'yes'"]),
     ("heroclix_v0", "support_min_heal", 5, ["support_min_heal", "5"]),
 ]
 
 
-@pytest.mark.parametrize("name, option, value, words", WRONG_TYPES,
-                         ids=[f"{n}-{o}={v!r}" for n, o, v, _ in WRONG_TYPES])
+@pytest.mark.parametrize(
+    "name, option, value, words", WRONG_TYPES, ids=[f"{n}-{o}={v!r}" for n, o, v, _ in WRONG_TYPES]
+)
 def test_option_of_the_wrong_type_is_named(name, option, value, words):
     with pytest.raises(OptionError, match=rf"^option '{option}': ") as info:
         make(name, **{option: value})
@@ -364,8 +397,11 @@ def test_option_of_the_wrong_type_is_named(name, option, value, words):
 
 
 # -- data files that are not there, or are directories ------------------------------------------
-DATA_OPTIONS = [("heroica_v0", "mission", "mission"), ("heroscape_v0", "scenario", "scenario"),
-                ("heroclix_v0", "scenario", "scenario")]
+DATA_OPTIONS = [
+    ("heroica_v0", "mission", "mission"),
+    ("heroscape_v0", "scenario", "scenario"),
+    ("heroclix_v0", "scenario", "scenario"),
+]
 
 
 @pytest.mark.parametrize("name, option, what", DATA_OPTIONS)
@@ -378,14 +414,20 @@ def test_missing_data_file_is_named(tmp_path, name, option, what):
 @pytest.mark.parametrize("name, option, what", DATA_OPTIONS)
 def test_directory_as_data_file_is_named(tmp_path, name, option, what):
     # A path with a separator is a path, not an id; a directory there is no data file.
-    with pytest.raises(ScenarioError, match=rf"{re.escape(str(tmp_path))}: is a directory, not a "
-                                            rf"{what} file"):
+    with pytest.raises(
+        ScenarioError,
+        match=rf"{re.escape(str(tmp_path))}: is a directory, not a "
+        rf"{what} file",
+    ):
         make(name, **{option: str(tmp_path)})
 
 
 def test_heroica_pieces_directory_is_named(tmp_path):
-    with pytest.raises(OptionError, match=rf"option 'pieces': no pieces file at "
-                                          rf"'{re.escape(str(tmp_path))}'"):
+    with pytest.raises(
+        OptionError,
+        match=rf"option 'pieces': no pieces file at "
+        rf"'{re.escape(str(tmp_path))}'",
+    ):
         make("heroica_v0", pieces=str(tmp_path))
 
 
@@ -396,20 +438,27 @@ def _shipped_data_files():
     from envs.heroica.data.pieces import PIECES_FILE
     from envs.heroscape.data.scenario_file import SCENARIOS_DIR as SCAPE_SCENARIOS
 
-    return [("heroica_v0", "mission", MISSIONS_DIR / "fork.yaml"),
-            ("heroica_v0", "pieces", PIECES_FILE),
-            ("heroscape_v0", "scenario", SCAPE_SCENARIOS / "skirmish.yaml"),
-            ("heroclix_v0", "scenario", CLIX_SCENARIOS / "duel.yaml")]
+    return [
+        ("heroica_v0", "mission", MISSIONS_DIR / "fork.yaml"),
+        ("heroica_v0", "pieces", PIECES_FILE),
+        ("heroscape_v0", "scenario", SCAPE_SCENARIOS / "skirmish.yaml"),
+        ("heroclix_v0", "scenario", CLIX_SCENARIOS / "duel.yaml"),
+    ]
 
 
-BAD_BYTES = {"non-utf8": (b"\xff\xfe", "not UTF-8 text"),
-             "nul": (b"\x00", "character U+0000"),
-             "control": (b"\x07", "character U+0007")}
+BAD_BYTES = {
+    "non-utf8": (b"\xff\xfe", "not UTF-8 text"),
+    "nul": (b"\x00", "character U+0000"),
+    "control": (b"\x07", "character U+0007"),
+}
 
 
 @pytest.mark.parametrize("kind", sorted(BAD_BYTES))
-@pytest.mark.parametrize("name, option, source", _shipped_data_files(),
-                         ids=lambda v: v.name if hasattr(v, "name") else str(v))
+@pytest.mark.parametrize(
+    "name, option, source",
+    _shipped_data_files(),
+    ids=lambda v: v.name if hasattr(v, "name") else str(v),
+)
 def test_bad_bytes_in_a_data_file_name_the_file_and_line(tmp_path, kind, name, option, source):
     raw = source.read_bytes()
     at = re.search(rb"\n *name:", raw).end()  # inside the first name's value
@@ -435,14 +484,17 @@ def _write_pieces(tmp_path, old: str, new: str):
     return path
 
 
-@pytest.mark.parametrize("old, new, field, most", [
-    ("health: 4", "health: 99999", "health", "MAX_HEALTH"),
-    ("strength: 3", "strength: 99999", "monsters.lord.strength", "MAX_HEALTH"),
-    ("price: 3", "price: 99999", "weapons.axe.price", "MAX_GOLD"),
-    ("range: 4", "range: 99999", "heroes.wizard.skill.range", "MAX_RANGE"),
-    ("steps: 4", "steps: 99999", "items.speed_potion.steps", "MAX_STEPS"),
-    ("heal: 2", "heal: -1", "items.life_potion.heal", None),
-])
+@pytest.mark.parametrize(
+    "old, new, field, most",
+    [
+        ("health: 4", "health: 99999", "health", "MAX_HEALTH"),
+        ("strength: 3", "strength: 99999", "monsters.lord.strength", "MAX_HEALTH"),
+        ("price: 3", "price: 99999", "weapons.axe.price", "MAX_GOLD"),
+        ("range: 4", "range: 99999", "heroes.wizard.skill.range", "MAX_RANGE"),
+        ("steps: 4", "steps: 99999", "items.speed_potion.steps", "MAX_STEPS"),
+        ("heal: 2", "heal: -1", "items.life_potion.heal", None),
+    ],
+)
 def test_heroica_piece_stat_out_of_range(tmp_path, old, new, field, most):
     from envs.heroica.data import pieces
 
@@ -450,8 +502,9 @@ def test_heroica_piece_stat_out_of_range(tmp_path, old, new, field, most):
     where = rf"pieces.yaml, line \d+, field '{re.escape(field)}'"
     with pytest.raises(ScenarioError, match=where) as info:
         make("heroica_v0", pieces=str(path))
-    bound = (f"less than or equal to {getattr(pieces, most)}" if most
-             else "greater than or equal to 0")
+    bound = (
+        f"less than or equal to {getattr(pieces, most)}" if most else "greater than or equal to 0"
+    )
     assert bound in str(info.value)
 
 
@@ -461,8 +514,9 @@ def _scenario_with_custom_card(tmp_path, stat: str, value: int):
 
     card = (CARDS_DIR / "iron_warden.yaml").read_text(encoding="utf-8")
     card = card.replace("iron_warden", "big_warden")
-    lines = [ln if not ln.startswith(f"{stat}:") else f"{stat}: {value}"
-             for ln in card.splitlines()]
+    lines = [
+        ln if not ln.startswith(f"{stat}:") else f"{stat}: {value}" for ln in card.splitlines()
+    ]
     if not any(ln.startswith(f"{stat}:") for ln in card.splitlines()):
         lines.append(f"{stat}: {value}")
     scenario = (SCENARIOS_DIR / "skirmish.yaml").read_text(encoding="utf-8")
@@ -473,17 +527,27 @@ def _scenario_with_custom_card(tmp_path, stat: str, value: int):
     return path
 
 
-@pytest.mark.parametrize("stat, most", [("move", "MAX_STAT"), ("range", "MAX_STAT"),
-                                        ("attack", "MAX_STAT"), ("defense", "MAX_STAT"),
-                                        ("height", "MAX_HEIGHT")])
+@pytest.mark.parametrize(
+    "stat, most",
+    [
+        ("move", "MAX_STAT"),
+        ("range", "MAX_STAT"),
+        ("attack", "MAX_STAT"),
+        ("defense", "MAX_STAT"),
+        ("height", "MAX_HEIGHT"),
+    ],
+)
 def test_heroscape_card_stat_above_its_maximum(tmp_path, stat, most):
     # move: 99999 used to be an OverflowError (int16) inside make
     from envs.heroscape.data import army_cards
 
     path = _scenario_with_custom_card(tmp_path, stat, 99999)
-    with pytest.raises(ScenarioError, match=rf"big.yaml, line \d+, field 'cards.0.{stat}': Input "
-                                            rf"should be less than or equal to "
-                                            rf"{getattr(army_cards, most)} \(got 99999\)"):
+    with pytest.raises(
+        ScenarioError,
+        match=rf"big.yaml, line \d+, field 'cards.0.{stat}': Input "
+        rf"should be less than or equal to "
+        rf"{getattr(army_cards, most)} \(got 99999\)",
+    ):
         make("heroscape_v0", scenario=str(path))
 
 
@@ -496,8 +560,9 @@ def _scenario_with_figure_file(tmp_path, old: str, new: str):
     (tmp_path / "street_thug.yaml").write_text(figure.replace(old, new, 1), encoding="utf-8")
     scenario = (SCENARIOS_DIR / "duel.yaml").read_text(encoding="utf-8")
     path = tmp_path / "duel.yaml"
-    path.write_text(scenario.replace("figure: street_thug", "figure: ./street_thug.yaml"),
-                    encoding="utf-8")
+    path.write_text(
+        scenario.replace("figure: street_thug", "figure: ./street_thug.yaml"), encoding="utf-8"
+    )
     return path
 
 
@@ -505,8 +570,11 @@ def test_heroclix_figure_points_above_the_maximum(tmp_path):
     from envs.heroclix.data.figures import MAX_POINTS
 
     path = _scenario_with_figure_file(tmp_path, "points: 15", "points: 99999")
-    with pytest.raises(ScenarioError, match=rf"street_thug.yaml, line 5, field 'points': Input "
-                                            rf"should be less than or equal to {MAX_POINTS}"):
+    with pytest.raises(
+        ScenarioError,
+        match=rf"street_thug.yaml, line 5, field 'points': Input "
+        rf"should be less than or equal to {MAX_POINTS}",
+    ):
         make("heroclix_v0", scenario=str(path))
 
 
@@ -515,15 +583,18 @@ def test_heroclix_dial_longer_than_the_maximum(tmp_path):
 
     click = "  - {values: [4, 8, 14, 1]}\n"
     path = _scenario_with_figure_file(tmp_path, "  - KO", click * (MAX_CLICKS + 1) + "  - KO")
-    with pytest.raises(ScenarioError, match=rf"street_thug.yaml, line \d+, field 'dial': the dial "
-                                            rf"has \d+ entries; a dial has at most {MAX_CLICKS} "
-                                            "clicks before KO"):
+    with pytest.raises(
+        ScenarioError,
+        match=rf"street_thug.yaml, line \d+, field 'dial': the dial "
+        rf"has \d+ entries; a dial has at most {MAX_CLICKS} "
+        "clicks before KO",
+    ):
         make("heroclix_v0", scenario=str(path))
 
 
 def test_heroclix_dial_value_above_its_range(tmp_path):
     path = _scenario_with_figure_file(tmp_path, "values: [6, 8,", "values: [99, 8,")
-    with pytest.raises(ScenarioError,
-                       match=r"field 'dial.0.values.0': speed 99 is out of range 0..20"):
+    with pytest.raises(
+        ScenarioError, match=r"field 'dial.0.values.0': speed 99 is out of range 0..20"
+    ):
         make("heroclix_v0", scenario=str(path))
-

@@ -13,7 +13,6 @@ import pytest
 from envs import make
 from envs.core.game import GameError, StateError
 
-
 GAMES = ["heroica_v0", "heroscape_v0", "heroclix_v0"]
 
 
@@ -36,27 +35,50 @@ COMMON_TAMPERING = {
     # name: (edit of the dict, field, message pattern)
     "seat-negative": (lambda d, n: d.update(seat=-3), "seat", r"= -3 is below its minimum -1"),
     "seat-too-high": (lambda d, n: d.update(seat=n), "seat", r"= \d is above its maximum \d"),
-    "seat-none-while-playing": (lambda d, n: d.update(seat=-1), "seat",
-                                r"= -1 in phase \w+: the seat is -1 exactly when the game is over"),
-    "phase-unknown": (lambda d, n: d.update(phase="DANCE"), "phase",
-                      r"= 'DANCE' is not a phase; phases: "),
+    "seat-none-while-playing": (
+        lambda d, n: d.update(seat=-1),
+        "seat",
+        r"= -1 in phase \w+: the seat is -1 exactly when the game is over",
+    ),
+    "phase-unknown": (
+        lambda d, n: d.update(phase="DANCE"),
+        "phase",
+        r"= 'DANCE' is not a phase; phases: ",
+    ),
     "phase-not-a-name": (lambda d, n: d.update(phase=3), "phase", r"= 3 is not a phase"),
-    "dice-kind": (lambda d, n: d.update(dice={"kind": "loaded"}), "dice",
-                  r"is not a dice state saved by to_dict"),
-    "dice-generator": (lambda d, n: d["dice"].update(bit_generator={"state": 1}), "dice",
-                       r"is not a dice state saved by to_dict \(\w+Error"),
-    "dice-script-position": (lambda d, n: d.update(dice={"kind": "scripted", "script": [1, 2],
-                                                         "position": -3}), "dice",
-                             r"a 'position' 0..len\(script\)"),
+    "dice-kind": (
+        lambda d, n: d.update(dice={"kind": "loaded"}),
+        "dice",
+        r"is not a dice state saved by to_dict",
+    ),
+    "dice-generator": (
+        lambda d, n: d["dice"].update(bit_generator={"state": 1}),
+        "dice",
+        r"is not a dice state saved by to_dict \(\w+Error",
+    ),
+    "dice-script-position": (
+        lambda d, n: d.update(dice={"kind": "scripted", "script": [1, 2], "position": -3}),
+        "dice",
+        r"a 'position' 0..len\(script\)",
+    ),
     "round-text": (lambda d, n: d.update(round="3"), "round", r"= '3' is not an integer"),
     "round-negative": (lambda d, n: d.update(round=-1), "round", r"= -1 is below its minimum 0"),
     "turns-bool": (lambda d, n: d.update(turns=True), "turns", r"= True is not an integer"),
-    "winners-while-playing": (lambda d, n: d.update(winners=[0]), "winners",
-                              r"= \[0\] while the game is not over"),
-    "winners-not-a-seat": (lambda d, n: d.update(winners=[n + 4]), "winners",
-                           r"\[0\] = \d is above its maximum"),
-    "winners-not-ints": (lambda d, n: d.update(winners=["0"]), "winners",
-                         r"\[0\] = '0' is not an integer"),
+    "winners-while-playing": (
+        lambda d, n: d.update(winners=[0]),
+        "winners",
+        r"= \[0\] while the game is not over",
+    ),
+    "winners-not-a-seat": (
+        lambda d, n: d.update(winners=[n + 4]),
+        "winners",
+        r"\[0\] = \d is above its maximum",
+    ),
+    "winners-not-ints": (
+        lambda d, n: d.update(winners=["0"]),
+        "winners",
+        r"\[0\] = '0' is not an integer",
+    ),
 }
 
 
@@ -77,11 +99,13 @@ def test_from_dict_refuses_what_is_not_a_dict():
 
 def _set(path, value):
     """An edit setting ``data[path[0]][path[1]]...`` to ``value``."""
+
     def edit(data):
         target = data
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return edit
 
 
@@ -95,69 +119,197 @@ def _two_on_one(data):
 
 GAME_TAMPERING = [
     # env, name, edit of the dict, field, message pattern
-    ("heroica_v0", "health-above-max", _set(("heroes", 0, 2), 99), "heroes",
-     r"^from_dict: field 'heroes'\[0, health\] = 99 is above its maximum 4 "),
-    ("heroica_v0", "health-negative", _set(("heroes", 1, 2), -2), "heroes",
-     r"\[1, health\] = -2 is below its minimum 0"),
-    ("heroica_v0", "piece-array-short", _shorten("piece"), "piece",
-     r"'piece' has 253 entries, expected 256 \(one per cell"),
-    ("heroica_v0", "piece-code-unknown", _set(("piece", 17), 99), "piece",
-     r"'piece'\[17\] = 99 is above its maximum \d+"),
-    ("heroica_v0", "piece-overflows-int8", _set(("piece", 17), 300), "piece",
-     r"'piece'\[17\] = 300 does not fit int8 \(-128..127\)"),
-    ("heroica_v0", "piece-float", _set(("piece", 17), 1.5), "piece",
-     r"must hold integers \(int8\)"),
-    ("heroica_v0", "piece-on-a-wall", _set(("piece", 0), 1), "piece",
-     r"'piece'\[0\] = 1 lies on a wall"),
-    ("heroica_v0", "hero-on-a-wall", _set(("heroes", 0, 1), 0), "heroes",
-     r"'heroes'\[0, cell\] = 0 is not a space of mission 'fork'"),
-    ("heroica_v0", "hero-swapped", _set(("heroes", 0, 0), 1), "heroes",
-     r"'heroes'\[0, hero\] = 1: seat 0 plays barbarian"),
-    ("heroica_v0", "pack-column-missing", lambda d: d["heroes"][0].pop(), "heroes",
-     r"'heroes' is not a rectangular array"),
+    (
+        "heroica_v0",
+        "health-above-max",
+        _set(("heroes", 0, 2), 99),
+        "heroes",
+        r"^from_dict: field 'heroes'\[0, health\] = 99 is above its maximum 4 ",
+    ),
+    (
+        "heroica_v0",
+        "health-negative",
+        _set(("heroes", 1, 2), -2),
+        "heroes",
+        r"\[1, health\] = -2 is below its minimum 0",
+    ),
+    (
+        "heroica_v0",
+        "piece-array-short",
+        _shorten("piece"),
+        "piece",
+        r"'piece' has 253 entries, expected 256 \(one per cell",
+    ),
+    (
+        "heroica_v0",
+        "piece-code-unknown",
+        _set(("piece", 17), 99),
+        "piece",
+        r"'piece'\[17\] = 99 is above its maximum \d+",
+    ),
+    (
+        "heroica_v0",
+        "piece-overflows-int8",
+        _set(("piece", 17), 300),
+        "piece",
+        r"'piece'\[17\] = 300 does not fit int8 \(-128..127\)",
+    ),
+    (
+        "heroica_v0",
+        "piece-float",
+        _set(("piece", 17), 1.5),
+        "piece",
+        r"must hold integers \(int8\)",
+    ),
+    (
+        "heroica_v0",
+        "piece-on-a-wall",
+        _set(("piece", 0), 1),
+        "piece",
+        r"'piece'\[0\] = 1 lies on a wall",
+    ),
+    (
+        "heroica_v0",
+        "hero-on-a-wall",
+        _set(("heroes", 0, 1), 0),
+        "heroes",
+        r"'heroes'\[0, cell\] = 0 is not a space of mission 'fork'",
+    ),
+    (
+        "heroica_v0",
+        "hero-swapped",
+        _set(("heroes", 0, 0), 1),
+        "heroes",
+        r"'heroes'\[0, hero\] = 1: seat 0 plays barbarian",
+    ),
+    (
+        "heroica_v0",
+        "pack-column-missing",
+        lambda d: d["heroes"][0].pop(),
+        "heroes",
+        r"'heroes' is not a rectangular array",
+    ),
     ("heroica_v0", "die-unknown", _set(("die",), "moon"), "die", r"= 'moon' is not one of ''"),
-    ("heroica_v0", "mission-unknown", _set(("mission",), 5), "mission",
-     r"= 5 is above its maximum 0"),
-    ("heroica_v0", "visited-outside-the-board", _set(("visited",), 1 << 300), "visited",
-     r"is above its maximum"),
-    ("heroscape_v0", "two-figures-on-one-space", _two_on_one, "cell",
-     r"'cell'\[1\] = \d+: Ashwood Archers #1 stands there, but 'occupant'\[\d+\] is 0 "
-     r"\(one figure per space\)"),
-    ("heroscape_v0", "cell-array-short", _shorten("cell"), "cell",
-     r"'cell' has 6 entries, expected 9"),
-    ("heroscape_v0", "occupant-int", _set(("occupant", 0), 99), "occupant",
-     r"'occupant'\[0\] = 99 is above its maximum 8"),
+    (
+        "heroica_v0",
+        "mission-unknown",
+        _set(("mission",), 5),
+        "mission",
+        r"= 5 is above its maximum 0",
+    ),
+    (
+        "heroica_v0",
+        "visited-outside-the-board",
+        _set(("visited",), 1 << 300),
+        "visited",
+        r"is above its maximum",
+    ),
+    (
+        "heroscape_v0",
+        "two-figures-on-one-space",
+        _two_on_one,
+        "cell",
+        r"'cell'\[1\] = \d+: Ashwood Archers #1 stands there, but 'occupant'\[\d+\] is 0 "
+        r"\(one figure per space\)",
+    ),
+    (
+        "heroscape_v0",
+        "cell-array-short",
+        _shorten("cell"),
+        "cell",
+        r"'cell' has 6 entries, expected 9",
+    ),
+    (
+        "heroscape_v0",
+        "occupant-int",
+        _set(("occupant", 0), 99),
+        "occupant",
+        r"'occupant'\[0\] = 99 is above its maximum 8",
+    ),
     ("heroscape_v0", "moved-not-bool", _set(("moved", 0), 2), "moved", r"must hold true or false"),
     ("heroscape_v0", "card-unknown", _set(("card",), 99), "card", r"= 99 is above its maximum 3"),
-    ("heroscape_v0", "initiative-skulls", _set(("initiative",), [[9, 1]]), "initiative",
-     r"'initiative'\[0, 0\] = 9 is above its maximum 6"),
-    ("heroscape_v0", "initiative-ragged", _set(("initiative",), [[1, 1, 1]]), "initiative",
-     r"'initiative'\[0\] has 3 entries, expected 2"),
-    ("heroclix_v0", "two-figures-on-one-square", _two_on_one, "cell",
-     r"'cell'\[1\] = \d+: Street Thug 1 stands on \(\d+,\d+\), but 'occupant'\[\d+\] is 0 "
-     r"\(one figure per square\)"),
+    (
+        "heroscape_v0",
+        "initiative-skulls",
+        _set(("initiative",), [[9, 1]]),
+        "initiative",
+        r"'initiative'\[0, 0\] = 9 is above its maximum 6",
+    ),
+    (
+        "heroscape_v0",
+        "initiative-ragged",
+        _set(("initiative",), [[1, 1, 1]]),
+        "initiative",
+        r"'initiative'\[0\] has 3 entries, expected 2",
+    ),
+    (
+        "heroclix_v0",
+        "two-figures-on-one-square",
+        _two_on_one,
+        "cell",
+        r"'cell'\[1\] = \d+: Street Thug 1 stands on \(\d+,\d+\), but 'occupant'\[\d+\] is 0 "
+        r"\(one figure per square\)",
+    ),
     ("heroclix_v0", "cell-array-short", _shorten("cell"), "cell", r"has 2 entries, expected 5"),
-    ("heroclix_v0", "click-ko-on-the-map", _set(("click", 0), 8), "click",
-     r"'click'\[0\] = 8 is KO for Quarry, which is still on the map"),
-    ("heroclix_v0", "click-past-the-dial", _set(("click", 0), 99), "click",
-     r"'click'\[0\] = 99 is above its maximum 8"),
+    (
+        "heroclix_v0",
+        "click-ko-on-the-map",
+        _set(("click", 0), 8),
+        "click",
+        r"'click'\[0\] = 8 is KO for Quarry, which is still on the map",
+    ),
+    (
+        "heroclix_v0",
+        "click-past-the-dial",
+        _set(("click", 0), 99),
+        "click",
+        r"'click'\[0\] = 99 is above its maximum 8",
+    ),
     ("heroclix_v0", "click-overflows-int8", _set(("click", 0), 300), "click", r"does not fit int8"),
-    ("heroclix_v0", "selected-unknown", _set(("selected",), 99), "selected",
-     r"= 99 is above its maximum 4"),
-    ("heroclix_v0", "held-not-held", _set(("held", 0), 2), "held",
-     r"'held'\[0\] = 2: Quarry holds the filing_cabinet, but 'objects'\[filing_cabinet\] is"),
+    (
+        "heroclix_v0",
+        "selected-unknown",
+        _set(("selected",), 99),
+        "selected",
+        r"= 99 is above its maximum 4",
+    ),
+    (
+        "heroclix_v0",
+        "held-not-held",
+        _set(("held", 0), 2),
+        "held",
+        r"'held'\[0\] = 2: Quarry holds the filing_cabinet, but 'objects'\[filing_cabinet\] is",
+    ),
     ("heroclix_v0", "vp-per-seat", _set(("vp",), [0.0]), "vp", r"has 1 entry, expected 2"),
-    ("heroclix_v0", "variant-unknown", _set(("variant",), "zap"), "variant",
-     r"= 'zap' is not one of ''"),
-    ("heroclix_v0", "perplex-stat", _set(("perplex",), [[0, 9, 1, 0]]), "perplex",
-     r"'perplex'\[0, 1\] = 9 is above its maximum 4"),
-    ("heroclix_v0", "power-off-shape", _set(("power_off", 0), [False]), "power_off",
-     r"is not a rectangular array"),
+    (
+        "heroclix_v0",
+        "variant-unknown",
+        _set(("variant",), "zap"),
+        "variant",
+        r"= 'zap' is not one of ''",
+    ),
+    (
+        "heroclix_v0",
+        "perplex-stat",
+        _set(("perplex",), [[0, 9, 1, 0]]),
+        "perplex",
+        r"'perplex'\[0, 1\] = 9 is above its maximum 4",
+    ),
+    (
+        "heroclix_v0",
+        "power-off-shape",
+        _set(("power_off", 0), [False]),
+        "power_off",
+        r"is not a rectangular array",
+    ),
 ]
 
 
-@pytest.mark.parametrize("name, tamper, edit, field, pattern", GAME_TAMPERING,
-                         ids=[f"{n}-{t}" for n, t, *_ in GAME_TAMPERING])
+@pytest.mark.parametrize(
+    "name, tamper, edit, field, pattern",
+    GAME_TAMPERING,
+    ids=[f"{n}-{t}" for n, t, *_ in GAME_TAMPERING],
+)
 def test_from_dict_refuses_tampered_game_fields(name, tamper, edit, field, pattern):
     game, data = _game_and_dict(name)
     edit(data)

@@ -8,8 +8,13 @@ from envs import env_names
 
 
 def test_bench_json_lists_every_env_and_the_references():
-    out = subprocess.run([sys.executable, "-m", "envs.bench", "--seconds", "0.2", "--rounds", "1", "--json"],
-                         capture_output=True, text=True, check=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "envs.bench", "--seconds", "0.2", "--rounds", "1", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     result = json.loads(out.stdout)
     assert result["reference"] == "connect_four_v3"
     for name in env_names() + ["connect_four_v3", "chess_v6"]:
@@ -19,9 +24,25 @@ def test_bench_json_lists_every_env_and_the_references():
 
 
 def test_memory_mode_reports_rss_per_env_from_fresh_interpreters():
-    out = subprocess.run([sys.executable, "-m", "envs.bench", "--memory", "--games", "2", "--json",
-                          "--env", "heroscape_v0", "--env", "connect_four_v3"],
-                         capture_output=True, text=True, check=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "envs.bench",
+            "--memory",
+            "--games",
+            "2",
+            "--json",
+            "--env",
+            "heroscape_v0",
+            "--env",
+            "connect_four_v3",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     result = json.loads(out.stdout)
     assert result["games"] == 2 and list(result["envs"]) == ["heroscape_v0", "connect_four_v3"]
     for figures in result["envs"].values():
@@ -33,12 +54,32 @@ def test_memory_mode_reports_rss_per_env_from_fresh_interpreters():
 
 
 def test_memory_mode_takes_env_options_and_refuses_unknown_envs():
-    out = subprocess.run([sys.executable, "-m", "envs.bench", "--memory", "--games", "1", "--json",
-                          "--env", "heroica_v0", "--option", "max_rounds=2"],
-                         capture_output=True, text=True, check=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "envs.bench",
+            "--memory",
+            "--games",
+            "1",
+            "--json",
+            "--env",
+            "heroica_v0",
+            "--option",
+            "max_rounds=2",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     assert json.loads(out.stdout)["envs"]["heroica_v0"]["options"] == {"max_rounds": 2}
-    bad = subprocess.run([sys.executable, "-m", "envs.bench", "--memory", "--env", "chess_v9"],
-                         capture_output=True, text=True, timeout=300)
+    bad = subprocess.run(
+        [sys.executable, "-m", "envs.bench", "--memory", "--env", "chess_v9"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert bad.returncode == 2 and "chess_v9" in bad.stderr
 
 
@@ -78,7 +119,14 @@ def test_game_caches_are_bounded_lrus():
     from envs.heroscape import tables
 
     game = make("heroscape_v0").game
-    bounded = [game._dest_cache, game.sight_blockers, game.sight._cache, tables._MAP_TABLES,
-               movement._ROWS_CACHE, movement._ADJACENCY_CACHE, modemove._STEPS_CACHE]
+    bounded = [
+        game._dest_cache,
+        game.sight_blockers,
+        game.sight._cache,
+        tables._MAP_TABLES,
+        movement._ROWS_CACHE,
+        movement._ADJACENCY_CACHE,
+        modemove._STEPS_CACHE,
+    ]
     assert all(isinstance(cache, LRU) for cache in bounded)
     assert isinstance(hexsight.HexSight(game.board)._cache, LRU)

@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.bots import (Bot, RandomBot, bot_names, get_bot, play_game, play_match,
-                       wilson_interval)
+from envs.bots import Bot, RandomBot, bot_names, get_bot, play_game, play_match, wilson_interval
 from envs.heroica.bots.heuristic import HeuristicBot
 from envs.heroica.rules import HeroicaGame
 
@@ -37,6 +36,7 @@ class CheckingBot:
 
 # -- registry ------------------------------------------------------------------------------------
 
+
 def test_registry_builds_heroica_bots_by_game_or_env_name():
     assert {"random", "heuristic"} <= set(bot_names("heroica"))
     assert isinstance(get_bot("heroica", "heuristic"), HeuristicBot)
@@ -51,6 +51,7 @@ def test_unknown_bot_names_the_known_ones():
 
 
 # -- RandomBot -----------------------------------------------------------------------------------
+
 
 def test_random_bot_only_plays_legal_actions():
     game = HeroicaGame()
@@ -69,6 +70,7 @@ def test_play_game_is_deterministic_per_seed():
 
 
 # -- play_match ------------------------------------------------------------------------------------
+
 
 def test_play_match_alternates_seats_fairly():
     a, b = CheckingBot(RandomBot()), CheckingBot(RandomBot())
@@ -101,6 +103,7 @@ def test_play_match_counts_draws_as_non_wins():
 
 # -- Wilson interval ---------------------------------------------------------------------------------
 
+
 def test_wilson_known_value():
     low, high = wilson_interval(70, 100)
     assert low == pytest.approx(0.604, abs=1e-3)
@@ -128,6 +131,7 @@ def test_wilson_edge_cases():
 
 
 # -- HeuristicBot ------------------------------------------------------------------------------------
+
 
 def test_heuristic_beats_random_on_the_default_mission():
     result = play_match(HeroicaGame, get_bot("heroica", "heuristic"), RandomBot(), games=60, seed=0)
@@ -159,9 +163,15 @@ def test_heuristic_self_play_and_epic_and_three_heroes():
 
 # -- CLI ---------------------------------------------------------------------------------------------
 
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "envs.match", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "envs.match", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_prints_json():
@@ -175,18 +185,30 @@ def test_cli_prints_json():
 
 
 def test_cli_text_and_options():
-    done = _cli("heroica_v0", "heuristic", "random", "--games", "2", "--option", "mission=tunnel",
-                "--option", "num_players=3")
+    done = _cli(
+        "heroica_v0",
+        "heuristic",
+        "random",
+        "--games",
+        "2",
+        "--option",
+        "mission=tunnel",
+        "--option",
+        "num_players=3",
+    )
     assert done.returncode == 0, done.stderr
     assert "win rate" in done.stdout and "games/s" in done.stdout
 
 
-@pytest.mark.parametrize("args,message", [
-    (("nosuch_v0", "heuristic", "random"), "unknown env"),
-    (("heroica_v0", "grandmaster", "random"), "unknown bot"),
-    (("heroica_v0", "heuristic", "random", "--option", "colour=red"), "unknown option"),
-    (("heroica_v0", "heuristic", "random", "--option", "mission=atlantis"), "bad options"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("nosuch_v0", "heuristic", "random"), "unknown env"),
+        (("heroica_v0", "grandmaster", "random"), "unknown bot"),
+        (("heroica_v0", "heuristic", "random", "--option", "colour=red"), "unknown option"),
+        (("heroica_v0", "heuristic", "random", "--option", "mission=atlantis"), "bad options"),
+    ],
+)
 def test_cli_rejects_bad_input_with_a_clear_message(args, message):
     done = _cli(*args, "--games", "1")
     assert done.returncode != 0

@@ -11,10 +11,17 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from tests.conformance_cases import (ENV_CASES, MIN_RANDOM_GAMES_PER_ENV, STATE_INVARIANTS, Case,
-                               all_cases, cases_for, play_policy)
 from envs import env_names, make
 from envs.core.errors import StateError
+from tests.conformance_cases import (
+    ENV_CASES,
+    MIN_RANDOM_GAMES_PER_ENV,
+    STATE_INVARIANTS,
+    Case,
+    all_cases,
+    cases_for,
+    play_policy,
+)
 
 # Dict observations ({"observation", "action_mask"}) are the PettingZoo convention for masked
 # envs (as in pettingzoo.classic); api_test still warns about them.
@@ -33,8 +40,12 @@ def _factory(case: Case, **extra):
 # -- registry coverage ---------------------------------------------------------------------
 def test_every_registered_env_has_cases():
     missing = [name for name in env_names() if not cases_for(name)]
-    assert not missing, f"add conformance cases for {missing} to ENV_CASES in tests/conformance_cases.py"
-    assert set(ENV_CASES) <= set(env_names()), f"cases for unregistered envs: {set(ENV_CASES) - set(env_names())}"
+    assert not missing, (
+        f"add conformance cases for {missing} to ENV_CASES in tests/conformance_cases.py"
+    )
+    assert set(ENV_CASES) <= set(env_names()), (
+        f"cases for unregistered envs: {set(ENV_CASES) - set(env_names())}"
+    )
 
 
 @pytest.mark.parametrize("name", env_names())
@@ -47,8 +58,11 @@ def test_heroica_cases_cover_every_mission():
     from envs.heroica.data.mission import list_missions
 
     cases = cases_for("heroica_v0")
-    two_player = {c.options["mission"] for c in cases
-                  if c.options.get("num_players") == 2 and isinstance(c.options["mission"], str)}
+    two_player = {
+        c.options["mission"]
+        for c in cases
+        if c.options.get("num_players") == 2 and isinstance(c.options["mission"], str)
+    }
     assert set(list_missions()) <= two_player
     assert any(c.options.get("num_players") == 3 for c in cases)
     assert {2, 4} <= {c.options["num_players"] for c in cases if c.options.get("battle")}
@@ -89,7 +103,9 @@ def _check_names(game, state, legal: np.ndarray, chosen: int) -> None:
     index = {int(a): i for i, a in enumerate(legal)}
     for action in {chosen, int(legal[0]), int(legal[-1])}:
         name = names[index[action]]
-        assert game.string_to_action(state, name) == action, f"string_to_action({name!r}) != {action}"
+        assert game.string_to_action(state, name) == action, (
+            f"string_to_action({name!r}) != {action}"
+        )
 
 
 def _check_round_trip(game, state, action: int) -> tuple[list[dict], dict]:
@@ -102,7 +118,9 @@ def _check_round_trip(game, state, action: int) -> tuple[list[dict], dict]:
     assert game.to_dict(game.from_dict(data)) == data, "to_dict(from_dict(d)) != d"
     restored = game.from_json(game.to_json(state))
     assert game.to_dict(restored) == data, "to_json/from_json round trip differs"
-    assert np.array_equal(game.legal_mask(restored), game.legal_mask(state)), "mask differs after round trip"
+    assert np.array_equal(game.legal_mask(restored), game.legal_mask(state)), (
+        "mask differs after round trip"
+    )
     events = [e.to_dict() for e in game.apply(restored, action)]
     return events, game.to_dict(restored)
 
@@ -115,8 +133,10 @@ def play_checked_game(case: Case, seed: int) -> list[int]:
     try:
         return _play_checked_game(case, seed, actions)
     except AssertionError as error:
-        raise AssertionError(f"{case.id}, play options {case.play_options}, seed {seed}, after "
-                             f"{len(actions)} actions (last: {actions[-10:]}): {error}") from error
+        raise AssertionError(
+            f"{case.id}, play options {case.play_options}, seed {seed}, after "
+            f"{len(actions)} actions (last: {actions[-10:]}): {error}"
+        ) from error
 
 
 def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
@@ -140,7 +160,9 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
             continue
         assert not game.is_terminal(state)
         player = game.current_player(state)
-        assert agent == env.possible_agents[player], f"agent {agent} selected, game says seat {player}"
+        assert agent == env.possible_agents[player], (
+            f"agent {agent} selected, game says seat {player}"
+        )
         mask = obs["action_mask"]
         assert mask.dtype == np.int8 and mask.shape == (env.action_space(agent).n,)
         legal = np.flatnonzero(mask)
@@ -151,8 +173,12 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
         assert np.array_equal(game.legal_mask(fresh), game.legal_mask(state)), "stale cached mask"
         for other in env.agents:
             if other != agent:
-                assert not env.observe(other)["action_mask"].any(), f"{other} has a mask on {agent}'s decision"
-        assert env.observation_space(agent)["observation"].contains(obs["observation"]), "obs outside its space"
+                assert not env.observe(other)["action_mask"].any(), (
+                    f"{other} has a mask on {agent}'s decision"
+                )
+        assert env.observation_space(agent)["observation"].contains(obs["observation"]), (
+            "obs outside its space"
+        )
         turn = game.turn_number(state)
         assert turn >= last_turn, "turn number went backwards"
         last_turn = turn
@@ -163,28 +189,71 @@ def _play_checked_game(case: Case, seed: int, actions: list[int]) -> list[int]:
         expected_events, expected_state = _check_round_trip(game, state, action)
         env.step(action)
         # the original continues exactly as the restored copies did (dice RNG state included)
-        assert [e.to_dict() for e in env.last_events] == expected_events, "round trip changed the dice/events"
+        assert [e.to_dict() for e in env.last_events] == expected_events, (
+            "round trip changed the dice/events"
+        )
         assert game.to_dict(env.game_state) == expected_state, "round trip changed the next state"
         actions.append(action)
     assert game.is_terminal(env.game_state), "agent_iter ended before the game did"
     if check_state is not None:
         check_state(env)
     returns = game.returns(env.game_state)
-    assert set(final_rewards) == set(env.possible_agents), f"final rewards only for {sorted(final_rewards)}"
+    assert set(final_rewards) == set(env.possible_agents), (
+        f"final rewards only for {sorted(final_rewards)}"
+    )
     for i, agent in enumerate(env.possible_agents):
         assert final_rewards[agent] == pytest.approx(returns[i]), f"{agent}: reward != game.returns"
-    assert sum(final_rewards.values()) == pytest.approx(0.0, abs=1e-9), f"not zero-sum: {final_rewards}"
+    assert sum(final_rewards.values()) == pytest.approx(0.0, abs=1e-9), (
+        f"not zero-sum: {final_rewards}"
+    )
     assert not env.agents, "agents left after every terminated agent stepped None"
     info = game.info
-    assert info.num_players == len(env.possible_agents) and info.min_players <= info.num_players <= info.max_players
-    assert info.max_game_length is None or len(actions) <= info.max_game_length, "longer than GameInfo says"
+    assert (
+        info.num_players == len(env.possible_agents)
+        and info.min_players <= info.num_players <= info.max_players
+    )
+    assert info.max_game_length is None or len(actions) <= info.max_game_length, (
+        "longer than GameInfo says"
+    )
     return actions
 
 
 RANDOM_CASES = [c for c in all_cases() if c.random_games > 0]
+# Cases whose random games took 3 s or more on 2 cores (pytest --durations); marked slow. The
+# others still play random games of every env under -m "not slow".
+SLOW_RANDOM_CASES = frozenset(
+    {
+        "heroclix_v0[scenario=duel]",
+        "heroclix_v0[scenario=mall]",
+        "heroclix_v0[scenario=street]",
+        "heroclix_v0[scenario=brawl]",
+        "heroscape_v0[scenario=highlands_melee]",
+        "heroscape_v0[scenario=mirror]",
+        "heroica_v0[mission=fork,num_players=2]",
+        "heroica_v0[mission=fork,num_players=3]",
+        "heroica_v0[mission=tunnel+arena,num_players=2]",
+        "heroica_v0[mission=tunnel,num_players=2]",
+        "heroica_v0[mission=gauntlet,num_players=2]",
+        "heroica_v0[mission=caverns,num_players=2]",
+        "heroica_v0[mission=crossroads,num_players=2]",
+        "heroica_v0[battle=True,mission=arena,num_players=4]",
+        "heroica_v0[battle=True,mission=tunnel,num_players=2]",
+    }
+)
 
 
-@pytest.mark.parametrize("random_case", RANDOM_CASES, ids=[c.id for c in RANDOM_CASES])
+def test_the_slow_random_cases_are_cases():
+    unknown = SLOW_RANDOM_CASES - {c.id for c in RANDOM_CASES}
+    assert not unknown, f"SLOW_RANDOM_CASES names cases that no longer exist: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize(
+    "random_case",
+    [
+        pytest.param(c, id=c.id, marks=pytest.mark.slow if c.id in SLOW_RANDOM_CASES else ())
+        for c in RANDOM_CASES
+    ],
+)
 def test_random_games_keep_invariants(random_case):
     for seed in range(random_case.random_games):
         play_checked_game(random_case, seed)
@@ -197,7 +266,7 @@ def _trajectory(case: Case, seed: int) -> tuple[list[int], str]:
     rng = np.random.default_rng(seed)
     policy = play_policy(case.env_name, seed)
     actions, digest = [], hashlib.sha256()
-    for agent in env.agent_iter(max_iter=100_000):
+    for _agent in env.agent_iter(max_iter=100_000):
         obs, reward, terminated, truncated, _ = env.last()
         for other in env.possible_agents:  # every agent's view, not only the decider's
             view = env.observe(other)
@@ -231,7 +300,11 @@ def _heroica_broken(mutate):
     game = env.game
     data = game.to_dict(env.game_state)
     board = game.boards[data["mission"]]
-    free = [int(c) for c in board.spaces() if data["piece"][c] == 0 and c != game.starts[data["mission"]]]
+    free = [
+        int(c)
+        for c in board.spaces()
+        if data["piece"][c] == 0 and c != game.starts[data["mission"]]
+    ]
     monster = next(c for c, code in enumerate(data["piece"]) if code and game.is_monster[code])
     mutate(data, HeroField, free, monster)
     env.load_state(game.from_dict(data))
@@ -241,6 +314,7 @@ def _heroica_broken(mutate):
 def _set(field, value, seat=0):
     def mutate(d, F, free, monster):
         d["heroes"][seat][F[field]] = value(d, free, monster) if callable(value) else value
+
     return mutate
 
 
@@ -256,18 +330,32 @@ def _weapon_twice(d, F, free, monster):
     d["heroes"][0][F.WEAPONS] = 1  # the first weapon, still in the Store as well
 
 
-@pytest.mark.parametrize("mutate", [
-    _set("HEALTH", 5), _set("HEALTH", -1), _set("GOLD", -1), _set("TORCH", 2),
-], ids=["health5", "health-1", "gold-1", "two-torches"])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        _set("HEALTH", 5),
+        _set("HEALTH", -1),
+        _set("GOLD", -1),
+        _set("TORCH", 2),
+    ],
+    ids=["health5", "health-1", "gold-1", "two-torches"],
+)
 def test_heroica_from_dict_refuses_values_out_of_bounds(mutate):
     # from_dict checks each field's bounds, so these never reach the conformance checker
     with pytest.raises(StateError, match="from_dict: field 'heroes'"):
         _heroica_broken(mutate)
 
 
-@pytest.mark.parametrize("mutate", [
-    _set("CELL", lambda d, free, monster: monster), _two_heroes_on, _monster_gone, _weapon_twice,
-], ids=["hero-on-monster", "shared-space", "monster-vanished", "weapon-twice"])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        _set("CELL", lambda d, free, monster: monster),
+        _two_heroes_on,
+        _monster_gone,
+        _weapon_twice,
+    ],
+    ids=["hero-on-monster", "shared-space", "monster-vanished", "weapon-twice"],
+)
 def test_heroica_state_checker_catches(mutate):
     from tests.conformance_cases import check_heroica_state
 

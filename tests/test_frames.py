@@ -18,38 +18,62 @@ from envs.core.board import Board
 from envs.core.dice_faces import DIE_KINDS, guess_kind
 from envs.core.icons import ICONS, draw_icon
 from envs.core.legend import legend_for
-from envs.core.render import (DiceGroup, EdgeMark, PathMark, Piece, Scene, caption_lines,
-                              explained, fit_cell_px, glyph_kinds, piece_boxes, render_frame)
+from envs.core.render import (
+    DiceGroup,
+    EdgeMark,
+    PathMark,
+    Piece,
+    Scene,
+    caption_lines,
+    explained,
+    fit_cell_px,
+    glyph_kinds,
+    piece_boxes,
+    render_frame,
+)
 from envs.core.scene import dice_groups, key_entries
 from envs.core.textboard import render_text
 
 CELL_PX = 16  # small frames: the layout scales with the cell, the checks do not need pixels
 GAMES = [
-    ("heroica_v0", {"mission": "tunnel"}), ("heroica_v0", {"mission": "crossroads", "num_players": 3}),
+    ("heroica_v0", {"mission": "tunnel"}),
+    ("heroica_v0", {"mission": "crossroads", "num_players": 3}),
     ("heroica_v0", {"mission": "arena", "battle": True, "num_players": 4}),
     ("heroica_v0", {"mission": "caverns"}),
-    ("heroscape_v0", {"scenario": "skirmish"}), ("heroscape_v0", {"scenario": "river_hold"}),
+    ("heroscape_v0", {"scenario": "skirmish"}),
+    ("heroscape_v0", {"scenario": "river_hold"}),
     ("heroscape_v0", {"scenario": "highlands_melee"}),
     ("heroscape_v0", {"scenario": "ridge_duel"}),
-    ("heroclix_v0", {"scenario": "duel"}), ("heroclix_v0", {"scenario": "brawl"}),
-    ("heroclix_v0", {"scenario": "street"}), ("heroclix_v0", {"scenario": "mall"}),
+    ("heroclix_v0", {"scenario": "duel"}),
+    ("heroclix_v0", {"scenario": "brawl"}),
+    ("heroclix_v0", {"scenario": "street"}),
+    ("heroclix_v0", {"scenario": "mall"}),
 ]
 SCENES_PER_GAME = 10
 # Frame sizes before frames were made readable (envs at seed 0, cell_px 24): unchanged.
-SIZES_AT_24 = {("heroica_v0", "tunnel"): (272, 588), ("heroica_v0", "arena"): (272, 444),
-               ("heroica_v0", "caverns"): (400, 660), ("heroscape_v0", "skirmish"): (272, 504),
-               ("heroscape_v0", "highlands_melee"): (338, 720), ("heroclix_v0", "duel"): (424, 660),
-               ("heroclix_v0", "brawl"): (616, 852)}
-FIT_720 = {("heroica_v0", "tunnel"): 95, ("heroscape_v0", "highlands_melee"): 53,
-           ("heroclix_v0", "duel"): 42}
+SIZES_AT_24 = {
+    ("heroica_v0", "tunnel"): (272, 588),
+    ("heroica_v0", "arena"): (272, 444),
+    ("heroica_v0", "caverns"): (400, 660),
+    ("heroscape_v0", "skirmish"): (272, 504),
+    ("heroscape_v0", "highlands_melee"): (338, 720),
+    ("heroclix_v0", "duel"): (424, 660),
+    ("heroclix_v0", "brawl"): (616, 852),
+}
+FIT_720 = {
+    ("heroica_v0", "tunnel"): 95,
+    ("heroscape_v0", "highlands_melee"): 53,
+    ("heroclix_v0", "duel"): 42,
+}
 
 
 def _ids(games):
     return ["-".join([env, *map(str, opts.values())]) for env, opts in games]
 
 
-def played_scenes(env_name: str, options: dict, seed: int = 0,
-                  count: int = SCENES_PER_GAME, max_steps: int = 400) -> list[Scene]:
+def played_scenes(
+    env_name: str, options: dict, seed: int = 0, count: int = SCENES_PER_GAME, max_steps: int = 400
+) -> list[Scene]:
     """``count`` scenes spread over a random game, the start and decisions with dice
     first among them."""
     game = make(env_name, **options).game
@@ -79,6 +103,7 @@ def scenes_of():
         if key not in cache:
             cache[key] = played_scenes(env_name, options)
         return cache[key]
+
     return get
 
 
@@ -87,7 +112,9 @@ def unexplained(scene: Scene) -> set[str]:
 
 
 def overlaps(a, b, slack: float = 0.5) -> bool:
-    return (min(a[2], b[2]) - max(a[0], b[0]) > slack) and (min(a[3], b[3]) - max(a[1], b[1]) > slack)
+    return (min(a[2], b[2]) - max(a[0], b[0]) > slack) and (
+        min(a[3], b[3]) - max(a[1], b[1]) > slack
+    )
 
 
 # -- played games -------------------------------------------------------------------------------
@@ -114,22 +141,34 @@ def test_no_two_pieces_overlap(env_name, options, scenes_of):
             assert len(placed) == sum(0 <= p.cell < scene.board.n_cells for p in scene.pieces)
             marker = [(p.index, box) for p in placed for box in p.boxes]
             for (i, a), (j, b) in itertools.combinations(marker, 2):
-                assert i == j or not overlaps(a, b), (scene.caption, scene.pieces[i],
-                                                      scene.pieces[j])
+                assert i == j or not overlaps(a, b), (
+                    scene.caption,
+                    scene.pieces[i],
+                    scene.pieces[j],
+                )
         for p in video:  # a badge never hides a piece sharing the cell
             cell = scene.pieces[p.index].cell
-            same = [b for q in video if q.index != p.index and scene.pieces[q.index].cell == cell
-                    for b in q.boxes]
-            assert p.badge is None or not any(overlaps(p.badge, b, 1.0) for b in same), \
-                (scene.caption, scene.pieces[p.index])
+            same = [
+                b
+                for q in video
+                if q.index != p.index and scene.pieces[q.index].cell == cell
+                for b in q.boxes
+            ]
+            assert p.badge is None or not any(overlaps(p.badge, b, 1.0) for b in same), (
+                scene.caption,
+                scene.pieces[p.index],
+            )
 
 
 @pytest.mark.parametrize("env_name, options", GAMES, ids=_ids(GAMES))
 def test_captions_wrap_inside_the_frame(env_name, options, scenes_of):
     for scene in scenes_of(env_name, options):
         cell_px = fit_cell_px(scene.board, 720)
-        long = Scene(scene.board, scene.terrain_colors,
-                     caption=f"decision 123 | player_1 (heuristic): {scene.caption} | {scene.caption}")
+        long = Scene(
+            scene.board,
+            scene.terrain_colors,
+            caption=f"decision 123 | player_1 (heuristic): {scene.caption} | {scene.caption}",
+        )
         for s in (scene, long):
             lines, fnt, room = caption_lines(s, cell_px)
             assert 1 <= len(lines) <= 3
@@ -161,8 +200,11 @@ def test_heroica_frame_reads_in_words():
         events = game.apply_legal(state, game.legal_actions(state)[0])
     scene = game.scene(state, events)
     from envs.heroica.state import Phase
+
     assert "_" not in scene.caption  # no raw ids ("sword_skull", "fight_choose")
-    assert not any(p.name.lower() in scene.caption for p in Phase if "_" in p.name or p.name == "START")
+    assert not any(
+        p.name.lower() in scene.caption for p in Phase if "_" in p.name or p.name == "START"
+    )
     assert scene.dice_groups[0].kind == "heroica" and "movement" in scene.dice_groups[0].label
     tokens = [p for p in scene.pieces if p.kind == "token"]
     assert tokens and all(p.icon in ICONS for p in tokens)
@@ -187,6 +229,7 @@ def test_heroscape_attack_dice_split_into_attack_and_defense():
     skulls = int(attack.text.split(": ")[1].split(" skull")[0])
     assert tuple(attack_group.faces).count("skull") == skulls
     from envs.heroscape.state import Phase
+
     assert not any(p.name.lower() in scene.caption for p in Phase)  # phases in words
     assert scene.badge_meaning and key_entries(scene)
 
@@ -203,27 +246,42 @@ def small_square() -> Board:
 def clix_scene(**extra) -> Scene:
     board = small_square()
     c = board.cell
-    pieces = [Piece(c(0, 0), "QUA", 0, value="7/9/16/1", tags=("soaring", "token")),
-              Piece(c(0, 0), "ST1", 0, value="6/7/14/1", tags=("carried",)),
-              Piece(c(2, 1), "RAZ", 1, value="9/10/16/2", tags=("held", "token2", "hovering")),
-              Piece(c(4, 5), "TC", kind="token", icon="object_light"),
-              Piece(c(4, 4), "DU", kind="token", icon="object_heavy"),
-              Piece(c(0, 5), "smoke cloud", 1, kind="token", icon="smoke_marker"),
-              Piece(c(1, 5), "barrier", 0, kind="token", icon="barrier_marker")]
+    pieces = [
+        Piece(c(0, 0), "QUA", 0, value="7/9/16/1", tags=("soaring", "token")),
+        Piece(c(0, 0), "ST1", 0, value="6/7/14/1", tags=("carried",)),
+        Piece(c(2, 1), "RAZ", 1, value="9/10/16/2", tags=("held", "token2", "hovering")),
+        Piece(c(4, 5), "TC", kind="token", icon="object_light"),
+        Piece(c(4, 4), "DU", kind="token", icon="object_heavy"),
+        Piece(c(0, 5), "smoke cloud", 1, kind="token", icon="smoke_marker"),
+        Piece(c(1, 5), "barrier", 0, kind="token", icon="barrier_marker"),
+    ]
     fields = dict(
-        terrain_names={0: "clear", 1: "hindering"}, pieces=pieces,
+        terrain_names={0: "clear", 1: "hindering"},
+        pieces=pieces,
         edges=[EdgeMark(c(1, 1), 1, "wall"), EdgeMark(c(1, 1), 2, "broken_wall")],
-        paths=[PathMark((c(2, 1), c(3, 3), c(4, 5)), "line_of_fire", (c(3, 3),)),
-               PathMark((c(0, 0), c(0, 2)), "knockback"),
-               PathMark((c(4, 0), c(4, 1), c(3, 2)), "move")],
-        cell_icons={c(1, 4): "stairs", c(2, 0): "ladder"}, highlight=[c(2, 1)],
-        arrow=(c(2, 1), c(0, 0)), badge_meaning="speed/attack/defense/damage",
-        key={"QUA": ("Quarry", 0), "ST": ("Street Thug", 0), "RAZ": ("Razorback", 1),
-             "TC": ("trash can (light object)", None), "DU": ("dumpster (heavy object)", None)},
-        dice_groups=[DiceGroup("attack 2d6", "d6", ("6", "3"), "9: hit", 0),
-                     DiceGroup("breakaway d6", "d6", ("2",), "fails", 1)],
+        paths=[
+            PathMark((c(2, 1), c(3, 3), c(4, 5)), "line_of_fire", (c(3, 3),)),
+            PathMark((c(0, 0), c(0, 2)), "knockback"),
+            PathMark((c(4, 0), c(4, 1), c(3, 2)), "move"),
+        ],
+        cell_icons={c(1, 4): "stairs", c(2, 0): "ladder"},
+        highlight=[c(2, 1)],
+        arrow=(c(2, 1), c(0, 0)),
+        badge_meaning="speed/attack/defense/damage",
+        key={
+            "QUA": ("Quarry", 0),
+            "ST": ("Street Thug", 0),
+            "RAZ": ("Razorback", 1),
+            "TC": ("trash can (light object)", None),
+            "DU": ("dumpster (heavy object)", None),
+        },
+        dice_groups=[
+            DiceGroup("attack 2d6", "d6", ("6", "3"), "9: hit", 0),
+            DiceGroup("breakaway d6", "d6", ("2",), "fails", 1),
+        ],
         caption="round 3 | player_0 | " + "a very long caption that must wrap " * 6,
-        status_lines=["player_0: 0 VP", "  QUA Quarry: click 2/8"])
+        status_lines=["player_0: 0 VP", "  QUA Quarry: click 2/8"],
+    )
     fields.update(extra)
     return Scene(board, {0: (200, 200, 190), 1: (120, 160, 90)}, **fields)
 
@@ -231,14 +289,36 @@ def clix_scene(**extra) -> Scene:
 def test_hand_made_clix_scene_is_explained_and_laid_out():
     scene = clix_scene()
     drawn = glyph_kinds(scene, 24)
-    assert {"edge:wall", "edge:broken_wall", "path:line_of_fire", "path_mark:line_of_fire",
-            "path:knockback", "path:move", "icon:stairs", "icon:ladder", "icon:object_heavy",
-            "icon:smoke_marker", "tag:soaring", "tag:carried", "levels", "highlight",
-            "badge:figure"} <= drawn
+    assert {
+        "edge:wall",
+        "edge:broken_wall",
+        "path:line_of_fire",
+        "path_mark:line_of_fire",
+        "path:knockback",
+        "path:move",
+        "icon:stairs",
+        "icon:ladder",
+        "icon:object_heavy",
+        "icon:smoke_marker",
+        "tag:soaring",
+        "tag:carried",
+        "levels",
+        "highlight",
+        "badge:figure",
+    } <= drawn
     assert drawn <= explained(scene), drawn - explained(scene)
     texts = {e.text for e in legend_for(scene)}
-    assert {"wall", "broken wall", "line of fire", "knockback", "smoke cloud", "barrier",
-            "heavy object", "light object", "speed/attack/defense/damage"} <= texts
+    assert {
+        "wall",
+        "broken wall",
+        "line of fire",
+        "knockback",
+        "smoke cloud",
+        "barrier",
+        "heavy object",
+        "light object",
+        "speed/attack/defense/damage",
+    } <= texts
     carrier, carried = piece_boxes(scene, 24)[:2]
     assert not overlaps(carrier.boxes[0], carried.boxes[0])
 
@@ -260,26 +340,39 @@ def test_walls_and_paths_draw_where_they_say():
     board = bare.board
     walled = clix_scene(pieces=[], paths=[], arrow=None, highlight=[], cell_icons={})
     a, b = render_frame(bare), render_frame(walled)
-    (r0, c0), (r1, c1) = centre(bare, board.cell(1, 1)), centre(bare, board.cell(1, 2))
+    (r0, c0), (_, c1) = centre(bare, board.cell(1, 1)), centre(bare, board.cell(1, 2))
     assert b[r0, (c0 + c1) // 2].max() < 40  # the standing wall: black on the east side
     (r2, _) = centre(bare, board.cell(2, 1))
-    south = b[(r0 + r2) // 2 - 2: (r0 + r2) // 2 + 3, c0 - 20: c0 + 20]
-    assert not np.array_equal(south, a[(r0 + r2) // 2 - 2: (r0 + r2) // 2 + 3, c0 - 20: c0 + 20])
+    south = b[(r0 + r2) // 2 - 2 : (r0 + r2) // 2 + 3, c0 - 20 : c0 + 20]
+    assert not np.array_equal(south, a[(r0 + r2) // 2 - 2 : (r0 + r2) // 2 + 3, c0 - 20 : c0 + 20])
     edge = south[2]  # broken: brown dashes with gaps, not a solid black line
-    dashes = (np.abs(edge.astype(int) - (110, 72, 45)).sum(axis=1) < 30)
+    dashes = np.abs(edge.astype(int) - (110, 72, 45)).sum(axis=1) < 30
     assert dashes.any() and not dashes.all() and edge.max() > 40
     shot = clix_scene(pieces=[], edges=[], arrow=None, highlight=[], cell_icons={})
     frame = render_frame(shot)
-    (ra, ca), (rb, cb) = centre(bare, board.cell(0, 0)), centre(bare, board.cell(0, 2))
+    (ra, ca), (_, cb) = centre(bare, board.cell(0, 0)), centre(bare, board.cell(0, 2))
     assert not np.array_equal(frame[ra, (ca + cb) // 2], a[ra, (ca + cb) // 2])  # knockback
 
 
 def test_icons_and_die_faces_draw_distinct_pictures():
     from PIL import Image, ImageDraw
 
-    required = {"chest", "potion", "rock", "torch", "item", "weapon", "gold", "monster",
-                "object_light", "object_heavy", "smoke_marker", "barrier_marker", "stairs",
-                "ladder"}
+    required = {
+        "chest",
+        "potion",
+        "rock",
+        "torch",
+        "item",
+        "weapon",
+        "gold",
+        "monster",
+        "object_light",
+        "object_heavy",
+        "smoke_marker",
+        "barrier_marker",
+        "stairs",
+        "ladder",
+    }
     assert required <= set(ICONS)
     pictures = {}
     for name in sorted(ICONS):
@@ -292,10 +385,14 @@ def test_icons_and_die_faces_draw_distinct_pictures():
     assert all(pictures[a] == pictures[b] for a, b in aliases.items())
     make("heroica_v0")
     make("heroscape_v0")  # the games declare their dice
-    faces = {"heroica": ("shield", "sword", "skull", "sword_skull"),
-             "heroica_fight": ("shield", "sword", "skull", "sword_skull"),
-             "heroscape_combat": ("skull", "shield", "blank"), "d6": tuple("123456")}
+    faces = {
+        "heroica": ("shield", "sword", "skull", "sword_skull"),
+        "heroica_fight": ("shield", "sword", "skull", "sword_skull"),
+        "heroscape_combat": ("skull", "shield", "blank"),
+        "d6": tuple("123456"),
+    }
     from envs.core.dice_faces import draw_die
+
     for kind, names in faces.items():
         drawn = set()
         for face in names:
@@ -309,8 +406,14 @@ def test_icons_and_die_faces_draw_distinct_pictures():
 
 def test_older_scenes_still_render():
     board = small_square()
-    old = Scene(board, {0: (200, 200, 190)}, {0: "clear"}, [Piece(3, "Orc", None, "monster", "2")],
-                dice=["skull", "2"], caption="turn 1")
+    old = Scene(
+        board,
+        {0: (200, 200, 190)},
+        {0: "clear"},
+        [Piece(3, "Orc", None, "monster", "2")],
+        dice=["skull", "2"],
+        caption="turn 1",
+    )
     frame = render_frame(old)
     assert frame.shape == render_frame(clix_scene()).shape
     assert render_text(old).splitlines()[-1] == "dice: skull 2"

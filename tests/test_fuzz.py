@@ -19,6 +19,7 @@ MIRROR = {"scenario": "mirror"}  # the shortest games of any configuration
 MIRROR_ONLY = {"heroscape_v0": lambda: [MIRROR]}
 
 
+@pytest.mark.slow
 def test_a_short_pass_over_every_configuration_of_every_env_finds_nothing():
     # A game or two per configuration (the envs with fewer configurations play theirs twice):
     # the long runs are the fuzz's own job, not the suite's.
@@ -128,26 +129,32 @@ def broken(wrapper):
     return lambda name, **options: wrapper(envs.make(name, **options))
 
 
-@pytest.mark.parametrize("wrapper, check, says", [
-    (ObservationLeavesItsSpace, "observation", "is not in Dict("),
-    (IndexErrorOnIllegalActions, "illegal action", "IndexError: action"),
-    (OutOfRangeActionsRaiseIndexError, "illegal action", "IndexError: index"),
-    (IllegalActionsChangeTheState, "illegal action", "changed the state"),
-    (OthersMayAct, "mask", "is not deciding but its mask is not all zeros"),
-    (SeedIgnored, "replay", "the replay plays"),
-    (RoundTripLosesThePosition, "round trip", "from_json(to_json) changes"),
-    (RoundTripLosesTheObservation, "round trip", "from_json(to_json) changes seat"),
-])
+@pytest.mark.parametrize(
+    "wrapper, check, says",
+    [
+        (ObservationLeavesItsSpace, "observation", "is not in Dict("),
+        (IndexErrorOnIllegalActions, "illegal action", "IndexError: action"),
+        (OutOfRangeActionsRaiseIndexError, "illegal action", "IndexError: index"),
+        (IllegalActionsChangeTheState, "illegal action", "changed the state"),
+        (OthersMayAct, "mask", "is not deciding but its mask is not all zeros"),
+        (SeedIgnored, "replay", "the replay plays"),
+        (RoundTripLosesThePosition, "round trip", "from_json(to_json) changes"),
+        (RoundTripLosesTheObservation, "round trip", "from_json(to_json) changes seat"),
+    ],
+)
 def test_the_fuzz_reports_a_broken_env_with_a_reproducer(wrapper, check, says):
-    report = fuzz(["heroscape_v0"], games=2, seed=1, make_env=broken(wrapper),
-                  configurations=MIRROR_ONLY)
+    report = fuzz(
+        ["heroscape_v0"], games=2, seed=1, make_env=broken(wrapper), configurations=MIRROR_ONLY
+    )
     failures = report.failures
     assert all(f.check == check and says in f.message for f in failures), report.format()
     # one failure per game, and the fuzz goes on with the next game (the first flaw: odd seeds)
     assert [f.seed for f in failures] == ([1] if wrapper is ObservationLeavesItsSpace else [1, 2])
     for failure in failures:
-        assert failure.reproducer() == ("python -m envs.fuzz --env heroscape_v0 --options "
-                                        f"scenario=mirror --seed {failure.seed} --games 1")
+        assert failure.reproducer() == (
+            "python -m envs.fuzz --env heroscape_v0 --options "
+            f"scenario=mirror --seed {failure.seed} --games 1"
+        )
         assert str(failure) in report.format() and failure.reproducer() in report.format()
     if wrapper is IndexErrorOnIllegalActions:  # the innermost frame: where the error was raised
         assert all("test_fuzz.py:" in f.message for f in failures)
@@ -163,7 +170,9 @@ def test_the_reproducer_replays_exactly_the_failing_game(capsys):
     assert main(argv[3:], make_env=make_env) == 1
     out = capsys.readouterr().out
     assert f"  {failure}\n" in out and "1 failure:" in out  # the same step, the same message
-    assert main([*argv[3:-4], "--seed", "2", "--games", "1"], make_env=make_env) == 0  # seed matters
+    assert (
+        main([*argv[3:-4], "--seed", "2", "--games", "1"], make_env=make_env) == 0
+    )  # seed matters
     capsys.readouterr()
     assert "... and 1 more" in report.format(max_failures=1)
 
@@ -176,7 +185,10 @@ def test_an_env_that_cannot_be_made_is_a_failure_and_the_others_still_play():
 
     table = {"heroscape_v0": lambda: [MIRROR, {"scenario": "skirmish"}]}
     report = fuzz(["heroscape_v0"], games=2, make_env=make_env, configurations=table)
-    assert [(g.options, g.seed, g.check) for g in report.games] == [(MIRROR, 0, ""), (MIRROR, 1, "")]
+    assert [(g.options, g.seed, g.check) for g in report.games] == [
+        (MIRROR, 0, ""),
+        (MIRROR, 1, ""),
+    ]
     [failure] = report.failures
     assert failure.check == "make" and failure.message.startswith("RuntimeError: no battlefield")
     assert "--options scenario=skirmish" in failure.reproducer()
@@ -184,11 +196,22 @@ def test_an_env_that_cannot_be_made_is_a_failure_and_the_others_still_play():
 
 def test_the_same_games_whatever_the_number_of_workers():
     table = {"heroscape_v0": lambda: [MIRROR, {"scenario": "skirmish"}]}
-    played = [[(g.options["scenario"], g.seed, g.steps, g.digest) for g in
-               fuzz(["heroscape_v0"], games=4, seed=5, workers=workers, configurations=table).games]
-              for workers in (1, 2)]
+    played = [
+        [
+            (g.options["scenario"], g.seed, g.steps, g.digest)
+            for g in fuzz(
+                ["heroscape_v0"], games=4, seed=5, workers=workers, configurations=table
+            ).games
+        ]
+        for workers in (1, 2)
+    ]
     assert played[0] == played[1]
-    assert [p[:2] for p in played[0]] == [("mirror", 5), ("skirmish", 5), ("mirror", 6), ("skirmish", 6)]
+    assert [p[:2] for p in played[0]] == [
+        ("mirror", 5),
+        ("skirmish", 5),
+        ("mirror", 6),
+        ("skirmish", 6),
+    ]
     assert len({p[3] for p in played[0]}) == 4  # the digests tell games apart
 
 
@@ -214,22 +237,36 @@ def test_list_shows_every_configuration_and_the_refused_ones_with_the_reason(cap
     table = {"heroica_v0": lambda: [{"mission": "tunnel"}, {"num_players": 9}]}
     assert main(["--list"], configurations=table) == 0
     out = capsys.readouterr().out
-    assert "heroica_v0\n  mission=tunnel\n" in out and "skipped heroica_v0 num_players=9: option " \
-        "'num_players'" in out
+    assert (
+        "heroica_v0\n  mission=tunnel\n" in out
+        and "skipped heroica_v0 num_players=9: option 'num_players'" in out
+    )
     report = fuzz(["heroica_v0"], games=1, seed=0, configurations=table)
     assert len(report.games) == 1 and report.skipped[0][1] == {"num_players": 9}
     assert "skipped heroica_v0 num_players=9: option 'num_players'" in report.format()
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["--env", "chess_v6"], "unknown env 'chess_v6'; known envs: heroclix_v0, heroica_v0, heroscape_v0"),
-    (["--env", "heroica_v0", "--options", "bogus=1"], "option 'bogus': unknown option for heroica_v0"),
-    (["--options", "mission=fork"], "--options needs exactly one --env, got 3"),
-    (["--env", "heroica_v0,heroscape_v0", "--options", "mission=fork"], "exactly one --env, got 2"),
-    (["--env", "heroica_v0", "--options", "mission"], "KEY=VALUE"),
-    (["--games", "0"], "--games and --workers must be >= 1"),
-    (["--env", "heroica_v0", "--options", "num_players=7", "--list"], "option 'num_players'"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (
+            ["--env", "chess_v6"],
+            "unknown env 'chess_v6'; known envs: heroclix_v0, heroica_v0, heroscape_v0",
+        ),
+        (
+            ["--env", "heroica_v0", "--options", "bogus=1"],
+            "option 'bogus': unknown option for heroica_v0",
+        ),
+        (["--options", "mission=fork"], "--options needs exactly one --env, got 3"),
+        (
+            ["--env", "heroica_v0,heroscape_v0", "--options", "mission=fork"],
+            "exactly one --env, got 2",
+        ),
+        (["--env", "heroica_v0", "--options", "mission"], "KEY=VALUE"),
+        (["--games", "0"], "--games and --workers must be >= 1"),
+        (["--env", "heroica_v0", "--options", "num_players=7", "--list"], "option 'num_players'"),
+    ],
+)
 def test_bad_input_exits_2_with_a_message(capsys, argv, says):
     assert main(argv) == 2
     assert says in capsys.readouterr().err
@@ -239,7 +276,12 @@ def test_options_read_back_as_written():
     for configurations in CONFIGURATIONS.values():
         for options in configurations():
             assert parse_options(shlex.split(format_options(options))) == options
-    assert parse_options(["mission=[tunnel,arena]", "battle=true", "num_players=3"]) == \
-        {"mission": ["tunnel", "arena"], "battle": True, "num_players": 3}
-    assert parse_options(shlex.split(format_options({"scenario": "a b", "x": "true"}))) == \
-        {"scenario": "a b", "x": "true"}
+    assert parse_options(["mission=[tunnel,arena]", "battle=true", "num_players=3"]) == {
+        "mission": ["tunnel", "arena"],
+        "battle": True,
+        "num_players": 3,
+    }
+    assert parse_options(shlex.split(format_options({"scenario": "a b", "x": "true"}))) == {
+        "scenario": "a b",
+        "x": "true",
+    }

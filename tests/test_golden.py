@@ -17,10 +17,13 @@ def test_golden_transcript(golden):
     stored = golden.path.read_text()
     now = golden.transcript()
     if now != stored:
-        pytest.fail(f"{golden.path.name} no longer matches a fresh transcript "
-                    f"(env {golden.env_name}, seed {golden.seed}, options {golden.options}).\n"
-                    f"If the change is intended, regenerate with: {REGENERATE}\n\n"
-                    f"{diff(stored, now, golden.path.name)}", pytrace=False)
+        pytest.fail(
+            f"{golden.path.name} no longer matches a fresh transcript "
+            f"(env {golden.env_name}, seed {golden.seed}, options {golden.options}).\n"
+            f"If the change is intended, regenerate with: {REGENERATE}\n\n"
+            f"{diff(stored, now, golden.path.name)}",
+            pytrace=False,
+        )
 
 
 @pytest.mark.parametrize("golden", GOLDENS, ids=[g.path.name for g in GOLDENS])

@@ -22,7 +22,7 @@ def _play(env, steps: int, seed: int = 1):
     """Random legal play through ``last()``, reading the mask from the observation or infos."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    for count, agent in enumerate(env.agent_iter()):
+    for count, _agent in enumerate(env.agent_iter()):
         obs, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             env.step(None)
@@ -46,8 +46,8 @@ def test_state_is_every_seat_view_then_who_decides(name):
     assert env.state_space.contains(state)
     for seat in range(seats):
         view = env.game.observe(env.game_state, seat)
-        np.testing.assert_array_equal(state[seat * channels:(seat + 1) * channels], view)
-    deciding = state[seats * channels:]
+        np.testing.assert_array_equal(state[seat * channels : (seat + 1) * channels], view)
+    deciding = state[seats * channels :]
     decider = env.game.current_player(env.game_state)
     assert deciding[decider].min() == 1.0
     assert deciding.sum() == deciding[decider].size
@@ -77,21 +77,26 @@ def test_state_stays_in_its_space_through_a_game(name):
 
 
 # -- before reset and bad seeds ----------------------------------------------------------
-@pytest.mark.parametrize("call", [
-    lambda env: env.observe("player_0"),
-    lambda env: env.last(),
-    lambda env: env.state(),
-    lambda env: env.action_mask("player_0"),
-    lambda env: env.step(0),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda env: env.observe("player_0"),
+        lambda env: env.last(),
+        lambda env: env.state(),
+        lambda env: env.action_mask("player_0"),
+        lambda env: env.step(0),
+    ],
+)
 def test_calls_before_reset_say_reset_first(call):
     env = make("heroica_v0")
     with pytest.raises(GameError, match=r"call reset\(\) before"):
         call(env)
 
 
-@pytest.mark.parametrize("seed, problem", [(-1, "int >= 0"), ("abc", "not a str"), (1.5, "not a float"),
-                                           (True, "not a bool")])
+@pytest.mark.parametrize(
+    "seed, problem",
+    [(-1, "int >= 0"), ("abc", "not a str"), (1.5, "not a float"), (True, "not a bool")],
+)
 def test_bad_seed_names_the_seed(seed, problem):
     env = make("heroica_v0")
     with pytest.raises(GameError, match=rf"reset\(seed={seed!r}\).*{problem}"):
@@ -129,7 +134,9 @@ def test_box_formats_hold_the_dict_planes_and_declare_finite_bounds(name):
     for env in (box, hwc):
         space = env.observation_space(agent)
         assert np.isfinite(space.high).all() and space.contains(env.observe(agent))
-        np.testing.assert_array_equal(env.infos[agent]["action_mask"], plain.observe(agent)["action_mask"])
+        np.testing.assert_array_equal(
+            env.infos[agent]["action_mask"], plain.observe(agent)["action_mask"]
+        )
         np.testing.assert_array_equal(env.action_mask(agent), plain.action_mask(agent))
 
 
@@ -155,7 +162,9 @@ def test_parallel_env_plays_a_whole_game_with_one_decider_per_step():
         deciders = [a for a, o in observations.items() if o["action_mask"].any()]
         assert len(deciders) == 1
         actions = {a: 0 for a in par.agents}
-        actions[deciders[0]] = int(rng.choice(np.flatnonzero(observations[deciders[0]]["action_mask"])))
+        actions[deciders[0]] = int(
+            rng.choice(np.flatnonzero(observations[deciders[0]]["action_mask"]))
+        )
         observations, rewards, terminations, truncations, _ = par.step(actions)
         if all(terminations.values()) or all(truncations.values()):
             break
@@ -164,14 +173,28 @@ def test_parallel_env_plays_a_whole_game_with_one_decider_per_step():
 
 # -- SuperSuit ---------------------------------------------------------------------------------
 AEC_WRAPPERS = {
-    "dtype": (lambda env: ss.dtype_v0(env, np.float16), "box", lambda o, base: o.dtype == np.float16),
+    "dtype": (
+        lambda env: ss.dtype_v0(env, np.float16),
+        "box",
+        lambda o, base: o.dtype == np.float16,
+    ),
     "flatten": (ss.flatten_v0, "box", lambda o, base: o.shape == (int(np.prod(base)),)),
-    "normalize_obs": (ss.normalize_obs_v0, "box", lambda o, base: o.shape == base and o.max() <= 1.0),
+    "normalize_obs": (
+        ss.normalize_obs_v0,
+        "box",
+        lambda o, base: o.shape == base and o.max() <= 1.0,
+    ),
     "pad_observations": (ss.pad_observations_v0, "box", lambda o, base: o.shape == base),
-    "frame_stack": (lambda env: ss.frame_stack_v1(env, 3), "box_hwc",
-                    lambda o, base: o.shape == base[:2] + (3 * base[2],)),
-    "agent_indicator": (ss.agent_indicator_v0, "box_hwc",
-                        lambda o, base: o.shape[:2] == base[:2] and o.shape[2] > base[2]),
+    "frame_stack": (
+        lambda env: ss.frame_stack_v1(env, 3),
+        "box_hwc",
+        lambda o, base: o.shape == base[:2] + (3 * base[2],),
+    ),
+    "agent_indicator": (
+        ss.agent_indicator_v0,
+        "box_hwc",
+        lambda o, base: o.shape[:2] == base[:2] and o.shape[2] > base[2],
+    ),
 }
 
 
@@ -203,8 +226,17 @@ def test_supersuit_black_death_over_the_parallel_api(name):
         assert obs.shape == par.observation_space(agent).shape
 
 
-@pytest.mark.parametrize("option, value", [("cell_px", "big"), ("cell_px", 4), ("cell_px", 10**6),
-                                           ("cell_px", True), ("max_turns", True), ("max_turns", 0)])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("cell_px", "big"),
+        ("cell_px", 4),
+        ("cell_px", 10**6),
+        ("cell_px", True),
+        ("max_turns", True),
+        ("max_turns", 0),
+    ],
+)
 def test_bad_env_options_are_named(option, value):
     with pytest.raises(OptionError, match=f"option '{option}'.*got {value!r}"):
         make("heroica_v0", **{option: value})

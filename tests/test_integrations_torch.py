@@ -19,29 +19,39 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::Deprecat
 def test_torchrl_pettingzoo_wrapper_with_masks(name):
     torch = pytest.importorskip("torch")
     pettingzoo_lib = pytest.importorskip("torchrl.envs.libs.pettingzoo")
-    env = pettingzoo_lib.PettingZooWrapper(env=make(name), use_mask=True, categorical_actions=True,
-                                           seed=0)
+    env = pettingzoo_lib.PettingZooWrapper(
+        env=make(name), use_mask=True, categorical_actions=True, seed=0
+    )
     tensordict = env.reset()
     generator = torch.Generator().manual_seed(0)
     acted = 0
     for _ in range(40):
         for group in env.group_map:
-            masks = tensordict[group, "action_mask"].reshape(-1, tensordict[group, "action_mask"].shape[-1])
+            masks = tensordict[group, "action_mask"].reshape(
+                -1, tensordict[group, "action_mask"].shape[-1]
+            )
             actions = []
             for mask in masks:
                 legal = torch.nonzero(mask).flatten()
                 if legal.numel():
                     acted += 1
-                    actions.append(legal[torch.randint(legal.numel(), (1,), generator=generator)][0])
+                    actions.append(
+                        legal[torch.randint(legal.numel(), (1,), generator=generator)][0]
+                    )
                 else:
                     actions.append(torch.tensor(0))
-            tensordict[group, "action"] = torch.stack(actions).reshape(tensordict[group, "action_mask"].shape[:-1])
+            tensordict[group, "action"] = torch.stack(actions).reshape(
+                tensordict[group, "action_mask"].shape[:-1]
+            )
         tensordict = env.step(tensordict)["next"]
         if tensordict["done"].all():
             break
     assert acted >= 1
     for group in env.group_map:
-        assert tensordict[group, "observation", "observation"].shape[-3:] == make(name).game.observation_shape
+        assert (
+            tensordict[group, "observation", "observation"].shape[-3:]
+            == make(name).game.observation_shape
+        )
 
 
 @pytest.mark.parametrize("name", env_names())

@@ -30,7 +30,7 @@ class TossState:
     turn: int = 0
     points: list[int] = field(default_factory=lambda: [0, 0])
 
-    def copy(self) -> "TossState":
+    def copy(self) -> TossState:
         return TossState(self.dice.copy(), self.turn, list(self.points))
 
 
@@ -147,9 +147,20 @@ def test_millisecond_cap_ends_the_search_after_one_round():
     assert bot.last.values.shape == (3, 1)
 
 
-@pytest.mark.parametrize("option, value", [
-    ("playouts", 0), ("playouts", 2.5), ("candidates", -1), ("horizon", 0),
-    ("margin", -0.1), ("z", "high"), ("ms", 0), ("ms", True), ("depth", 3)])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("playouts", 0),
+        ("playouts", 2.5),
+        ("candidates", -1),
+        ("horizon", 0),
+        ("margin", -0.1),
+        ("z", "high"),
+        ("ms", 0),
+        ("ms", True),
+        ("depth", 3),
+    ],
+)
 def test_bad_budget_option_names_the_option(option, value):
     with pytest.raises(OptionError, match=f"'{option}'"):
         TossLookahead(**{option: value})
@@ -196,7 +207,10 @@ def _searched_position(name: str, seed: int = 1):
     bot = get_bot(name, "lookahead")
     while game.current_player(state) >= 0:
         mask = game.legal_mask(state)
-        if mask.sum() > 1 and len(bot.candidates(game, state, mask, heuristic.act(game, state, rng))) > 1:
+        if (
+            mask.sum() > 1
+            and len(bot.candidates(game, state, mask, heuristic.act(game, state, rng))) > 1
+        ):
             return game, state
         game.apply(state, heuristic.act(game, state, rng))
     raise AssertionError("no searched decision in a whole game")

@@ -19,14 +19,19 @@ from envs.heroica.state import HeroField
 def _assert_inside(env, state, agent_index: int = 0) -> None:
     planes = env.game.observe(state, agent_index)
     space = env.observation_space(env.possible_agents[agent_index])["observation"]
-    outside = [env.game.view.channel_names[c] for c in np.flatnonzero((planes > 1.0).any(axis=(1, 2)))]
+    outside = [
+        env.game.view.channel_names[c] for c in np.flatnonzero((planes > 1.0).any(axis=(1, 2)))
+    ]
     assert not outside and space.contains(planes), f"channels past 1: {outside}"
 
 
-@pytest.mark.parametrize("options", [
-    {"mission": ["tunnel", "arena"], "num_players": 2},  # Epic Heroica
-    {"mission": "arena", "num_players": 4, "battle": True, "store_gold": 40},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"mission": ["tunnel", "arena"], "num_players": 2},  # Epic Heroica
+        {"mission": "arena", "num_players": 4, "battle": True, "store_gold": 40},
+    ],
+)
 def test_heroica_large_counts_stay_in_the_observation_space(options):
     env = make("heroica_v0", **options)
     env.reset(seed=0)
@@ -86,5 +91,7 @@ def test_heroscape_card_values_past_the_scale_stay_in_the_observation_space(tmp_
     for agent in env.possible_agents:
         planes = env.observe(agent)["observation"]
         assert env.observation_space(agent)["observation"].contains(planes)
-        stats = [c for c, name in enumerate(env.game.view.channel_names) if name.startswith("stats:")]
+        stats = [
+            c for c, name in enumerate(env.game.view.channel_names) if name.startswith("stats:")
+        ]
         assert planes[stats].max() == 1.0  # the Colossus's stats read 1: at or past the scale

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -194,43 +194,70 @@ def test_the_same_seed_replays_the_same_game(monkeypatch, capsys):
 
 
 def test_seat_and_more_players_every_other_seat_is_the_opponent(monkeypatch, capsys):
-    argv = ["heroica_v0", "--opponent", "random", "--seed", "1", "--seat", "2",
-            "--option", "num_players=3", "--option", "max_rounds=2"]
+    argv = [
+        "heroica_v0",
+        "--opponent",
+        "random",
+        "--seed",
+        "1",
+        "--seat",
+        "2",
+        "--option",
+        "num_players=3",
+        "--option",
+        "max_rounds=2",
+    ]
     code, out, _, _ = run(monkeypatch, capsys, argv, script(*["1"] * 3000))
     assert code == 0
     assert "you are player_2, player_0, player_1: random" in out
-    assert "player_0 (random): " in out and "player_1 (random): " in out and "player_2 (you): " in out
+    assert (
+        "player_0 (random): " in out and "player_1 (random): " in out and "player_2 (you): " in out
+    )
     assert out.rstrip().splitlines()[-1].startswith("game over: ")
 
 
 def test_the_heuristic_bot_is_the_default_opponent(monkeypatch, capsys):
-    code, out, _, _ = run(monkeypatch, capsys, ["heroica_v0", "--seed", "2", "--seat", "1"], script("quit"))
+    code, out, _, _ = run(
+        monkeypatch, capsys, ["heroica_v0", "--seed", "2", "--seat", "1"], script("quit")
+    )
     assert code == 0 and "player_0 (heuristic): " in out
 
 
 def test_max_turns_stops_the_game(monkeypatch, capsys):
-    code, out, _, _ = run(monkeypatch, capsys, args("heroica_v0", "--option", "max_turns=1"),
-                          script(*["1"] * 3000))
+    code, out, _, _ = run(
+        monkeypatch, capsys, args("heroica_v0", "--option", "max_turns=1"), script(*["1"] * 3000)
+    )
     assert code == 0 and "game stopped: max_turns reached after 1 turns" in out
 
 
 def test_a_window_can_be_opened_too(monkeypatch, capsys):
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    code, out, err, _ = run(monkeypatch, capsys, args("heroica_v0", "--window"), script("1", "quit"))
+    code, out, err, _ = run(
+        monkeypatch, capsys, args("heroica_v0", "--window"), script("1", "quit")
+    )
     assert (code, err) == (0, "") and "player_0 (you): roll" in out
 
 
 # -- bad command lines ----------------------------------------------------------------------------
-@pytest.mark.parametrize("argv, names", [
-    (["heroica_v0", "--opponent", "grandmaster"], ["--opponent 'grandmaster'", "heuristic, lookahead, random", ".zip"]),
-    (["heroscape_v0", "--opponent", "missing.zip"], ["--opponent", "missing.zip", "does not exist"]),
-    (["heroica_v0", "--seat", "2"], ["--seat 2", "seats 0..1"]),
-    (["heroclix_v0", "--seat", "-1"], ["--seat -1", "seats 0..1"]),
-    (["chess_v9"], ["unknown env 'chess_v9'", "heroica_v0"]),
-    (["heroica_v0", "--option", "colour=red"], ["--option", "colour"]),
-    (["heroica_v0", "--option", "oops"], ["key=value", "'oops'"]),
-])
+@pytest.mark.parametrize(
+    "argv, names",
+    [
+        (
+            ["heroica_v0", "--opponent", "grandmaster"],
+            ["--opponent 'grandmaster'", "heuristic, lookahead, random", ".zip"],
+        ),
+        (
+            ["heroscape_v0", "--opponent", "missing.zip"],
+            ["--opponent", "missing.zip", "does not exist"],
+        ),
+        (["heroica_v0", "--seat", "2"], ["--seat 2", "seats 0..1"]),
+        (["heroclix_v0", "--seat", "-1"], ["--seat -1", "seats 0..1"]),
+        (["chess_v9"], ["unknown env 'chess_v9'", "heroica_v0"]),
+        (["heroica_v0", "--option", "colour=red"], ["--option", "colour"]),
+        (["heroica_v0", "--option", "oops"], ["key=value", "'oops'"]),
+    ],
+)
 def test_a_bad_command_line_is_one_error_line_and_status_2(monkeypatch, capsys, argv, names):
     code, out, err, _ = run(monkeypatch, capsys, argv, script("quit"))
     assert code == 2
@@ -248,23 +275,40 @@ def test_argparse_errors_and_help_return_a_status(monkeypatch, capsys):
 
 
 # -- a saved model as the opponent ------------------------------------------------------------------
-def test_a_saved_model_plays_and_a_model_for_another_board_is_refused(monkeypatch, capsys, tmp_path):
+@pytest.mark.slow
+def test_a_saved_model_plays_and_a_model_for_another_board_is_refused(
+    monkeypatch, capsys, tmp_path
+):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
     from training.selfplay import SelfPlayEnv
 
     # Untrained is enough: the test is about loading and seating a model, not skill.
-    model = MaskablePPO("MlpPolicy", SelfPlayEnv("heroica_v0", {}, seed=0), n_steps=16, batch_size=16,
-                        device="cpu", policy_kwargs=dict(net_arch=[8]))
+    model = MaskablePPO(
+        "MlpPolicy",
+        SelfPlayEnv("heroica_v0", {}, seed=0),
+        n_steps=16,
+        batch_size=16,
+        device="cpu",
+        policy_kwargs=dict(net_arch=[8]),
+    )
     path = tmp_path / "tiny.zip"
     model.save(str(path))
-    code, out, err, _ = run(monkeypatch, capsys, ["heroica_v0", "--opponent", str(path), "--seed", "0",
-                                                   "--option", "max_rounds=2"], script(*["1"] * 3000))
+    code, out, err, _ = run(
+        monkeypatch,
+        capsys,
+        ["heroica_v0", "--opponent", str(path), "--seed", "0", "--option", "max_rounds=2"],
+        script(*["1"] * 3000),
+    )
     assert (code, err) == (0, "")
     assert "player_1 (tiny): " in out and out.rstrip().splitlines()[-1].startswith("game over: ")
-    code, out, err, _ = run(monkeypatch, capsys, ["heroica_v0", "--opponent", str(path),
-                                                   "--option", "board_size=20,20"], script("quit"))
+    code, out, err, _ = run(
+        monkeypatch,
+        capsys,
+        ["heroica_v0", "--opponent", str(path), "--option", "board_size=20,20"],
+        script("quit"),
+    )
     assert code == 2 and "was trained on observations" in err and len(err.strip().splitlines()) == 1
 
 

@@ -1,9 +1,9 @@
 """The rules reference inside the repository: ``envs/<game>/RULES.md``.
 
 Every rule ID the project uses (in test names, in the code and data of ``envs/`` and
-``training/``, in captions, the README, the notebooks, the configs and the golden transcripts)
-must be listed in its game's RULES.md, so a new test or caption naming an undocumented rule
-fails here with the missing IDs and where each is used. Nothing in the repository may point at
+``training/``, in captions, the README, the docs pages, the changelog, the notebooks, the
+configs and the golden transcripts) must be listed in its game's RULES.md, so a new test or
+caption naming an undocumented rule fails here with the missing IDs and where each is used. Nothing in the repository may point at
 the rules specifications outside it (``../shared``).
 
 ID families (text form; test names spell them with underscores, ``HE_6_4`` = ``HE-6.4``):
@@ -48,8 +48,16 @@ THIS_FILE = Path(__file__).resolve()
 GAMES = ("heroica", "heroscape", "heroclix")
 RULES_FILES = {game: ROOT / "envs" / game / "RULES.md" for game in GAMES}
 ENV_MODULES = {game: f"envs/{game}/{game}_v0.py" for game in GAMES}
-FAMILY_GAME = {"HE": "heroica", "HS": "heroscape", "HC": "heroclix", "R": "heroclix",
-               "P": "heroclix", "A": "heroclix", "TA": "heroclix", "F": "heroclix"}
+FAMILY_GAME = {
+    "HE": "heroica",
+    "HS": "heroscape",
+    "HC": "heroclix",
+    "R": "heroclix",
+    "P": "heroclix",
+    "A": "heroclix",
+    "TA": "heroclix",
+    "F": "heroclix",
+}
 P_COLUMNS = ("SPD", "ATT", "DEF", "DMG")  # the card's column order
 
 # -- the ID grammar ----------------------------------------------------------------------------
@@ -57,10 +65,14 @@ P_COLUMNS = ("SPD", "ATT", "DEF", "DMG")  # the card's column order
 _NOT_AFTER = r"(?<![A-Za-z0-9])"  # an ID starts a word (``R-1-R-11``: both R's count)
 TEXT_IDS = (
     # HE-6, HE-6.4, HE-M, HE-M.2, HS-7.2, HC-4.17; optional range tail -3.17 / –3.17
-    re.compile(_NOT_AFTER + r"(?P<fam>HE|HS|HC)-(?P<sec>\d+|M)(?:\.(?P<num>\d+))?(?![0-9])"
-               r"(?:[-\u2013](?P<sec2>\d+)\.(?P<num2>\d+)(?![0-9]))?"),
-    re.compile(_NOT_AFTER + r"(?P<fam>P)-(?:(?P<col>SPD|ATT|DEF|DMG)(?:-(?P<num>\d+))?"
-               r"(?![A-Za-z0-9])|(?P<zero>0)(?![0-9.]))"),
+    re.compile(
+        _NOT_AFTER + r"(?P<fam>HE|HS|HC)-(?P<sec>\d+|M)(?:\.(?P<num>\d+))?(?![0-9])"
+        r"(?:[-\u2013](?P<sec2>\d+)\.(?P<num2>\d+)(?![0-9]))?"
+    ),
+    re.compile(
+        _NOT_AFTER + r"(?P<fam>P)-(?:(?P<col>SPD|ATT|DEF|DMG)(?:-(?P<num>\d+))?"
+        r"(?![A-Za-z0-9])|(?P<zero>0)(?![0-9.]))"
+    ),
     re.compile(_NOT_AFTER + r"(?P<fam>R)-(?P<num>\d+)(?![0-9])"),
     re.compile(_NOT_AFTER + r"(?P<fam>A)-(?P<num>\d)(?![0-9.])"),
     re.compile(_NOT_AFTER + r"(?P<fam>TA)-(?P<code>[A-Z]{2,3})(?![A-Za-z0-9])"),
@@ -69,29 +81,38 @@ TEXT_IDS = (
 TEST_NAME = re.compile(r"(?<![A-Za-z0-9_])test_[A-Za-z0-9_]+")
 NAME_IDS = (
     # HE_6_4, HE_18_2_4 (siblings), HS_12_2_and_12_3, HS_2_3_to_2_6, HE_M_2, HE_M_M1, HC_7
-    re.compile(r"(?<![A-Za-z0-9])(?P<fam>HE|HS|HC)_(?P<sec>\d+|M)(?:_(?P<num>\d+|M\d+))?"
-               r"(?P<more>(?:_\d+)*)(?:_(?P<conj>and|to)_(?P<sec2>\d+)_(?P<num2>\d+))?"
-               r"(?=_|$)"),
-    re.compile(r"(?<![A-Za-z0-9])(?P<fam>P)_(?:(?P<col>SPD|ATT|DEF|DMG)_(?P<num>\d+)|(?P<zero>0))"
-               r"(?=_|$)"),
+    re.compile(
+        r"(?<![A-Za-z0-9])(?P<fam>HE|HS|HC)_(?P<sec>\d+|M)(?:_(?P<num>\d+|M\d+))?"
+        r"(?P<more>(?:_\d+)*)(?:_(?P<conj>and|to)_(?P<sec2>\d+)_(?P<num2>\d+))?"
+        r"(?=_|$)"
+    ),
+    re.compile(
+        r"(?<![A-Za-z0-9])(?P<fam>P)_(?:(?P<col>SPD|ATT|DEF|DMG)_(?P<num>\d+)|(?P<zero>0))"
+        r"(?=_|$)"
+    ),
     re.compile(r"(?<![A-Za-z0-9])(?P<fam>R)_(?P<num>\d+)(?=_|$)"),
     re.compile(r"(?<![A-Za-z0-9])(?P<fam>A)_(?P<num>\d)(?=_|$)"),
     re.compile(r"(?<![A-Za-z0-9])(?P<fam>TA)_(?P<code>[A-Z]{2,3})(?=_|$)"),
     re.compile(r"(?<![A-Za-z0-9])(?P<fam>F)_(?P<num>\d{2})(?=_|$)"),
 )
 # what RULES.md may define: the canonical form of every family, nothing else
-CANONICAL = re.compile(r"(?:HE-(?:\d+|M)(?:\.\d+|\.M\d+)?|HS-\d+(?:\.\d+)?|HC-\d+(?:\.\d+)?"
-                       r"|R(?:-\d+)?|P(?:-0)?|P-(?:SPD|ATT|DEF|DMG)(?:-\d+)?|A(?:-\d)?"
-                       r"|TA(?:-[A-Z]{2,3})?|F(?:-\d{2})?)")
+CANONICAL = re.compile(
+    r"(?:HE-(?:\d+|M)(?:\.\d+|\.M\d+)?|HS-\d+(?:\.\d+)?|HC-\d+(?:\.\d+)?"
+    r"|R(?:-\d+)?|P(?:-0)?|P-(?:SPD|ATT|DEF|DMG)(?:-\d+)?|A(?:-\d)?"
+    r"|TA(?:-[A-Z]{2,3})?|F(?:-\d{2})?)"
+)
 ENTRY = re.compile(r"^- \*\*(?P<id>[^*]+)\*\*(?P<text>.*)$")
 HEADING = re.compile(r"^## (?P<id>\S+) (?P<text>.+)$")
 
 # what the outside specification looks like from inside the repository
-OUTSIDE_PATH = re.compile(r"\.\./shared|shared/rules"  # also Path(...) / "shared" / "rules"
-                          r"|[\"']shared[\"']\s*/\s*[\"']rules[\"']")
+OUTSIDE_PATH = re.compile(
+    r"\.\./shared|shared/rules"  # also Path(...) / "shared" / "rules"
+    r"|[\"']shared[\"']\s*/\s*[\"']rules[\"']"
+)
 OUTSIDE_SPEC_FILE = re.compile(
     r"(?<![A-Za-z0-9_])(?:rules/)?(?:heroica|heroscape|heroclix|heroclix_powers"
-    r"|heroclix_figures)\.md(?![A-Za-z0-9_])")
+    r"|heroclix_figures)\.md(?![A-Za-z0-9_])"
+)
 
 
 def _rule(fam: str, sec: str, num: str | None) -> str:
@@ -185,15 +206,29 @@ def parent(rule_id: str) -> str | None:
 
 # -- reading the repository ---------------------------------------------------------------------
 
-SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
-             "runs", "outputs", "build", "dist", "node_modules", ".mypy_cache", ".ruff_cache"}
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".ipynb_checkpoints",
+    "runs",
+    "outputs",
+    "build",
+    "dist",
+    "node_modules",
+    ".mypy_cache",
+    ".ruff_cache",
+}
 
 
 def repository_files() -> Iterator[Path]:
     """Every text-like file of the working tree, without virtualenvs, caches and run outputs."""
     for dirpath, dirnames, filenames in os.walk(ROOT):
-        dirnames[:] = sorted(d for d in dirnames
-                             if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in SKIP_DIRS and not d.endswith(".egg-info")
+        )
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if path.resolve() != THIS_FILE:
@@ -217,15 +252,29 @@ def read_text(path: Path) -> str | None:
 
 def id_sources() -> Iterator[Path]:
     """The files whose rule IDs must be documented (RULES.md themselves excluded)."""
-    patterns = ("tests/**/*.py", "tests/golden/*.txt", "envs/**/*.py", "envs/**/*.yaml",
-                "envs/**/*.md", "training/**/*.py", "README.md", "notebooks/*.ipynb",
-                "configs/*.yaml")
+    patterns = (
+        "tests/**/*.py",
+        "tests/golden/*.txt",
+        "envs/**/*.py",
+        "envs/**/*.yaml",
+        "envs/**/*.md",
+        "training/**/*.py",
+        "README.md",
+        "CHANGELOG.md",
+        "docs/*.md",  # docs/games/ is generated from the env docstrings and RULES.md
+        "notebooks/*.ipynb",
+        "configs/*.yaml",
+    )
     seen = set()
     for pattern in patterns:
         for path in sorted(ROOT.glob(pattern)):
             resolved = path.resolve()
-            if (resolved in seen or resolved == THIS_FILE or path.name == "RULES.md"
-                    or any(part in SKIP_DIRS for part in path.relative_to(ROOT).parts)):
+            if (
+                resolved in seen
+                or resolved == THIS_FILE
+                or path.name == "RULES.md"
+                or any(part in SKIP_DIRS for part in path.relative_to(ROOT).parts)
+            ):
                 continue
             seen.add(resolved)
             yield path
@@ -261,8 +310,9 @@ def rules_file(game: str) -> tuple[list[str], list[tuple[str, str, int, bool]]]:
             if m and CANONICAL.fullmatch(m["id"]):
                 defs.append((m["id"], m["text"].strip(" -—:"), lineno, heading))
             elif m and not heading:
-                raise AssertionError(f"{path.relative_to(ROOT)}:{lineno}: "
-                                     f"'{m['id']}' is not a rule ID")
+                raise AssertionError(
+                    f"{path.relative_to(ROOT)}:{lineno}: '{m['id']}' is not a rule ID"
+                )
     return lines, defs
 
 
@@ -273,45 +323,65 @@ def documented_ids(game: str) -> set[str]:
 # -- the grammar itself -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("HE-6.4 and HE-6.10, HE-M.2, the HE-M section, HE-12", ["HE-6.4", "HE-6.10", "HE-M.2",
-                                                           "HE-M", "HE-12"]),
-    ("(HC-3.14-3.17)", ["HC-3.14", "HC-3.15", "HC-3.16", "HC-3.17"]),
-    ("HE-20.4\u201320.5 and HS-6.6\u2013HS-6.10", ["HE-20.4", "HE-20.5", "HS-6.6", "HS-6.10"]),
-    ("P-SPD-5, P-DEF-11; the P-ATT column; P-0", ["P-SPD-5", "P-DEF-11", "P-ATT", "P-0"]),
-    ("R-1-R-11, TA-FF, TA-AVG, F-01 and A-3", ["R-1", "R-11", "A-3", "TA-FF", "TA-AVG", "F-01"]),
-    ("HC-x.y, HE-<section>, 3HW-1, P-Q, A-B, XHC-4.2, HC-4.2x", ["HC-4.2"]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "HE-6.4 and HE-6.10, HE-M.2, the HE-M section, HE-12",
+            ["HE-6.4", "HE-6.10", "HE-M.2", "HE-M", "HE-12"],
+        ),
+        ("(HC-3.14-3.17)", ["HC-3.14", "HC-3.15", "HC-3.16", "HC-3.17"]),
+        ("HE-20.4\u201320.5 and HS-6.6\u2013HS-6.10", ["HE-20.4", "HE-20.5", "HS-6.6", "HS-6.10"]),
+        ("P-SPD-5, P-DEF-11; the P-ATT column; P-0", ["P-SPD-5", "P-DEF-11", "P-ATT", "P-0"]),
+        (
+            "R-1-R-11, TA-FF, TA-AVG, F-01 and A-3",
+            ["R-1", "R-11", "A-3", "TA-FF", "TA-AVG", "F-01"],
+        ),
+        ("HC-x.y, HE-<section>, 3HW-1, P-Q, A-B, XHC-4.2, HC-4.2x", ["HC-4.2"]),
+    ],
+)
 def test_text_ids_are_read_exactly(text, expected):
     assert sorted(ids_in_text(text)) == sorted(expected)
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("test_HE_6_4_skull_costs_health_and_moves_back", ["HE-6.4"]),
-    ("test_HE_18_2_4_next_mission_keeps_gold", ["HE-18.2", "HE-18.4"]),
-    ("test_HS_12_2_and_12_3_roll_attack_then_defense_dice", ["HS-12.2", "HS-12.3"]),
-    ("test_HS_2_3_to_2_6_stats_are_positive", ["HS-2.3", "HS-2.4", "HS-2.5", "HS-2.6"]),
-    ("test_HE_M_2_walls_are_not_spaces", ["HE-M.2"]),
-    ("test_HE_M_M1_tunnel_facts", ["HE-M.M1"]),
-    ("test_HC_6_12_throwing_light_6_for_2", ["HC-6.12"]),
-    ("test_bad_scenario_inline_card_breaks_HS_2_2", ["HS-2.2"]),
-    ("test_P_DEF_2_toughness_reduces_knockback_damage", ["P-DEF-2"]),
-    ("test_P_0_variants_are_offered", ["P-0"]),
-    ("test_R_10_leap_climb_climbs_anywhere", ["R-10"]),
-    ("test_TA_FF_the_others_heal_1", ["TA-FF"]),
-    ("test_XX_6_4_placeholder", []),
-    ("test_env_is_fine_with_2_players", []),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("test_HE_6_4_skull_costs_health_and_moves_back", ["HE-6.4"]),
+        ("test_HE_18_2_4_next_mission_keeps_gold", ["HE-18.2", "HE-18.4"]),
+        ("test_HS_12_2_and_12_3_roll_attack_then_defense_dice", ["HS-12.2", "HS-12.3"]),
+        ("test_HS_2_3_to_2_6_stats_are_positive", ["HS-2.3", "HS-2.4", "HS-2.5", "HS-2.6"]),
+        ("test_HE_M_2_walls_are_not_spaces", ["HE-M.2"]),
+        ("test_HE_M_M1_tunnel_facts", ["HE-M.M1"]),
+        ("test_HC_6_12_throwing_light_6_for_2", ["HC-6.12"]),
+        ("test_bad_scenario_inline_card_breaks_HS_2_2", ["HS-2.2"]),
+        ("test_P_DEF_2_toughness_reduces_knockback_damage", ["P-DEF-2"]),
+        ("test_P_0_variants_are_offered", ["P-0"]),
+        ("test_R_10_leap_climb_climbs_anywhere", ["R-10"]),
+        ("test_TA_FF_the_others_heal_1", ["TA-FF"]),
+        ("test_XX_6_4_placeholder", []),
+        ("test_env_is_fine_with_2_players", []),
+    ],
+)
 def test_test_names_are_read_exactly(name, expected):
     assert ids_in_test_name(name) == expected
 
 
 def test_sort_key_is_the_natural_order():
-    order = ["HE-1", "HE-1.1", "HE-6.4", "HE-6.10", "HE-20.7", "HE-M", "HE-M.1", "HE-M.4",
-             "HE-M.M1", "HE-M.M3"]
+    order = [
+        "HE-1",
+        "HE-1.1",
+        "HE-6.4",
+        "HE-6.10",
+        "HE-20.7",
+        "HE-M",
+        "HE-M.1",
+        "HE-M.4",
+        "HE-M.M1",
+        "HE-M.M3",
+    ]
     assert sorted(order, key=sort_key) == order
-    order = ["P", "P-0", "P-SPD", "P-SPD-2", "P-SPD-11", "P-ATT", "P-ATT-1", "P-DEF-1",
-             "P-DMG-11"]
+    order = ["P", "P-0", "P-SPD", "P-SPD-2", "P-SPD-11", "P-ATT", "P-ATT-1", "P-DEF-1", "P-DMG-11"]
     assert sorted(order, key=sort_key) == order
     order = ["TA", "TA-AVG", "TA-BRO", "TA-DEF", "TA-FF", "TA-MOD", "TA-MOE", "TA-SS", "TA-XM"]
     assert sorted(order, key=sort_key) == order
@@ -329,20 +399,20 @@ def test_an_undocumented_id_is_reported():
 @pytest.mark.parametrize("game", GAMES)
 def test_every_rule_id_used_in_the_repository_is_in_the_games_rules_md(game):
     documented = documented_ids(game)
-    missing = {rule_id: places for rule_id, places in used_ids()[game].items()
-               if rule_id not in documented}
-    assert not missing, (
-        f"rule IDs used but not listed in envs/{game}/RULES.md:\n" + "\n".join(
-            f"  {rule_id}: {', '.join(places[:5])}{' ...' if len(places) > 5 else ''}"
-            for rule_id, places in sorted(missing.items(), key=lambda kv: sort_key(kv[0]))))
+    missing = {
+        rule_id: places for rule_id, places in used_ids()[game].items() if rule_id not in documented
+    }
+    assert not missing, f"rule IDs used but not listed in envs/{game}/RULES.md:\n" + "\n".join(
+        f"  {rule_id}: {', '.join(places[:5])}{' ...' if len(places) > 5 else ''}"
+        for rule_id, places in sorted(missing.items(), key=lambda kv: sort_key(kv[0]))
+    )
 
 
 def test_the_repository_uses_every_family():
     used = used_ids()
     families = {family(rule_id) for ids in used.values() for rule_id in ids}
     assert families >= {"HE", "HS", "HC", "R", "P", "TA", "F"}, families
-    assert len(used["heroica"]) > 50 and len(used["heroscape"]) > 40 \
-        and len(used["heroclix"]) > 150
+    assert len(used["heroica"]) > 50 and len(used["heroscape"]) > 40 and len(used["heroclix"]) > 150
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -358,16 +428,19 @@ def test_rules_md_lists_each_rule_once_in_id_order_under_its_section(game):
         seen[rule_id] = lineno
         fam = family(rule_id)
         if fam in last:
-            assert sort_key(last[fam]) < sort_key(rule_id), \
+            assert sort_key(last[fam]) < sort_key(rule_id), (
                 f"{where}:{lineno}: {rule_id} after {last[fam]}"
+            )
         last[fam] = rule_id
         if is_heading:
             heading = rule_id
         else:
-            assert parent(rule_id) == heading, \
+            assert parent(rule_id) == heading, (
                 f"{where}:{lineno}: {rule_id} under heading {heading}, not {parent(rule_id)}"
-        assert len(text) >= (3 if is_heading else 15), \
+            )
+        assert len(text) >= (3 if is_heading else 15), (
             f"{where}:{lineno}: {rule_id} has no statement"
+        )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -390,15 +463,20 @@ def test_rules_md_header_says_what_it_is_and_points_at_the_env_docs(game):
 
 # -- RULES.md agrees with the data it describes ---------------------------------------------------
 
-P_ENTRY = re.compile(r"^- \*\*(?P<id>P-[A-Z]+-\d+)\*\* (?P<name>.+?) \(`(?P<key>\w+)`; "
-                     r"(?P<colour>[a-z ]+); (?P<optional>optional|not optional); "
-                     r"(?P<actions>`\w+`(?: or `\w+`)*)(?:, (?P<note>[^;]+))?; (?P<tier>T\d)\):",
-                     re.M)
-F_ENTRY = re.compile(r"^- \*\*(?P<id>F-\d{2})\*\* (?P<name>.+?) "
-                     r"\(`envs/heroclix/data/figures/(?P<file>\w+)\.yaml`\): (?P<points>\d+) points",
-                     re.M)
-TA_ENTRY = re.compile(r"^- \*\*(?P<id>TA-[A-Z]+)\*\* (?P<name>.+?)(?: \(`(?P<effect>\w+)`\))?:",
-                      re.M)
+P_ENTRY = re.compile(
+    r"^- \*\*(?P<id>P-[A-Z]+-\d+)\*\* (?P<name>.+?) \(`(?P<key>\w+)`; "
+    r"(?P<colour>[a-z ]+); (?P<optional>optional|not optional); "
+    r"(?P<actions>`\w+`(?: or `\w+`)*)(?:, (?P<note>[^;]+))?; (?P<tier>T\d)\):",
+    re.M,
+)
+F_ENTRY = re.compile(
+    r"^- \*\*(?P<id>F-\d{2})\*\* (?P<name>.+?) "
+    r"\(`envs/heroclix/data/figures/(?P<file>\w+)\.yaml`\): (?P<points>\d+) points",
+    re.M,
+)
+TA_ENTRY = re.compile(
+    r"^- \*\*(?P<id>TA-[A-Z]+)\*\* (?P<name>.+?)(?: \(`(?P<effect>\w+)`\))?:", re.M
+)
 
 
 def _clix_rules_text() -> str:
@@ -414,7 +492,12 @@ def test_heroclix_rules_md_lists_the_44_powers_of_the_catalog_as_they_are():
     for key, power in POWERS.items():
         m = entries[key]
         assert (m["id"], m["name"], m["colour"], m["optional"] == "optional", m["tier"]) == (
-            power.rule_id, power.name, power.colour, power.optional, power.tier.value), key
+            power.rule_id,
+            power.name,
+            power.colour,
+            power.optional,
+            power.tier.value,
+        ), key
         assert re.findall(r"`(\w+)`", m["actions"]) == [a.value for a in power.actions], key
         assert (m["note"] or "") == power.action_note, key
 
@@ -457,12 +540,16 @@ def _offending(pattern: re.Pattern) -> list[str]:
 
 def test_nothing_in_the_repository_points_at_shared():
     hits = _offending(OUTSIDE_PATH)
-    assert not hits, ("these lines refer to ../shared (point at envs/<game>/RULES.md instead):\n  "
-                      + "\n  ".join(hits))
+    assert not hits, (
+        "these lines refer to ../shared (point at envs/<game>/RULES.md instead):\n  "
+        + "\n  ".join(hits)
+    )
 
 
 def test_nothing_in_the_repository_names_the_outside_spec_files():
     hits = _offending(OUTSIDE_SPEC_FILE)
-    assert not hits, ("these lines name a rules specification that is not in the repository "
-                      "(heroica.md, heroscape.md, heroclix*.md; use envs/<game>/RULES.md):\n  "
-                      + "\n  ".join(hits))
+    assert not hits, (
+        "these lines name a rules specification that is not in the repository "
+        "(heroica.md, heroscape.md, heroclix*.md; use envs/<game>/RULES.md):\n  "
+        + "\n  ".join(hits)
+    )

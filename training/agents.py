@@ -5,8 +5,9 @@ so matches, evaluation during training and tournaments use one code path for bot
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -39,17 +40,23 @@ class PolicyBot:
         self.deterministic = deterministic
 
     @classmethod
-    def load(cls, path: str | Path, deterministic: bool = True) -> "PolicyBot":
+    def load(cls, path: str | Path, deterministic: bool = True) -> PolicyBot:
         from sb3_contrib import MaskablePPO
 
-        return cls(MaskablePPO.load(str(path), device="cpu"), name=Path(path).stem, deterministic=deterministic)
+        return cls(
+            MaskablePPO.load(str(path), device="cpu"),
+            name=Path(path).stem,
+            deterministic=deterministic,
+        )
 
     def act(self, game: Any, state: Any, rng: np.random.Generator) -> int:
         seat = game.current_player(state)
         observation = game.observe(state, seat)[None]
         mask = game.legal_mask(state)[None].copy()  # the game's cached mask is read-only
         with single_thread():
-            action, _ = self.model.predict(observation, action_masks=mask, deterministic=self.deterministic)
+            action, _ = self.model.predict(
+                observation, action_masks=mask, deterministic=self.deterministic
+            )
         return int(np.asarray(action).reshape(-1)[0])
 
 
@@ -76,8 +83,10 @@ def load_agent(spec: str, game_name: str) -> Any:
         return bot
     path = Path(target)
     if path.suffix != ".zip":
-        raise ValueError(f"agent spec {spec!r}: {target!r} is neither a bot of {game_name} "
-                         f"({', '.join(bot_names(game_name))}) nor a model file (.zip)")
+        raise ValueError(
+            f"agent spec {spec!r}: {target!r} is neither a bot of {game_name} "
+            f"({', '.join(bot_names(game_name))}) nor a model file (.zip)"
+        )
     if not path.is_file():
         raise FileNotFoundError(f"agent spec {spec!r}: model file {path} does not exist")
     agent = PolicyBot.load(path)
@@ -93,9 +102,11 @@ def check_compatible(agent: Any, game: Any) -> None:
     obs_shape = tuple(model.observation_space.shape)
     actions = int(model.action_space.n)
     if obs_shape != tuple(game.observation_shape) or actions != game.layout.size:
-        raise ValueError(f"agent {agent.name!r} was trained on observations {obs_shape} with {actions} "
-                         f"actions; this game has {tuple(game.observation_shape)} and {game.layout.size} "
-                         "(another game, or other board_size / num_players options?)")
+        raise ValueError(
+            f"agent {agent.name!r} was trained on observations {obs_shape} with {actions} "
+            f"actions; this game has {tuple(game.observation_shape)} and {game.layout.size} "
+            "(another game, or other board_size / num_players options?)"
+        )
 
 
 def _model_display_name(path: Path) -> str:

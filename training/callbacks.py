@@ -29,7 +29,17 @@ def game_factory(config: TrainConfig):
     return lambda: make(name, **options).game
 
 
-EVAL_FIELDS = ["timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+EVAL_FIELDS = [
+    "timesteps",
+    "opponent",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+]
 
 
 def next_multiple(steps: int, every: int) -> int:
@@ -60,7 +70,9 @@ class EvalCallback(BaseCallback):
         if self.num_timesteps >= self.next_eval and not self.stop.requested:
             self.next_eval += self.config.eval.every_steps
             with self.stop.immediate():
-                evaluate_and_log(self.model, self.config, self.csv_path, self.num_timesteps, self.logger)
+                evaluate_and_log(
+                    self.model, self.config, self.csv_path, self.num_timesteps, self.logger
+                )
         return True
 
 
@@ -198,8 +210,11 @@ def reload_snapshots(vec_env: Any, folder: Path, steps: int, keep: int) -> list[
     """Put the run's snapshots taken up to ``steps`` back in every env's pool (the newest ``keep``,
     what the pool held); later ones come from training the checkpoint does not include.
     Returns the pool's snapshot names afterwards."""
-    found = sorted((n, path) for path in folder.glob("snapshot_*.zip")
-                   if (n := steps_in_name(path)) is not None and n <= steps)
+    found = sorted(
+        (n, path)
+        for path in folder.glob("snapshot_*.zip")
+        if (n := steps_in_name(path)) is not None and n <= steps
+    )
     names: list[str] = []
     for _, path in found[-keep:]:
         names = vec_env.env_method("add_snapshot_file", str(path), path.stem)[0]
@@ -230,15 +245,33 @@ def keep_eval_rows(csv_path: Path, steps: int) -> int:
 # ==========================================================================================
 def result_fields(result: Any) -> dict[str, Any]:
     """A MatchResult as eval.csv and summary.json record it (rates to 4 decimals)."""
-    return {"games": result.games, "wins": result.wins, "draws": result.draws, "losses": result.losses,
-            "win_rate": round(result.win_rate, 4), "ci_low": round(result.ci_low, 4),
-            "ci_high": round(result.ci_high, 4)}
+    return {
+        "games": result.games,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "win_rate": round(result.win_rate, 4),
+        "ci_low": round(result.ci_low, 4),
+        "ci_high": round(result.ci_high, 4),
+    }
 
 
-def evaluate_and_log(model: Any, config: TrainConfig, csv_path: Path, timesteps: int, logger: Any = None,
-                     games: int | None = None) -> dict:
-    results = evaluate_policy(model, game_factory(config), config.env.name, config.eval.opponents,
-                              games or config.eval.games, seed=config.seed + 7919 + timesteps)
+def evaluate_and_log(
+    model: Any,
+    config: TrainConfig,
+    csv_path: Path,
+    timesteps: int,
+    logger: Any = None,
+    games: int | None = None,
+) -> dict:
+    results = evaluate_policy(
+        model,
+        game_factory(config),
+        config.env.name,
+        config.eval.opponents,
+        games or config.eval.games,
+        seed=config.seed + 7919 + timesteps,
+    )
     new_file = not csv_path.exists()
     with csv_path.open("a", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)

@@ -27,7 +27,7 @@ import ast
 import importlib
 import importlib.util
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 SUBCOMMANDS: dict[str, str] = {
     "train": "training.train",
@@ -56,12 +56,19 @@ def summary(module: str) -> str:
 
 def usage() -> str:
     width = max(len(name) for name in SUBCOMMANDS)
-    lines = ["usage: heroarena <subcommand> [args ...]", "",
-             "RL environments for LEGO Heroica, Heroscape and HeroClix: train, evaluate, play.", "",
-             "subcommands:"]
+    lines = [
+        "usage: heroarena <subcommand> [args ...]",
+        "",
+        "RL environments for LEGO Heroica, Heroscape and HeroClix: train, evaluate, play.",
+        "",
+        "subcommands:",
+    ]
     lines += [f"  {name:<{width}}  {summary(module)}" for name, module in SUBCOMMANDS.items()]
-    lines += ["", "heroarena <subcommand> --help shows that tool's options; each subcommand is also",
-              "python -m <module>: " + ", ".join(SUBCOMMANDS.values()) + "."]
+    lines += [
+        "",
+        "heroarena <subcommand> --help shows that tool's options; each subcommand is also",
+        "python -m <module>: " + ", ".join(SUBCOMMANDS.values()) + ".",
+    ]
     return "\n".join(lines)
 
 
@@ -76,8 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(usage())
         return 0
     if name not in SUBCOMMANDS:
-        print(f"error: unknown subcommand {name!r}; choose one of: {', '.join(SUBCOMMANDS)} "
-              "(heroarena --help)", file=sys.stderr)
+        print(
+            f"error: unknown subcommand {name!r}; choose one of: {', '.join(SUBCOMMANDS)} "
+            "(heroarena --help)",
+            file=sys.stderr,
+        )
         return 2
     tool = importlib.import_module(SUBCOMMANDS[name])
     try:

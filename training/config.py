@@ -134,8 +134,9 @@ class TrainConfig(pydantic.BaseModel):
     @classmethod
     def _auto_or_count(cls, value: Any) -> Any:
         # One clear message instead of one per branch of the union.
-        if value == "auto" or (isinstance(value, int) and not isinstance(value, bool)
-                               and value >= 1):
+        if value == "auto" or (
+            isinstance(value, int) and not isinstance(value, bool) and value >= 1
+        ):
             return value
         raise ValueError("n_envs must be 'auto' or an integer >= 1")
 
@@ -157,7 +158,7 @@ class TrainConfig(pydantic.BaseModel):
         return name
 
     @pydantic.model_validator(mode="after")
-    def _rollout_divides(self) -> "TrainConfig":
+    def _rollout_divides(self) -> TrainConfig:
         n_envs = self.num_envs
         rollout = self.ppo.n_steps * n_envs
         if rollout % self.ppo.batch_size:
@@ -169,7 +170,8 @@ class TrainConfig(pydantic.BaseModel):
                 f"batch_size {self.ppo.batch_size} does not divide the rollout n_steps * n_envs "
                 f"= {self.ppo.n_steps} * {envs} = {rollout}; the last minibatch of every epoch "
                 f"would be cut short. Nearest batch sizes that divide it: "
-                f"{', '.join(map(str, sorted(near)))}")
+                f"{', '.join(map(str, sorted(near)))}",
+            )
         return self
 
     @property
@@ -182,7 +184,7 @@ class TrainConfig(pydantic.BaseModel):
         """The run folder: ``run_dir / run_name``."""
         return Path(self.run_dir) / str(self.run_name)
 
-    def resolved(self) -> "TrainConfig":
+    def resolved(self) -> TrainConfig:
         """A copy with ``n_envs`` as the number it stands for here (what a run folder should
         store: the exact config the model was trained with)."""
         return self.model_copy(update={"n_envs": self.num_envs})
@@ -226,42 +228,55 @@ def _parse_override(text: str, source: str) -> tuple[tuple[str, ...], Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise ScenarioError(source, f"override {text!r}: expected key=value, e.g. "
-                                    f"ppo.learning_rate=1e-4")
+        raise ScenarioError(
+            source, f"override {text!r}: expected key=value, e.g. ppo.learning_rate=1e-4"
+        )
     path = tuple(key.split("."))
     if any(not part for part in path):
         raise ScenarioError(source, f"override {text!r}: empty part in the key {key!r}")
     try:
         value = yaml.safe_load(raw) if raw.strip() else None
     except yaml.YAMLError as exc:
-        raise ScenarioError(source, f"override {text!r}: the value is not valid YAML ({exc})",
-                            field=key) from None
+        raise ScenarioError(
+            source, f"override {text!r}: the value is not valid YAML ({exc})", field=key
+        ) from None
     return path, value
 
 
-def _check_override_path(path: tuple[str, ...], text: str, source: str,
-                         model: type[pydantic.BaseModel]) -> None:
+def _check_override_path(
+    path: tuple[str, ...], text: str, source: str, model: type[pydantic.BaseModel]
+) -> None:
     for depth, part in enumerate(path):
-        field = ".".join(path[:depth + 1])
+        field = ".".join(path[: depth + 1])
         info = model.model_fields.get(part)
         if info is None:
-            raise ScenarioError(source, f"override {text!r}: unknown field {part!r}; allowed: "
-                                        f"{', '.join(model.model_fields)}", field=field)
+            raise ScenarioError(
+                source,
+                f"override {text!r}: unknown field {part!r}; allowed: "
+                f"{', '.join(model.model_fields)}",
+                field=field,
+            )
         if depth == len(path) - 1:
             return
         if _is_mapping(info.annotation):
             return  # free-form mapping (env.options): the env checks its own keys
         sub = _model_of(info.annotation)
         if sub is None:
-            raise ScenarioError(source, f"override {text!r}: field {field!r} is a value, not a "
-                                        f"section; it has no field {path[depth + 1]!r}",
-                                field=".".join(path[:depth + 2]))
+            raise ScenarioError(
+                source,
+                f"override {text!r}: field {field!r} is a value, not a "
+                f"section; it has no field {path[depth + 1]!r}",
+                field=".".join(path[: depth + 2]),
+            )
         model = sub
 
 
-def apply_overrides(data: dict[str, Any], overrides: Sequence[str], source: str = "<overrides>",
-                    model: type[pydantic.BaseModel] | None = None
-                    ) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+def apply_overrides(
+    data: dict[str, Any],
+    overrides: Sequence[str],
+    source: str = "<overrides>",
+    model: type[pydantic.BaseModel] | None = None,
+) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
     """Apply ``key=value`` overrides to a config mapping (not changed; a copy is returned).
     ``model`` is the config schema the keys must exist in (default :class:`TrainConfig`).
 
@@ -279,9 +294,12 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str], source: str 
             if child is None:
                 child = node[part] = {}
             elif not isinstance(child, dict):
-                raise ScenarioError(source, f"override {text!r}: {'.'.join(path[:depth + 1])!r} "
-                                            f"is not a mapping (it is {child!r})",
-                                    field=".".join(path[:depth + 1]))
+                raise ScenarioError(
+                    source,
+                    f"override {text!r}: {'.'.join(path[: depth + 1])!r} "
+                    f"is not a mapping (it is {child!r})",
+                    field=".".join(path[: depth + 1]),
+                )
             node = child
         node[path[-1]] = value
         applied[path] = text
@@ -292,14 +310,20 @@ def _relocate(error: ScenarioError, applied: dict[tuple[str, ...], str]) -> Scen
     """Point an error on an overridden field at its override instead of a file line."""
     field = tuple(error.field.split(".")) if error.field else ()
     for path, text in applied.items():
-        if field[:len(path)] == path:
-            return ScenarioError(error.source, f"override {text!r}: {error.message}",
-                                 field=error.field)
+        if field[: len(path)] == path:
+            return ScenarioError(
+                error.source, f"override {text!r}: {error.message}", field=error.field
+            )
     return ScenarioError(error.source, error.message, line=error.line, field=error.field)
 
 
-def _validate(data: Any, source: str, lines: LineMap | None,
-              applied: dict[tuple[str, ...], str], model: type[ModelT]) -> ModelT:
+def _validate(
+    data: Any,
+    source: str,
+    lines: LineMap | None,
+    applied: dict[tuple[str, ...], str],
+    model: type[ModelT],
+) -> ModelT:
     try:
         try:
             return model.model_validate(data)
@@ -309,20 +333,30 @@ def _validate(data: Any, source: str, lines: LineMap | None,
                 cause = (err.get("ctx") or {}).get("error")
                 if isinstance(cause, FieldCheckError):
                     loc = tuple(str(p) for p in err["loc"]) + cause.loc
-                    raise ScenarioError(source, cause.message, field=".".join(loc),
-                                        line=None if lines is None else lines.line(loc)) from None
+                    raise ScenarioError(
+                        source,
+                        cause.message,
+                        field=".".join(loc),
+                        line=None if lines is None else lines.line(loc),
+                    ) from None
         # The usual errors, with lines, from the shared scenario validator.
         return validate(model, data, source, lines)
     except ScenarioError as error:
         if not applied:
             raise
         errors = [_relocate(e, applied) for e in (error, *error.others)]
-        raise ScenarioError(errors[0].source, errors[0].message, line=errors[0].line,
-                            field=errors[0].field, others=errors[1:]) from None
+        raise ScenarioError(
+            errors[0].source,
+            errors[0].message,
+            line=errors[0].line,
+            field=errors[0].field,
+            others=errors[1:],
+        ) from None
 
 
-def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = (),
-                model: type[ModelT] = TrainConfig) -> ModelT:  # type: ignore[assignment]
+def load_config(
+    path: str | os.PathLike[str], overrides: Sequence[str] = (), model: type[ModelT] = TrainConfig
+) -> ModelT:  # type: ignore[assignment]
     """Load a training config from YAML, apply ``key=value`` overrides and validate it against
     ``model`` (:class:`TrainConfig`, or another schema such as ``training.rllib_config``'s).
 
@@ -334,8 +368,9 @@ def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = (),
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise ScenarioError(source, f"expected a mapping of fields, got {type(data).__name__}",
-                            line=lines.line(()))
+        raise ScenarioError(
+            source, f"expected a mapping of fields, got {type(data).__name__}", line=lines.line(())
+        )
     data, applied = apply_overrides(data, overrides, source, model=model)
     return _validate(data, source, lines, applied, model)
 
@@ -345,14 +380,21 @@ class _Dumper(yaml.SafeDumper):
 
 
 _Dumper.add_representer(
-    list, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
-                                                         flow_style=True))
+    list,
+    lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True),
+)
 
 
 def config_to_yaml(config: pydantic.BaseModel) -> str:
     """The config as YAML text, every field written (defaults included), in schema order."""
-    return yaml.dump(config.model_dump(mode="json"), Dumper=_Dumper, sort_keys=False,
-                     default_flow_style=False, allow_unicode=True, width=100)
+    return yaml.dump(
+        config.model_dump(mode="json"),
+        Dumper=_Dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=100,
+    )
 
 
 def dump_config(config: TrainConfig, path: str | os.PathLike[str]) -> Path:
@@ -362,14 +404,17 @@ def dump_config(config: TrainConfig, path: str | os.PathLike[str]) -> Path:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    header = ("# The exact training config of this run (written by training.config.dump_config).\n"
-              "# Reload with training.config.load_config(path).\n")
+    header = (
+        "# The exact training config of this run (written by training.config.dump_config).\n"
+        "# Reload with training.config.load_config(path).\n"
+    )
     path.write_text(header + config_to_yaml(config), encoding="utf-8")
     return path
 
 
-def describe_fields(model: type[pydantic.BaseModel] = TrainConfig, prefix: str = ""
-                    ) -> Iterator[tuple[str, str, str]]:
+def describe_fields(
+    model: type[pydantic.BaseModel] = TrainConfig, prefix: str = ""
+) -> Iterator[tuple[str, str, str]]:
     """``(dotted key, default, description)`` for every setting, sections expanded."""
     for name, info in model.model_fields.items():
         key = prefix + name

@@ -83,8 +83,10 @@ class EnvConfig(pydantic.BaseModel):
         if "render_mode" in options:
             raise ValueError("render_mode is chosen by the trainer (rgb_array for the video)")
         if "obs_format" in options:
-            raise ValueError("obs_format is chosen by the trainer (dict for MaskablePPO, rllib "
-                             "for training.rllib)")
+            raise ValueError(
+                "obs_format is chosen by the trainer (dict for MaskablePPO, rllib "
+                "for training.rllib)"
+            )
         return options
 
     def make_kwargs(self) -> dict[str, Any]:
@@ -167,7 +169,8 @@ class NetworkConfig(pydantic.BaseModel):
     spatial: SpatialConfig = Field(default_factory=SpatialConfig)
     """Settings of the spatial network (used when kind is spatial)."""
     cnn_channels: Annotated[list[PosInt], Field(min_length=1)] = Field(
-        default_factory=lambda: [64, 64, 64])
+        default_factory=lambda: [64, 64, 64]
+    )
     """Output channels of each conv layer ('same' padding, so the board size is kept)."""
     kernel_size: PosInt = 3
     """Conv kernel size (odd, so 'same' padding is symmetric)."""
@@ -205,20 +208,30 @@ class LeagueConfig(pydantic.BaseModel):
     """Keep at most this many snapshots (the oldest leaves first)."""
 
     @pydantic.model_validator(mode="after")
-    def _some_weight(self) -> "LeagueConfig":
+    def _some_weight(self) -> LeagueConfig:
         if self.random + self.heuristic + self.lookahead + self.snapshots <= 0:
-            raise FieldCheckError(("random",), "the league weights random, heuristic, lookahead "
-                                               "and snapshots are all zero; give at least one > 0")
+            raise FieldCheckError(
+                ("random",),
+                "the league weights random, heuristic, lookahead "
+                "and snapshots are all zero; give at least one > 0",
+            )
         if self.random + self.heuristic + self.lookahead <= 0:
             # Before the first snapshot only the bots exist.
-            raise FieldCheckError(("random",), "random, heuristic and lookahead are all zero, so "
-                                               "there is no opponent before the first snapshot")
+            raise FieldCheckError(
+                ("random",),
+                "random, heuristic and lookahead are all zero, so "
+                "there is no opponent before the first snapshot",
+            )
         return self
 
     def weights(self, have_snapshots: bool = True) -> dict[str, float]:
         """Normalised weights; without snapshots yet, over the bots only."""
-        raw = {"random": self.random, "heuristic": self.heuristic, "lookahead": self.lookahead,
-               "snapshots": self.snapshots if have_snapshots else 0.0}
+        raw = {
+            "random": self.random,
+            "heuristic": self.heuristic,
+            "lookahead": self.lookahead,
+            "snapshots": self.snapshots if have_snapshots else 0.0,
+        }
         total = sum(raw.values())
         return {k: v / total for k, v in raw.items()}
 
@@ -265,8 +278,9 @@ class EvalConfig(pydantic.BaseModel):
     final_games: PosInt | None = None
     """Games per opponent for the final evaluation; null = ``games``. The final figure is the
     one a results table quotes, so it usually gets more games (a narrower interval)."""
-    opponents: Annotated[list[Literal["random", "heuristic", "lookahead"]], Field(min_length=1)] = Field(
-        default_factory=lambda: ["random", "heuristic"])
+    opponents: Annotated[list[Literal["random", "heuristic", "lookahead"]], Field(min_length=1)] = (
+        Field(default_factory=lambda: ["random", "heuristic"])
+    )
     """Bots to evaluate against."""
 
     @pydantic.field_validator("opponents")

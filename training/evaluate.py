@@ -80,9 +80,10 @@ import json
 import math
 import sys
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -92,9 +93,29 @@ from .agents import check_compatible, load_agent
 from .config import parse_env_options
 from .tournament_schedule import check_games, default_games, finishing_ranks, schedule, tables
 
-PAIR_FIELDS = ["agent", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"]
+PAIR_FIELDS = [
+    "agent",
+    "opponent",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+]
 RATING_FIELDS = ["agent", "mu", "sigma", "ordinal", "rank"]
-AGENT_FIELDS = ["agent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mean_rank"]
+AGENT_FIELDS = [
+    "agent",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "mean_rank",
+]
 OUTCOMES = ("wins", "draws", "losses")
 
 
@@ -116,8 +137,14 @@ def _order_outcome(returns: list[float], seat: int, other: int) -> str:
 
 
 def _empty_counts(num_seats: int) -> dict[str, Any]:
-    return {"games": 0, "wins": 0, "draws": 0, "losses": 0, "seat_games": [0] * num_seats,
-            "seat_wins": [0] * num_seats}
+    return {
+        "games": 0,
+        "wins": 0,
+        "draws": 0,
+        "losses": 0,
+        "seat_games": [0] * num_seats,
+        "seat_wins": [0] * num_seats,
+    }
 
 
 def _add(row: dict[str, Any], seat: int, outcome: str) -> None:
@@ -174,10 +201,16 @@ class Tournament:
     def _tally(self) -> dict[tuple[str, str], dict[str, Any]]:
         """``{(agent, opponent): head-to-head counts}`` from ``agent``'s side, in one pass."""
         outcome_of = _two_seat_outcome if self.num_seats == 2 else _order_outcome
-        tally: dict[tuple[str, str], dict[str, Any]] = defaultdict(lambda: _empty_counts(self.num_seats))
+        tally: dict[tuple[str, str], dict[str, Any]] = defaultdict(
+            lambda: _empty_counts(self.num_seats)
+        )
         for record in self.games:
-            for (seat, agent), (other, opponent) in itertools.permutations(enumerate(record.seats), 2):
-                if opponent != agent:  # two seats of one agent (fewer agents than seats) say nothing
+            for (seat, agent), (other, opponent) in itertools.permutations(
+                enumerate(record.seats), 2
+            ):
+                if (
+                    opponent != agent
+                ):  # two seats of one agent (fewer agents than seats) say nothing
                     _add(tally[agent, opponent], seat, outcome_of(record.returns, seat, other))
         return tally
 
@@ -221,8 +254,16 @@ class Tournament:
         for a, b in itertools.permutations(self.names, 2):
             row = tally.get((a, b), _empty_counts(self.num_seats))
             rate, low, high = _rate(row["wins"], row["games"])
-            rows.append({"agent": a, "opponent": b, **{k: row[k] for k in ("games", *OUTCOMES)},
-                         "win_rate": rate, "ci_low": low, "ci_high": high})
+            rows.append(
+                {
+                    "agent": a,
+                    "opponent": b,
+                    **{k: row[k] for k in ("games", *OUTCOMES)},
+                    "win_rate": rate,
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
         return rows
 
     def agent_rows(self) -> list[dict[str, Any]]:
@@ -235,17 +276,29 @@ class Tournament:
         counts = {name: _empty_counts(self.num_seats) for name in self.names}
         place = dict.fromkeys(self.names, 0)
         for record in self.games:
-            for seat, (name, result, rank) in enumerate(zip(record.seats, record.returns, record.ranks)):
+            for seat, (name, result, rank) in enumerate(
+                zip(record.seats, record.returns, record.ranks)
+            ):
                 _add(counts[name], seat, _sign_outcome(result))
                 place[name] += rank
         rows = []
         for name, row in counts.items():
             rate, low, high = _rate(row["wins"], row["games"])
-            rows.append({"agent": name, **{k: row[k] for k in ("games", *OUTCOMES)}, "win_rate": rate,
-                         "ci_low": low, "ci_high": high,
-                         "mean_rank": place[name] / row["games"] if row["games"] else math.nan,
-                         "seat_games": row["seat_games"], "seat_wins": row["seat_wins"],
-                         "seat_win_rate": [_rate(w, g)[0] for w, g in zip(row["seat_wins"], row["seat_games"])]})
+            rows.append(
+                {
+                    "agent": name,
+                    **{k: row[k] for k in ("games", *OUTCOMES)},
+                    "win_rate": rate,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "mean_rank": place[name] / row["games"] if row["games"] else math.nan,
+                    "seat_games": row["seat_games"],
+                    "seat_wins": row["seat_wins"],
+                    "seat_win_rate": [
+                        _rate(w, g)[0] for w, g in zip(row["seat_wins"], row["seat_games"])
+                    ],
+                }
+            )
         return rows
 
     def seat_rows(self) -> list[dict[str, Any]]:
@@ -254,10 +307,18 @@ class Tournament:
         The seat advantage the rotation cancels (e.g. seat 0 moving first, Battle Heroica's
         Monster Player in the last seat); with equal seats each wins about 1/n of the games.
         """
-        wins = [sum(record.returns[seat] > 0 for record in self.games) for seat in range(self.num_seats)]
-        return [dict(zip(("seat", "games", "wins", "win_rate", "ci_low", "ci_high"),
-                         (seat, len(self.games), won, *_rate(won, len(self.games)))))
-                for seat, won in enumerate(wins)]
+        wins = [
+            sum(record.returns[seat] > 0 for record in self.games) for seat in range(self.num_seats)
+        ]
+        return [
+            dict(
+                zip(
+                    ("seat", "games", "wins", "win_rate", "ci_low", "ci_high"),
+                    (seat, len(self.games), won, *_rate(won, len(self.games))),
+                )
+            )
+            for seat, won in enumerate(wins)
+        ]
 
     def tables(self) -> list[list[str]]:
         """The tables played (agent names, in seat order of each table's first game)."""
@@ -284,46 +345,77 @@ class Tournament:
         for record in (self.games[i] for i in rounds):
             # A fresh rating object per seat: openskill misrates one object passed in two teams
             # (an agent filling two seats), and the model must not update ``current`` in place.
-            teams = [[model.rating(mu=current[name].mu, sigma=current[name].sigma, name=name)]
-                     for name in record.seats]
+            teams = [
+                [model.rating(mu=current[name].mu, sigma=current[name].sigma, name=name)]
+                for name in record.seats
+            ]
             updated = model.rate(teams, ranks=record.ranks)
             by_agent: dict[str, list[Any]] = defaultdict(list)
             for name, (rating,) in zip(record.seats, updated):
                 by_agent[name].append(rating)
             for name, seats in by_agent.items():
-                current[name] = model.rating(mu=float(np.mean([r.mu for r in seats])),
-                                             sigma=float(np.mean([r.sigma for r in seats])), name=name)
-        return {name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for name, r in current.items()}
+                current[name] = model.rating(
+                    mu=float(np.mean([r.mu for r in seats])),
+                    sigma=float(np.mean([r.sigma for r in seats])),
+                    name=name,
+                )
+        return {
+            name: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
+            for name, r in current.items()
+        }
 
     def leaderboard(self) -> list[dict[str, Any]]:
         """Agents by decreasing ordinal: ``[{agent, mu, sigma, ordinal, rank}, ...]`` (rank from 1)."""
         ratings = self.ratings()
         order = sorted(self.names, key=lambda name: (-ratings[name]["ordinal"], name))
-        return [{"agent": name, **ratings[name], "rank": rank} for rank, name in enumerate(order, 1)]
+        return [
+            {"agent": name, **ratings[name], "rank": rank} for rank, name in enumerate(order, 1)
+        ]
 
     # -- output ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-safe values (NaN becomes None)."""
         rate, low, high = self._matrices()
-        return {"env": self.env, "options": self.options, "seed": self.seed,
-                "games_per_pair": self.games_per_pair, "num_seats": self.num_seats, "agents": list(self.names),
-                "tables": self.tables(), "games": [record.to_dict() for record in self.games],
-                "pairs": [_json_safe(row) for row in self.pair_rows()],
-                "win_rate_matrix": _json_matrix(rate), "ci_low": _json_matrix(low), "ci_high": _json_matrix(high),
-                "agent_results": [_json_safe(row) for row in self.agent_rows()],
-                "seat_results": [_json_safe(row) for row in self.seat_rows()],
-                "leaderboard": self.leaderboard()}
+        return {
+            "env": self.env,
+            "options": self.options,
+            "seed": self.seed,
+            "games_per_pair": self.games_per_pair,
+            "num_seats": self.num_seats,
+            "agents": list(self.names),
+            "tables": self.tables(),
+            "games": [record.to_dict() for record in self.games],
+            "pairs": [_json_safe(row) for row in self.pair_rows()],
+            "win_rate_matrix": _json_matrix(rate),
+            "ci_low": _json_matrix(low),
+            "ci_high": _json_matrix(high),
+            "agent_results": [_json_safe(row) for row in self.agent_rows()],
+            "seat_results": [_json_safe(row) for row in self.seat_rows()],
+            "leaderboard": self.leaderboard(),
+        }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Tournament":
+    def from_dict(cls, data: dict[str, Any]) -> Tournament:
         """The inverse of ``to_dict`` (tables and ratings are recomputed from the games)."""
-        games = [GameRecord(seats=list(g["seats"]), seed=int(g["seed"]), returns=[float(r) for r in g["returns"]])
-                 for g in data["games"]]
+        games = [
+            GameRecord(
+                seats=list(g["seats"]),
+                seed=int(g["seed"]),
+                returns=[float(r) for r in g["returns"]],
+            )
+            for g in data["games"]
+        ]
         # Files from before N-player tournaments have no num_seats: their games tell.
         seats = int(data.get("num_seats") or (len(games[0].seats) if games else 2))
-        return cls(names=list(data["agents"]), games=games, env=data.get("env", ""),
-                   options=dict(data.get("options") or {}), seed=int(data.get("seed", 0)),
-                   games_per_pair=int(data.get("games_per_pair", 0)), num_seats=seats)
+        return cls(
+            names=list(data["agents"]),
+            games=games,
+            env=data.get("env", ""),
+            options=dict(data.get("options") or {}),
+            seed=int(data.get("seed", 0)),
+            games_per_pair=int(data.get("games_per_pair", 0)),
+            num_seats=seats,
+        )
 
     def to_json(self, path: str | Path) -> Path:
         path = Path(path)
@@ -331,25 +423,39 @@ class Tournament:
         return path
 
     @classmethod
-    def from_json(cls, path: str | Path) -> "Tournament":
+    def from_json(cls, path: str | Path) -> Tournament:
         """A tournament written by ``to_json`` / ``write`` (e.g. to re-plot it in a notebook)."""
         return cls.from_dict(json.loads(Path(path).read_text()))
 
     def to_csv(self, path: str | Path) -> Path:
         """Long format: one row per ordered pair (``PAIR_FIELDS``)."""
-        return _write_csv(path, PAIR_FIELDS, [{k: _round(v) for k, v in row.items()} for row in self.pair_rows()])
+        return _write_csv(
+            path, PAIR_FIELDS, [{k: _round(v) for k, v in row.items()} for row in self.pair_rows()]
+        )
 
     def ratings_csv(self, path: str | Path) -> Path:
         """agent, mu, sigma, ordinal, rank: the leaderboard."""
-        return _write_csv(path, RATING_FIELDS, [{k: _round(v) for k, v in row.items()} for row in self.leaderboard()])
+        return _write_csv(
+            path,
+            RATING_FIELDS,
+            [{k: _round(v) for k, v in row.items()} for row in self.leaderboard()],
+        )
 
     def agents_csv(self, path: str | Path) -> Path:
         """One row per agent: ``AGENT_FIELDS`` then ``seat{s}_games``, ``seat{s}_wins``, ``seat{s}_win_rate``."""
         per_seat = ("games", "wins", "win_rate")
         fields = AGENT_FIELDS + [f"seat{s}_{k}" for s in range(self.num_seats) for k in per_seat]
-        rows = [{**{k: _round(row[k]) for k in AGENT_FIELDS},
-                 **{f"seat{s}_{k}": _round(row[f"seat_{k}"][s]) for s in range(self.num_seats) for k in per_seat}}
-                for row in self.agent_rows()]
+        rows = [
+            {
+                **{k: _round(row[k]) for k in AGENT_FIELDS},
+                **{
+                    f"seat{s}_{k}": _round(row[f"seat_{k}"][s])
+                    for s in range(self.num_seats)
+                    for k in per_seat
+                },
+            }
+            for row in self.agent_rows()
+        ]
         return _write_csv(path, fields, rows)
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
@@ -357,8 +463,11 @@ class Tournament:
         seats, ``agents.csv``) into ``out_dir``."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        paths = {"json": self.to_json(out / "tournament.json"), "win_rates": self.to_csv(out / "win_rates.csv"),
-                 "ratings": self.ratings_csv(out / "ratings.csv")}
+        paths = {
+            "json": self.to_json(out / "tournament.json"),
+            "win_rates": self.to_csv(out / "win_rates.csv"),
+            "ratings": self.ratings_csv(out / "ratings.csv"),
+        }
         if self.num_seats > 2:  # two-seat tournaments keep their three files
             paths["agents"] = self.agents_csv(out / "agents.csv")
         return paths
@@ -368,39 +477,84 @@ class Tournament:
         with more than two seats also each agent's results, by seat, and each seat's win rate."""
         rate, low, high = self._matrices()
         names, n = self.names, self.num_seats
-        cells = [[("-" if i == j or math.isnan(rate[i, j]) else
-                   f"{rate[i, j]:.2f} [{low[i, j]:.2f}-{high[i, j]:.2f}]") for j in range(len(names))]
-                 for i in range(len(names))]
+        cells = [
+            [
+                (
+                    "-"
+                    if i == j or math.isnan(rate[i, j])
+                    else f"{rate[i, j]:.2f} [{low[i, j]:.2f}-{high[i, j]:.2f}]"
+                )
+                for j in range(len(names))
+            ]
+            for i in range(len(names))
+        ]
         first = max([len("agent \\ opponent"), *map(len, names)])
         widths = [max([len(name), *(len(row[j]) for row in cells)]) for j, name in enumerate(names)]
         title = f"{self.env or 'tournament'}: {len(names)} agents, {len(self.games)} games"
         if n == 2:  # the two-player heading, unchanged
-            lines = [f"{title} ({self.games_per_pair} per pair), seed {self.seed}; win rate of row vs column [95% CI]"]
+            lines = [
+                f"{title} ({self.games_per_pair} per pair), seed {self.seed}; win rate of row vs column [95% CI]"
+            ]
         else:
-            lines = [f"{title} at {len(self.tables())} tables of {n} seats ({self.games_per_pair} per table, "
-                     f"seats rotated), seed {self.seed}", "",
-                     f"agent results (win = positive return; equal agents win about 1/{n}) and win rate by seat",
-                     "  ".join([f"{'agent'.ljust(first)}  games  wins  draws  win rate [95% CI]   mean rank",
-                                *(f"seat {s}".rjust(7) for s in range(n))])]
-            lines += ["  ".join([f"{r['agent'].ljust(first)}  {r['games']:5d}  {r['wins']:4d}  {r['draws']:5d}  "
-                                 f"{r['win_rate']:8.2f} [{r['ci_low']:.2f}-{r['ci_high']:.2f}]  {r['mean_rank']:9.2f}",
-                                 *(f"{x:7.2f}" for x in r["seat_win_rate"])]) for r in self.agent_rows()]
-            lines += ["", "seat win rates: " + ", ".join(f"seat {r['seat']} {r['win_rate']:.2f} "
-                                                         f"[{r['ci_low']:.2f}-{r['ci_high']:.2f}]"
-                                                         for r in self.seat_rows()),
-                      "", "head to head: share of shared games the row finished ahead of the column [95% CI]"]
-        lines.append("  ".join(["agent \\ opponent".ljust(first), *(m.rjust(w) for m, w in zip(names, widths))]))
-        lines += ["  ".join([name.ljust(first), *(c.rjust(w) for c, w in zip(row, widths))])
-                  for name, row in zip(names, cells)]
-        lines += ["", "leaderboard (openskill Plackett-Luce; ordinal = mu - 3 sigma)",
-                  f"{'rank':>4}  {'agent'.ljust(first)}  {'ordinal':>8}  {'mu':>7}  {'sigma':>6}"]
-        lines += [f"{row['rank']:>4}  {row['agent'].ljust(first)}  {row['ordinal']:8.2f}  {row['mu']:7.2f}  "
-                  f"{row['sigma']:6.2f}" for row in self.leaderboard()]
+            lines = [
+                f"{title} at {len(self.tables())} tables of {n} seats ({self.games_per_pair} per table, "
+                f"seats rotated), seed {self.seed}",
+                "",
+                f"agent results (win = positive return; equal agents win about 1/{n}) and win rate by seat",
+                "  ".join(
+                    [
+                        f"{'agent'.ljust(first)}  games  wins  draws  win rate [95% CI]   mean rank",
+                        *(f"seat {s}".rjust(7) for s in range(n)),
+                    ]
+                ),
+            ]
+            lines += [
+                "  ".join(
+                    [
+                        f"{r['agent'].ljust(first)}  {r['games']:5d}  {r['wins']:4d}  {r['draws']:5d}  "
+                        f"{r['win_rate']:8.2f} [{r['ci_low']:.2f}-{r['ci_high']:.2f}]  {r['mean_rank']:9.2f}",
+                        *(f"{x:7.2f}" for x in r["seat_win_rate"]),
+                    ]
+                )
+                for r in self.agent_rows()
+            ]
+            lines += [
+                "",
+                "seat win rates: "
+                + ", ".join(
+                    f"seat {r['seat']} {r['win_rate']:.2f} [{r['ci_low']:.2f}-{r['ci_high']:.2f}]"
+                    for r in self.seat_rows()
+                ),
+                "",
+                "head to head: share of shared games the row finished ahead of the column [95% CI]",
+            ]
+        lines.append(
+            "  ".join(
+                ["agent \\ opponent".ljust(first), *(m.rjust(w) for m, w in zip(names, widths))]
+            )
+        )
+        lines += [
+            "  ".join([name.ljust(first), *(c.rjust(w) for c, w in zip(row, widths))])
+            for name, row in zip(names, cells)
+        ]
+        lines += [
+            "",
+            "leaderboard (openskill Plackett-Luce; ordinal = mu - 3 sigma)",
+            f"{'rank':>4}  {'agent'.ljust(first)}  {'ordinal':>8}  {'mu':>7}  {'sigma':>6}",
+        ]
+        lines += [
+            f"{row['rank']:>4}  {row['agent'].ljust(first)}  {row['ordinal']:8.2f}  {row['mu']:7.2f}  "
+            f"{row['sigma']:6.2f}"
+            for row in self.leaderboard()
+        ]
         return "\n".join(lines)
 
 
 def _json_safe(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: [_json_float(x) for x in v] if isinstance(v, list) else _json_float(v) for k, v in row.items()}
+    return {
+        k: [_json_float(x) for x in v] if isinstance(v, list) else _json_float(v)
+        for k, v in row.items()
+    }
 
 
 def _json_float(value: Any) -> Any:
@@ -427,8 +581,12 @@ def _write_csv(path: str | Path, fields: list[str], rows: list[dict[str, Any]]) 
 # ==========================================================================================
 # Running a tournament
 # ==========================================================================================
-def _setup(env_name: str, agents: Sequence[str | Bot], options: dict[str, Any] | None,
-           game_factory: Callable[[], Any] | None) -> tuple[Any, list[Bot]]:
+def _setup(
+    env_name: str,
+    agents: Sequence[str | Bot],
+    options: dict[str, Any] | None,
+    game_factory: Callable[[], Any] | None,
+) -> tuple[Any, list[Bot]]:
     """Build the game and the players, raising on anything the user got wrong (before any game)."""
     if game_factory is None:
         from envs import make
@@ -437,8 +595,10 @@ def _setup(env_name: str, agents: Sequence[str | Bot], options: dict[str, Any] |
     else:
         game = game_factory()
     if game.num_players < 2:
-        raise ValueError(f"{env_name} with these options has {game.num_players} player; a tournament "
-                         "needs a game of two or more")
+        raise ValueError(
+            f"{env_name} with these options has {game.num_players} player; a tournament "
+            "needs a game of two or more"
+        )
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {len(agents)}")
     bots = [load_agent(agent, env_name) if isinstance(agent, str) else agent for agent in agents]
@@ -448,8 +608,10 @@ def _setup(env_name: str, agents: Sequence[str | Bot], options: dict[str, Any] |
         if not isinstance(name, str) or not name:
             raise ValueError(f"agent {bot!r} has no name")
         if name in seen:
-            raise ValueError(f"duplicate agent name {name!r}; give each agent its own name "
-                             f"with name=spec (e.g. {name}2={name})")
+            raise ValueError(
+                f"duplicate agent name {name!r}; give each agent its own name "
+                f"with name=spec (e.g. {name}2={name})"
+            )
         seen.add(name)
         check_compatible(bot, game)
     return game, bots
@@ -457,40 +619,62 @@ def _setup(env_name: str, agents: Sequence[str | Bot], options: dict[str, Any] |
 
 def _progress(tournament: Tournament, table: int, total: int) -> str:
     """One line on a finished table: the pair's results, or each agent's wins at the table."""
-    played = tournament.games[-tournament.games_per_pair:]
+    played = tournament.games[-tournament.games_per_pair :]
     head = f"[{table + 1}/{total}] "
     if tournament.num_seats == 2:  # the line two-player tournaments always printed
         a, b = played[0].seats
         row = tournament.counts(a, b)
-        return head + f"{a} vs {b}: {row['wins']} wins / {row['draws']} draws / {row['losses']} losses"
+        return (
+            head + f"{a} vs {b}: {row['wins']} wins / {row['draws']} draws / {row['losses']} losses"
+        )
     wins = dict.fromkeys((name for record in played for name in record.seats), 0)
     for record in played:
         for name, result in zip(record.seats, record.returns):
             wins[name] += result > 0
     draws = sum(max(record.returns) <= 0 for record in played)
-    return head + ", ".join(f"{name} {won}" for name, won in wins.items()) + \
-        f" wins in {len(played)} games; {draws} without a winner"
+    return (
+        head
+        + ", ".join(f"{name} {won}" for name, won in wins.items())
+        + f" wins in {len(played)} games; {draws} without a winner"
+    )
 
 
-def _play(game: Any, bots: list[Bot], games_per_table: int, seed: int, progress: bool) -> Tournament:
+def _play(
+    game: Any, bots: list[Bot], games_per_table: int, seed: int, progress: bool
+) -> Tournament:
     num_seats = int(game.num_players)
-    tournament = Tournament(names=[bot.name for bot in bots], seed=seed, games_per_pair=games_per_table,
-                            num_seats=num_seats)
+    tournament = Tournament(
+        names=[bot.name for bot in bots],
+        seed=seed,
+        games_per_pair=games_per_table,
+        num_seats=num_seats,
+    )
     slots = schedule(len(bots), num_seats, games_per_table, seed)
     total = len(slots) // games_per_table
     for slot in slots:
         seats = [bots[i] for i in slot.seats]
         returns = play_game(game, seats, slot.seed)
-        tournament.games.append(GameRecord(seats=[bot.name for bot in seats], seed=slot.seed,
-                                           returns=[float(r) for r in returns]))
+        tournament.games.append(
+            GameRecord(
+                seats=[bot.name for bot in seats],
+                seed=slot.seed,
+                returns=[float(r) for r in returns],
+            )
+        )
         if progress and slot.game == games_per_table - 1:
             print(_progress(tournament, slot.table, total), file=sys.stderr, flush=True)
     return tournament
 
 
-def run_tournament(env_name: str, agents: Sequence[str | Bot], games_per_pair: int, seed: int = 0,
-                   options: dict[str, Any] | None = None, game_factory: Callable[[], Any] | None = None,
-                   progress: bool = False) -> Tournament:
+def run_tournament(
+    env_name: str,
+    agents: Sequence[str | Bot],
+    games_per_pair: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    game_factory: Callable[[], Any] | None = None,
+    progress: bool = False,
+) -> Tournament:
     """Round robin among ``agents`` (specs for ``load_agent`` or Bot objects), seats rotating.
 
     The game is ``envs.make(env_name, **options).game`` unless ``game_factory`` builds it. Every
@@ -515,16 +699,23 @@ def load_eval_csv(path: str | Path) -> dict[str, dict[str, np.ndarray]]:
     (floats), e.g. ``plt.fill_between(c["timesteps"], c["ci_low"], c["ci_high"])``. The final
     evaluation (more games) may share its timesteps with the last periodic one.
     """
-    ints, floats = ("timesteps", "games", "wins", "draws", "losses"), ("win_rate", "ci_low", "ci_high")
+    ints, floats = (
+        ("timesteps", "games", "wins", "draws", "losses"),
+        ("win_rate", "ci_low", "ci_high"),
+    )
     rows: dict[str, list[dict[str, str]]] = defaultdict(list)
     with Path(path).open(newline="") as handle:
         for row in csv.DictReader(handle):
             rows[row["opponent"]].append(row)
     curves = {}
     for opponent, group in rows.items():
-        group.sort(key=lambda row: int(row["timesteps"]))  # stable: resumed runs append out of order
-        curves[opponent] = {**{c: np.array([int(r[c]) for r in group], dtype=np.int64) for c in ints},
-                            **{c: np.array([float(r[c]) for r in group]) for c in floats}}
+        group.sort(
+            key=lambda row: int(row["timesteps"])
+        )  # stable: resumed runs append out of order
+        curves[opponent] = {
+            **{c: np.array([int(r[c]) for r in group], dtype=np.int64) for c in ints},
+            **{c: np.array([float(r[c]) for r in group]) for c in floats},
+        }
     return curves
 
 
@@ -532,18 +723,36 @@ def load_eval_csv(path: str | Path) -> dict[str, dict[str, np.ndarray]]:
 # Command line
 # ==========================================================================================
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m training.evaluate",
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--env", required=True, help="registered env, e.g. heroica_v0")
-    parser.add_argument("--agents", nargs="+", required=True,
-                        help="bot names, model .zip files or name=spec (at least two)")
-    parser.add_argument("--games", type=int, default=None,
-                        help="games per pair, or per table of n agents for an n-seat game (a multiple of n "
-                             "for n > 2; even for 2: fair seats); default 20, rounded up to a multiple of n")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        help="bot names, model .zip files or name=spec (at least two)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games per pair, or per table of n agents for an n-seat game (a multiple of n "
+        "for n > 2; even for 2: fair seats); default 20, rounded up to a multiple of n",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("outputs/tournament"), help="output folder")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="env option for envs.make (repeatable; YAML values), e.g. num_players=3")
+    parser.add_argument(
+        "--out", type=Path, default=Path("outputs/tournament"), help="output folder"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="env option for envs.make (repeatable; YAML values), e.g. num_players=3",
+    )
     parser.add_argument("--quiet", action="store_true", help="no per-table progress on stderr")
     args = parser.parse_args(argv)
     try:

@@ -6,16 +6,25 @@ measured exactly like a bot.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from envs.bots import MatchResult, get_bot, play_match
 
 from .agents import PolicyBot
 
 
-def evaluate_policy(model: Any, game_factory: Callable[[], Any], game_name: str,
-                    opponents: Sequence[str], games: int, seed: int) -> dict[str, MatchResult]:
+def evaluate_policy(
+    model: Any,
+    game_factory: Callable[[], Any],
+    game_name: str,
+    opponents: Sequence[str],
+    games: int,
+    seed: int,
+) -> dict[str, MatchResult]:
     """``{opponent: MatchResult}`` of the deterministic policy against each named bot."""
     learner = PolicyBot(model, name="policy")
-    return {name: play_match(game_factory, learner, get_bot(game_name, name), games, seed=seed)
-            for name in opponents}
+    return {
+        name: play_match(game_factory, learner, get_bot(game_name, name), games, seed=seed)
+        for name in opponents
+    }

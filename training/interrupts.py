@@ -13,8 +13,9 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 
 class Interrupted(KeyboardInterrupt):
@@ -36,8 +37,10 @@ class Interrupted(KeyboardInterrupt):
     def report(self) -> str:
         if self.checkpoint is None:
             return f"interrupted by {self.signal_name} before the model existed; nothing to resume from"
-        return (f"interrupted by {self.signal_name} at step {self.timesteps}: saved {self.checkpoint}, "
-                f"final_model.zip and summary.json in {self.run}; continue with resume_from={self.checkpoint}")
+        return (
+            f"interrupted by {self.signal_name} at step {self.timesteps}: saved {self.checkpoint}, "
+            f"final_model.zip and summary.json in {self.run}; continue with resume_from={self.checkpoint}"
+        )
 
 
 class StopSignals:
@@ -64,7 +67,7 @@ class StopSignals:
     def requested(self) -> bool:
         return self.signum is not None
 
-    def __enter__(self) -> "StopSignals":
+    def __enter__(self) -> StopSignals:
         if threading.current_thread() is threading.main_thread():
             for signum in self.SIGNALS:
                 if signal.getsignal(signum) is not signal.SIG_IGN:

@@ -28,7 +28,9 @@ __all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "LeagueSchedule", "Oppon
 class Opponent(Protocol):
     """Plays one seat: returns a legal action for ``agent`` (the AEC env's ``agent_selection``)."""
 
-    def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int: ...
+    def act(
+        self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator
+    ) -> int: ...
 
 
 class BotOpponent:
@@ -38,7 +40,9 @@ class BotOpponent:
         self.bot = bot
         self.name = name or getattr(bot, "name", type(bot).__name__)
 
-    def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int:
+    def act(
+        self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator
+    ) -> int:
         return int(self.bot.act(env.game, env.game_state, rng))
 
     def __repr__(self) -> str:
@@ -61,19 +65,24 @@ class PolicyOpponent:
         self.name = name
 
     @classmethod
-    def snapshot(cls, model: Any, deterministic: bool = False, name: str = "snapshot") -> "PolicyOpponent":
+    def snapshot(
+        cls, model: Any, deterministic: bool = False, name: str = "snapshot"
+    ) -> PolicyOpponent:
         """Freeze a deep copy of ``model``'s policy (eval mode) so later training leaves it alone."""
         policy = copy.deepcopy(getattr(model, "policy", model))
         if hasattr(policy, "set_training_mode"):
             policy.set_training_mode(False)
         return cls(policy, deterministic=deterministic, name=name)
 
-    def act(self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator) -> int:
+    def act(
+        self, env: Any, agent: str, obs: dict[str, np.ndarray], rng: np.random.Generator
+    ) -> int:
         mask = np.asarray(obs["action_mask"], dtype=bool)
         policy = self.policy
         if self.deterministic or not hasattr(policy, "get_distribution"):
-            action, _ = policy.predict(obs["observation"], action_masks=mask,
-                                       deterministic=self.deterministic)
+            action, _ = policy.predict(
+                obs["observation"], action_masks=mask, deterministic=self.deterministic
+            )
             return int(np.asarray(action).reshape(-1)[0])
         import torch
 
@@ -117,20 +126,29 @@ class LeagueSchedule:
     def __post_init__(self) -> None:
         for kind in self.KINDS:
             value = getattr(self, kind)
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                    or not np.isfinite(value):
-                raise ValueError(f"LeagueSchedule.{kind}: weight must be a finite number, got {value!r}")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float, np.integer, np.floating))
+                or not np.isfinite(value)
+            ):
+                raise ValueError(
+                    f"LeagueSchedule.{kind}: weight must be a finite number, got {value!r}"
+                )
             if value < 0:
                 raise ValueError(f"LeagueSchedule.{kind}: weight must be >= 0, got {value!r}")
         if sum(getattr(self, k) for k in self.KINDS) <= 0:
-            raise ValueError("LeagueSchedule: all weights (random, heuristic, lookahead, snapshots) are zero; "
-                             "give at least one a positive weight")
+            raise ValueError(
+                "LeagueSchedule: all weights (random, heuristic, lookahead, snapshots) are zero; "
+                "give at least one a positive weight"
+            )
         m = self.max_snapshots
         if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
             raise ValueError(f"LeagueSchedule.max_snapshots: must be an integer >= 0, got {m!r}")
         if self.snapshots > 0 and m == 0:
-            raise ValueError("LeagueSchedule.max_snapshots: is 0 but snapshots has weight "
-                             f"{self.snapshots}; keep at least one snapshot or set snapshots=0")
+            raise ValueError(
+                "LeagueSchedule.max_snapshots: is 0 but snapshots has weight "
+                f"{self.snapshots}; keep at least one snapshot or set snapshots=0"
+            )
 
     def weights(self) -> dict[str, float]:
         total = float(sum(getattr(self, k) for k in self.KINDS))
@@ -145,8 +163,14 @@ class OpponentPool:
     beyond ``schedule.max_snapshots`` evicts the oldest.
     """
 
-    def __init__(self, schedule: LeagueSchedule | None = None, *, random: Opponent | None = None,
-                 heuristic: Opponent | None = None, lookahead: Opponent | None = None):
+    def __init__(
+        self,
+        schedule: LeagueSchedule | None = None,
+        *,
+        random: Opponent | None = None,
+        heuristic: Opponent | None = None,
+        lookahead: Opponent | None = None,
+    ):
         if random is None:
             from envs.bots import RandomBot
 
@@ -159,14 +183,17 @@ class OpponentPool:
         self.schedule = schedule if schedule is not None else LeagueSchedule()
 
     @classmethod
-    def for_game(cls, game_name: str, schedule: LeagueSchedule | None = None) -> "OpponentPool":
+    def for_game(cls, game_name: str, schedule: LeagueSchedule | None = None) -> OpponentPool:
         """The random bot and (where registered) the heuristic and lookahead bots of ``game_name``
         (``"heroica"``/``"heroica_v0"``)."""
         from envs.bots import bot_names, get_bot
 
         known = bot_names(game_name)
-        bots = {kind: BotOpponent(get_bot(game_name, kind), name=kind)
-                for kind in ("heuristic", "lookahead") if kind in known}
+        bots = {
+            kind: BotOpponent(get_bot(game_name, kind), name=kind)
+            for kind in ("heuristic", "lookahead")
+            if kind in known
+        }
         return cls(schedule, **bots)
 
     def _bot(self, kind: str) -> Opponent | None:
@@ -187,8 +214,10 @@ class OpponentPool:
     # -- snapshots --------------------------------------------------------------------
     def add_snapshot(self, name: str, opponent: Opponent) -> None:
         if name in LeagueSchedule.BOT_KINDS or name in self._snapshots:
-            raise ValueError(f"add_snapshot: name {name!r} is already in the pool "
-                             f"({self.names()}); give each snapshot a new name")
+            raise ValueError(
+                f"add_snapshot: name {name!r} is already in the pool "
+                f"({self.names()}); give each snapshot a new name"
+            )
         if not hasattr(opponent, "act"):
             raise TypeError(f"add_snapshot: {opponent!r} has no act(env, agent, obs, rng)")
         self._snapshots[name] = opponent
@@ -204,7 +233,9 @@ class OpponentPool:
         return list(self._snapshots)
 
     def names(self) -> list[str]:
-        return [kind for kind in LeagueSchedule.BOT_KINDS if self._bot(kind) is not None] + self.snapshot_names
+        return [
+            kind for kind in LeagueSchedule.BOT_KINDS if self._bot(kind) is not None
+        ] + self.snapshot_names
 
     def get(self, name: str) -> Opponent:
         if name in LeagueSchedule.BOT_KINDS and self._bot(name) is not None:
@@ -222,10 +253,15 @@ class OpponentPool:
         total = sum(w for k, w in weights.items() if available[k])
         if total <= 0:
             missing = [k for k, w in weights.items() if w > 0 and not available[k]]
-            raise ValueError(f"OpponentPool: the schedule puts weight only on {missing}, which the pool "
-                             "does not have yet (add_snapshot first, or give a bot weight)")
-        probs = {kind: weights[kind] / total for kind in LeagueSchedule.BOT_KINDS
-                 if available[kind] and weights[kind] > 0}
+            raise ValueError(
+                f"OpponentPool: the schedule puts weight only on {missing}, which the pool "
+                "does not have yet (add_snapshot first, or give a bot weight)"
+            )
+        probs = {
+            kind: weights[kind] / total
+            for kind in LeagueSchedule.BOT_KINDS
+            if available[kind] and weights[kind] > 0
+        }
         for name in self._snapshots:
             probs[name] = weights["snapshots"] / total / len(self._snapshots)
         return probs

@@ -67,8 +67,9 @@ kwarg in ``policy_kwargs``) and ``training.pretrain`` (``evaluate_actions`` +
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
-from typing import Any, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -78,25 +79,48 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-__all__ = ["BoardCNN", "PlanesExtractor", "SpatialNet", "SpatialPolicy", "board_is_hex",
-           "default_dilations", "receptive_field", "spatial_kwargs_for_game", "spatial_policy"]
+__all__ = [
+    "BoardCNN",
+    "PlanesExtractor",
+    "SpatialNet",
+    "SpatialPolicy",
+    "board_is_hex",
+    "default_dilations",
+    "receptive_field",
+    "spatial_kwargs_for_game",
+    "spatial_policy",
+]
 
 
 class BoardCNN(BaseFeaturesExtractor):
-    def __init__(self, observation_space: gym.spaces.Box, features_dim: int = 256,
-                 channels: Sequence[int] = (64, 64, 64), kernel_size: int = 3):
+    def __init__(
+        self,
+        observation_space: gym.spaces.Box,
+        features_dim: int = 256,
+        channels: Sequence[int] = (64, 64, 64),
+        kernel_size: int = 3,
+    ):
         if len(observation_space.shape) != 3:
-            raise ValueError(f"BoardCNN needs (C, H, W) observations, got {observation_space.shape}")
+            raise ValueError(
+                f"BoardCNN needs (C, H, W) observations, got {observation_space.shape}"
+            )
         if kernel_size % 2 != 1:
-            raise ValueError(f"kernel_size must be odd so that padding keeps the board size, got {kernel_size}")
+            raise ValueError(
+                f"kernel_size must be odd so that padding keeps the board size, got {kernel_size}"
+            )
         super().__init__(observation_space, features_dim)
         in_channels, height, width = observation_space.shape
         layers: list[nn.Module] = []
         for out_channels in channels:
-            layers += [nn.Conv2d(in_channels, out_channels, kernel_size, padding=kernel_size // 2), nn.ReLU()]
+            layers += [
+                nn.Conv2d(in_channels, out_channels, kernel_size, padding=kernel_size // 2),
+                nn.ReLU(),
+            ]
             in_channels = out_channels
         self.convs = nn.Sequential(*layers)
-        self.head = nn.Sequential(nn.Flatten(), nn.Linear(in_channels * height * width, features_dim), nn.ReLU())
+        self.head = nn.Sequential(
+            nn.Flatten(), nn.Linear(in_channels * height * width, features_dim), nn.ReLU()
+        )
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return self.head(self.convs(observations))
@@ -145,12 +169,14 @@ def board_is_hex(game: Any) -> bool:
         found = getattr(game, name, None)
         if found is None:
             continue
-        for board in (found if isinstance(found, (list, tuple)) else [found]):
+        for board in found if isinstance(found, (list, tuple)) else [found]:
             boards.append(getattr(board, "board", board))  # a PaddedBoard holds .board
         break
     kinds = {getattr(board, "topology", None) for board in boards} - {None}
     if len(kinds) > 1:
-        raise ValueError(f"{getattr(game, 'name', game)!r} mixes board topologies {sorted(map(str, kinds))}")
+        raise ValueError(
+            f"{getattr(game, 'name', game)!r} mixes board topologies {sorted(map(str, kinds))}"
+        )
     return Topology.HEX in kinds
 
 
@@ -173,23 +199,42 @@ class SpatialNet(nn.Module):
     constants (scalars broadcast over the board) and go through the scalar MLP instead.
     """
 
-    def __init__(self, in_channels: int, board_channels: int, height: int, width: int,
-                 n_planes: int, n_specials: int, hex_board: bool = False, channels: int = 32,
-                 dilations: Sequence[int] | None = None, scalar_dim: int = 64, head_dim: int = 64,
-                 global_cells: bool = False):
+    def __init__(
+        self,
+        in_channels: int,
+        board_channels: int,
+        height: int,
+        width: int,
+        n_planes: int,
+        n_specials: int,
+        hex_board: bool = False,
+        channels: int = 32,
+        dilations: Sequence[int] | None = None,
+        scalar_dim: int = 64,
+        head_dim: int = 64,
+        global_cells: bool = False,
+    ):
         super().__init__()
         if not 0 < board_channels <= in_channels:
             raise ValueError(f"board_channels must be in 1..{in_channels}, got {board_channels}")
         if n_planes < 1 or n_specials < 0:
-            raise ValueError(f"need n_planes >= 1 and n_specials >= 0, got {n_planes}, {n_specials}")
+            raise ValueError(
+                f"need n_planes >= 1 and n_specials >= 0, got {n_planes}, {n_specials}"
+            )
         self.board_channels, self.height, self.width = board_channels, height, width
         self.n_planes, self.n_specials, self.hex_board = n_planes, n_specials, hex_board
-        self.dilations = tuple(int(d) for d in (default_dilations(height, width) if dilations is None else dilations))
+        self.dilations = tuple(
+            int(d) for d in (default_dilations(height, width) if dilations is None else dilations)
+        )
         if not self.dilations or min(self.dilations) < 1:
-            raise ValueError(f"dilations must be a non-empty list of integers >= 1, got {dilations}")
+            raise ValueError(
+                f"dilations must be a non-empty list of integers >= 1, got {dilations}"
+            )
         n_constants = in_channels - board_channels
         # recomputed from the kwargs, so not stored in the state dict (a reload rebuilds it)
-        self.register_buffer("coords", coordinate_planes(height, width, hex_board), persistent=False)
+        self.register_buffer(
+            "coords", coordinate_planes(height, width, hex_board), persistent=False
+        )
         # no constant planes: the scalar MLP reads one zero, so its biases are a learned embedding
         self.scalars = _mlp([max(n_constants, 1), scalar_dim, scalar_dim], last_activation=True)
         self.stem = nn.Conv2d(board_channels, channels, 1)
@@ -198,8 +243,9 @@ class SpatialNet(nn.Module):
         # copying the batch
         self.stem_coords = nn.Conv2d(self.coords.shape[0], channels, 1, bias=False)
         self.stem_scalars = nn.Linear(scalar_dim, channels)
-        self.trunk = nn.ModuleList(nn.Conv2d(channels, channels, 3, padding=d, dilation=d)
-                                   for d in self.dilations)
+        self.trunk = nn.ModuleList(
+            nn.Conv2d(channels, channels, 3, padding=d, dilation=d) for d in self.dilations
+        )
         self.cell_scalars = nn.Linear(scalar_dim, channels)
         # the board's pooled features as a bias of every cell: a cell's logit then depends on
         # the whole board, not only on the receptive field around it
@@ -222,11 +268,19 @@ class SpatialNet(nn.Module):
         """Orthogonal init as SB3 does it (``init(module, gain)``): sqrt(2) for hidden layers,
         1 for residual convs (so activations do not double per block), 0.01 for the logits
         (a near-uniform first policy), 1 for the value."""
-        gains = [(self.scalars, np.sqrt(2)), (self.stem, np.sqrt(2)), (self.stem_coords, np.sqrt(2)),
-                 (self.stem_scalars, np.sqrt(2)),
-                 (self.trunk, 1.0), (self.cell_scalars, np.sqrt(2)), (self.cell_hidden, np.sqrt(2)),
-                 (self.cell_logits, 0.01), (self.special_hidden, np.sqrt(2)),
-                 (self.value_hidden, np.sqrt(2)), (self.value_out, 1.0)]
+        gains = [
+            (self.scalars, np.sqrt(2)),
+            (self.stem, np.sqrt(2)),
+            (self.stem_coords, np.sqrt(2)),
+            (self.stem_scalars, np.sqrt(2)),
+            (self.trunk, 1.0),
+            (self.cell_scalars, np.sqrt(2)),
+            (self.cell_hidden, np.sqrt(2)),
+            (self.cell_logits, 0.01),
+            (self.special_hidden, np.sqrt(2)),
+            (self.value_hidden, np.sqrt(2)),
+            (self.value_out, 1.0),
+        ]
         if self.special_logits is not None:
             gains.append((self.special_logits, 0.01))
         if self.cell_global is not None:
@@ -239,13 +293,15 @@ class SpatialNet(nn.Module):
         n = planes.shape[0]
         # channels-last activations: mkldnn's convolutions run ~15-25% faster on them on CPU
         # (measured); the slice is copied either way, as it is not contiguous
-        board = planes[:, :self.board_channels].contiguous(memory_format=torch.channels_last)
-        constants = planes[:, self.board_channels:]
+        board = planes[:, : self.board_channels].contiguous(memory_format=torch.channels_last)
+        constants = planes[:, self.board_channels :]
         scalars = constants.mean(dim=(2, 3)) if constants.shape[1] else planes.new_zeros(n, 1)
         embedding = self.scalars(scalars)
         # (ch, coords) @ (coords, H*W): a tiny matmul where a 1x1 conv of one sample would take
         # torch's slow generic path
-        coords = (self.stem_coords.weight.flatten(1) @ self.coords.flatten(1)).view(1, -1, self.height, self.width)
+        coords = (self.stem_coords.weight.flatten(1) @ self.coords.flatten(1)).view(
+            1, -1, self.height, self.width
+        )
         h = torch.relu(self.stem(board) + coords + self.stem_scalars(embedding)[:, :, None, None])
         for conv in self.trunk:
             h = torch.relu(h + conv(h))
@@ -254,10 +310,12 @@ class SpatialNet(nn.Module):
     def pooled(self, h: torch.Tensor, embedding: torch.Tensor) -> torch.Tensor:
         return torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3)), embedding], dim=1)
 
-    def logits(self, h: torch.Tensor, embedding: torch.Tensor, pooled: torch.Tensor) -> torch.Tensor:
+    def logits(
+        self, h: torch.Tensor, embedding: torch.Tensor, pooled: torch.Tensor
+    ) -> torch.Tensor:
         bias = self.cell_scalars(embedding)
         if self.cell_global is not None:
-            bias = bias + self.cell_global(pooled[:, :2 * h.shape[1]])
+            bias = bias + self.cell_global(pooled[:, : 2 * h.shape[1]])
         z = torch.relu(h + bias[:, :, None, None])
         z = torch.relu(self.cell_hidden(z))
         cells = self.cell_logits(z).flatten(1)  # (N, P*H*W): plane-major, then row * W + col
@@ -299,55 +357,113 @@ class SpatialPolicy(MaskableActorCriticPolicy):
     rather than a setting silently ignored.
     """
 
-    def __init__(self, observation_space: gym.spaces.Box, action_space: gym.spaces.Discrete,
-                 lr_schedule: Any, *, board_channels: int, n_planes: int, n_specials: int,
-                 height: int, width: int, hex_board: bool = False, channels: int = 32,
-                 dilations: Sequence[int] | None = None, scalar_dim: int = 64, head_dim: int = 64,
-                 global_cells: bool = False, ortho_init: bool = True, share_features_extractor: bool = True,
-                 normalize_images: bool = False, optimizer_class: type[torch.optim.Optimizer] = torch.optim.Adam,
-                 optimizer_kwargs: dict[str, Any] | None = None, net_arch: Any = None,
-                 activation_fn: Any = None, features_extractor_class: Any = None,
-                 features_extractor_kwargs: Any = None):
-        sb3_only = {"net_arch": net_arch, "activation_fn": activation_fn,
-                    "features_extractor_class": features_extractor_class,
-                    "features_extractor_kwargs": features_extractor_kwargs}
+    def __init__(
+        self,
+        observation_space: gym.spaces.Box,
+        action_space: gym.spaces.Discrete,
+        lr_schedule: Any,
+        *,
+        board_channels: int,
+        n_planes: int,
+        n_specials: int,
+        height: int,
+        width: int,
+        hex_board: bool = False,
+        channels: int = 32,
+        dilations: Sequence[int] | None = None,
+        scalar_dim: int = 64,
+        head_dim: int = 64,
+        global_cells: bool = False,
+        ortho_init: bool = True,
+        share_features_extractor: bool = True,
+        normalize_images: bool = False,
+        optimizer_class: type[torch.optim.Optimizer] = torch.optim.Adam,
+        optimizer_kwargs: dict[str, Any] | None = None,
+        net_arch: Any = None,
+        activation_fn: Any = None,
+        features_extractor_class: Any = None,
+        features_extractor_kwargs: Any = None,
+    ):
+        sb3_only = {
+            "net_arch": net_arch,
+            "activation_fn": activation_fn,
+            "features_extractor_class": features_extractor_class,
+            "features_extractor_kwargs": features_extractor_kwargs,
+        }
         given = [name for name, value in sb3_only.items() if value is not None]
         if given:
-            raise ValueError(f"SpatialPolicy builds its own network; {', '.join(given)} do not apply "
-                             "(size it with channels, dilations, scalar_dim, head_dim)")
+            raise ValueError(
+                f"SpatialPolicy builds its own network; {', '.join(given)} do not apply "
+                "(size it with channels, dilations, scalar_dim, head_dim)"
+            )
         shape = tuple(observation_space.shape)
         if len(shape) != 3 or shape[1:] != (height, width):
             raise ValueError(f"SpatialPolicy for a {height}x{width} board got observations {shape}")
-        if not isinstance(action_space, gym.spaces.Discrete) or \
-                int(action_space.n) != n_planes * height * width + n_specials:
-            raise ValueError(f"SpatialPolicy: {n_planes} planes x {height}x{width} cells + {n_specials} "
-                             f"specials != action space {action_space}")
+        if (
+            not isinstance(action_space, gym.spaces.Discrete)
+            or int(action_space.n) != n_planes * height * width + n_specials
+        ):
+            raise ValueError(
+                f"SpatialPolicy: {n_planes} planes x {height}x{width} cells + {n_specials} "
+                f"specials != action space {action_space}"
+            )
         if not share_features_extractor:
             raise ValueError("SpatialPolicy shares its trunk between policy and value")
-        dilations = default_dilations(height, width) if dilations is None else tuple(int(d) for d in dilations)
+        dilations = (
+            default_dilations(height, width)
+            if dilations is None
+            else tuple(int(d) for d in dilations)
+        )
         # _build (called by the base constructor) reads these
-        self.spatial_kwargs = dict(board_channels=int(board_channels), n_planes=int(n_planes),
-                                   n_specials=int(n_specials), height=int(height), width=int(width),
-                                   hex_board=bool(hex_board), channels=int(channels), dilations=dilations,
-                                   scalar_dim=int(scalar_dim), head_dim=int(head_dim),
-                                   global_cells=bool(global_cells))
-        super().__init__(observation_space, action_space, lr_schedule, net_arch=[], ortho_init=ortho_init,
-                         features_extractor_class=PlanesExtractor, share_features_extractor=True,
-                         normalize_images=normalize_images, optimizer_class=optimizer_class,
-                         optimizer_kwargs=optimizer_kwargs)
+        self.spatial_kwargs = dict(
+            board_channels=int(board_channels),
+            n_planes=int(n_planes),
+            n_specials=int(n_specials),
+            height=int(height),
+            width=int(width),
+            hex_board=bool(hex_board),
+            channels=int(channels),
+            dilations=dilations,
+            scalar_dim=int(scalar_dim),
+            head_dim=int(head_dim),
+            global_cells=bool(global_cells),
+        )
+        super().__init__(
+            observation_space,
+            action_space,
+            lr_schedule,
+            net_arch=[],
+            ortho_init=ortho_init,
+            features_extractor_class=PlanesExtractor,
+            share_features_extractor=True,
+            normalize_images=normalize_images,
+            optimizer_class=optimizer_class,
+            optimizer_kwargs=optimizer_kwargs,
+        )
 
     def _build(self, lr_schedule: Any) -> None:
         kwargs = dict(self.spatial_kwargs)
         del kwargs["height"], kwargs["width"]
-        self.net = SpatialNet(self.observation_space.shape[0], height=self.spatial_kwargs["height"],
-                              width=self.spatial_kwargs["width"], **kwargs)
+        self.net = SpatialNet(
+            self.observation_space.shape[0],
+            height=self.spatial_kwargs["height"],
+            width=self.spatial_kwargs["width"],
+            **kwargs,
+        )
         if self.ortho_init:
             self.net.init_weights(self.init_weights)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        for unused in ("net_arch", "activation_fn", "features_extractor_class", "features_extractor_kwargs"):
+        for unused in (
+            "net_arch",
+            "activation_fn",
+            "features_extractor_class",
+            "features_extractor_kwargs",
+        ):
             data.pop(unused, None)
         data.update(self.spatial_kwargs)
         return data
@@ -366,22 +482,25 @@ class SpatialPolicy(MaskableActorCriticPolicy):
         # here the "latent" is the action logits themselves: SpatialNet has no separate latent
         return self.action_dist.proba_distribution(action_logits=latent_pi)
 
-    def forward(self, obs: torch.Tensor, deterministic: bool = False,
-                action_masks: np.ndarray | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(
+        self, obs: torch.Tensor, deterministic: bool = False, action_masks: np.ndarray | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         logits, values = self.net(self.extract_features(obs))
         distribution = self._distribution(logits, action_masks)
         actions = distribution.get_actions(deterministic=deterministic)
         log_prob = distribution.log_prob(actions)
         return actions.reshape((-1, *self.action_space.shape)), values, log_prob
 
-    def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
-                         action_masks: torch.Tensor | None = None
-                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+    def evaluate_actions(
+        self, obs: torch.Tensor, actions: torch.Tensor, action_masks: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
         logits, values = self.net(self.extract_features(obs))
         distribution = self._distribution(logits, action_masks)
         return values, distribution.log_prob(actions), distribution.entropy()
 
-    def get_distribution(self, obs: Any, action_masks: np.ndarray | None = None) -> MaskableDistribution:
+    def get_distribution(
+        self, obs: Any, action_masks: np.ndarray | None = None
+    ) -> MaskableDistribution:
         h, embedding = self.net.features(self.extract_features(obs))
         logits = self.net.logits(h, embedding, self.net.pooled(h, embedding))
         return self._distribution(logits, action_masks)
@@ -401,21 +520,36 @@ def spatial_kwargs_for_game(game: Any) -> dict[str, Any]:
     channels, height, width = (int(n) for n in game.observation_shape)
     layout = game.layout
     if layout.n_cells != height * width:
-        raise ValueError(f"{game.name}: the action layout has {layout.n_cells} cells, the observation "
-                         f"grid {height}x{width} = {height * width}; the cell planes must be that grid")
+        raise ValueError(
+            f"{game.name}: the action layout has {layout.n_cells} cells, the observation "
+            f"grid {height}x{width} = {height * width}; the cell planes must be that grid"
+        )
     planes = getattr(getattr(game, "view", None), "planes", None)
     board_channels = int(planes.board_channels) if planes is not None else channels
     if planes is not None and len(planes) != channels:
-        raise ValueError(f"{game.name}: the plane layout has {len(planes)} channels, observations {channels}")
+        raise ValueError(
+            f"{game.name}: the plane layout has {len(planes)} channels, observations {channels}"
+        )
     n_planes = len(layout.planes)
-    return dict(board_channels=board_channels, n_planes=n_planes,
-                n_specials=int(layout.size) - n_planes * height * width, height=height, width=width,
-                hex_board=board_is_hex(game))
+    return dict(
+        board_channels=board_channels,
+        n_planes=n_planes,
+        n_specials=int(layout.size) - n_planes * height * width,
+        height=height,
+        width=width,
+        hex_board=board_is_hex(game),
+    )
 
 
-def spatial_policy(env_name: str, env_options: dict[str, Any] | None = None, channels: int = 32,
-                   dilations: Sequence[int] | None = None, scalar_dim: int = 64, head_dim: int = 64,
-                   global_cells: bool = False) -> tuple[type[SpatialPolicy], dict[str, Any]]:
+def spatial_policy(
+    env_name: str,
+    env_options: dict[str, Any] | None = None,
+    channels: int = 32,
+    dilations: Sequence[int] | None = None,
+    scalar_dim: int = 64,
+    head_dim: int = 64,
+    global_cells: bool = False,
+) -> tuple[type[SpatialPolicy], dict[str, Any]]:
     """``(SpatialPolicy, policy_kwargs)`` for ``MaskablePPO(policy_class, env,
     policy_kwargs=policy_kwargs)`` on ``envs.make(env_name, **env_options)``. The kwargs are
     plain ints, bools and tuples (``dilations`` resolved), so a saved model reloads as it was."""
@@ -427,7 +561,13 @@ def spatial_policy(env_name: str, env_options: dict[str, Any] | None = None, cha
     finally:
         env.close()
     height, width = kwargs["height"], kwargs["width"]
-    kwargs.update(channels=int(channels), scalar_dim=int(scalar_dim), head_dim=int(head_dim),
-                  global_cells=bool(global_cells), dilations=default_dilations(height, width) if dilations is None
-                  else tuple(int(d) for d in dilations))
+    kwargs.update(
+        channels=int(channels),
+        scalar_dim=int(scalar_dim),
+        head_dim=int(head_dim),
+        global_cells=bool(global_cells),
+        dilations=default_dilations(height, width)
+        if dilations is None
+        else tuple(int(d) for d in dilations),
+    )
     return SpatialPolicy, kwargs

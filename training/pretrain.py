@@ -35,8 +35,9 @@ from __future__ import annotations
 import mmap
 import multiprocessing
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 import torch
@@ -59,10 +60,19 @@ class Demonstrations:
         return len(self.actions)
 
 
-def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demonstrator: str, games: int,
-                           seed: int, gamma: float, max_samples: int, skip_forced: bool = False,
-                           deadline: float | None = None, workers: int = 1,
-                           reward_shaping: float = 0.0) -> Demonstrations:
+def collect_demonstrations(
+    game_factory: Callable[[], Any],
+    game_name: str,
+    demonstrator: str,
+    games: int,
+    seed: int,
+    gamma: float,
+    max_samples: int,
+    skip_forced: bool = False,
+    deadline: float | None = None,
+    workers: int = 1,
+    reward_shaping: float = 0.0,
+) -> Demonstrations:
     """Play ``games`` games of ``demonstrator`` against itself and record every decision, up to
     ``max_samples`` (the game in progress is played out so its decisions get their outcome).
     ``skip_forced`` leaves out decisions with one legal action; no game starts after
@@ -84,8 +94,9 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     if reward_shaping:
         position_value(game_name)  # a game with no value for the potential fails here too
     game = game_factory()
-    task = _Collection(game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline,
-                       reward_shaping)
+    task = _Collection(
+        game_factory, game_name, demonstrator, seed, gamma, skip_forced, deadline, reward_shaping
+    )
     if workers == 1:
         arrays = _allocate(game, max_samples, np.empty)
         spans = task.play(range(games), arrays, game)  # the first game is always played
@@ -94,12 +105,17 @@ def collect_demonstrations(game_factory: Callable[[], Any], game_name: str, demo
     return _collect_in_processes(task, game, games, max_samples, workers)
 
 
-def _allocate(game: Any, samples: int, allocate: Callable[..., np.ndarray]) -> tuple[np.ndarray, ...]:
+def _allocate(
+    game: Any, samples: int, allocate: Callable[..., np.ndarray]
+) -> tuple[np.ndarray, ...]:
     """observations, masks, actions, values for ``samples`` decisions, preallocated: a list of
     arrays plus np.stack would hold every observation twice."""
-    return (allocate((samples, *game.observation_shape), dtype=np.float16),
-            allocate((samples, game.layout.size), dtype=bool),
-            allocate(samples, dtype=np.int64), allocate(samples, dtype=np.float32))
+    return (
+        allocate((samples, *game.observation_shape), dtype=np.float16),
+        allocate((samples, game.layout.size), dtype=bool),
+        allocate(samples, dtype=np.int64),
+        allocate(samples, dtype=np.float32),
+    )
 
 
 @dataclass
@@ -115,7 +131,9 @@ class _Collection:
     deadline: float | None
     reward_shaping: float = 0.0
 
-    def play(self, indices: Iterable[int], arrays: tuple[np.ndarray, ...], game: Any) -> list[tuple[int, int, int]]:
+    def play(
+        self, indices: Iterable[int], arrays: tuple[np.ndarray, ...], game: Any
+    ) -> list[tuple[int, int, int]]:
         """Play the games ``indices`` into ``arrays`` until they are full; returns each game
         played as (index, first row, end row)."""
         observations, masks, actions, values = arrays
@@ -125,7 +143,9 @@ class _Collection:
         spans: list[tuple[int, int, int]] = []
         count = 0
         for index in indices:
-            if count == capacity or (self.deadline is not None and time.monotonic() >= self.deadline and spans):
+            if count == capacity or (
+                self.deadline is not None and time.monotonic() >= self.deadline and spans
+            ):
                 break
             state = game.new_state(self.seed + index)
             rng = np.random.default_rng([self.seed + index, 0xB075])
@@ -145,22 +165,30 @@ class _Collection:
                         masks[count] = mask
                         actions[count] = action
                         # the return's shaped part is known now: minus this decision's potential
-                        values[count] = 0.0 if potential is None else \
-                            -self.reward_shaping * potential(game, state, seat)
+                        values[count] = (
+                            0.0
+                            if potential is None
+                            else -self.reward_shaping * potential(game, state, seat)
+                        )
                         count += 1
                 game.apply_legal(state, action)
             final = game.returns(state)
             remaining = np.zeros(game.num_players, dtype=np.int64)
-            for decision in range(len(seats) - 1, -1, -1):  # count each seat's later steps backwards
+            for decision in range(
+                len(seats) - 1, -1, -1
+            ):  # count each seat's later steps backwards
                 if recorded[decision] >= 0:
-                    values[recorded[decision]] += final[seats[decision]] * self.gamma ** remaining[seats[decision]]
+                    values[recorded[decision]] += (
+                        final[seats[decision]] * self.gamma ** remaining[seats[decision]]
+                    )
                 remaining[seats[decision]] += 1
             spans.append((index, first, count))
         return spans
 
 
-def _collect_in_processes(task: _Collection, game: Any, games: int, max_samples: int,
-                          workers: int) -> Demonstrations:
+def _collect_in_processes(
+    task: _Collection, game: Any, games: int, max_samples: int, workers: int
+) -> Demonstrations:
     share = -(-max_samples // workers)
     # the workers write into anonymous shared memory, so gigabytes of observations are not
     # pickled back; "fork", because the game factory is a closure and the workers run no torch
@@ -171,8 +199,16 @@ def _collect_in_processes(task: _Collection, game: Any, games: int, max_samples:
         for worker in range(workers):
             receive, send = context.Pipe(duplex=False)
             rows = slice(worker * share, (worker + 1) * share)
-            process = context.Process(target=_worker, daemon=True, args=(
-                task, range(worker, games, workers), tuple(array[rows] for array in shared), send))
+            process = context.Process(
+                target=_worker,
+                daemon=True,
+                args=(
+                    task,
+                    range(worker, games, workers),
+                    tuple(array[rows] for array in shared),
+                    send,
+                ),
+            )
             process.start()
             send.close()
             pipes.append(receive)
@@ -183,10 +219,17 @@ def _collect_in_processes(task: _Collection, game: Any, games: int, max_samples:
                 outcome = pipe.recv()
             except EOFError:
                 process.join()
-                raise RuntimeError(f"demonstration worker {worker} died (exit code {process.exitcode})") from None
+                raise RuntimeError(
+                    f"demonstration worker {worker} died (exit code {process.exitcode})"
+                ) from None
             if isinstance(outcome, BaseException):
-                raise RuntimeError(f"demonstration worker {worker} failed: {outcome!r}") from outcome
-            spans += [(index, worker * share + first, worker * share + end) for index, first, end in outcome]
+                raise RuntimeError(
+                    f"demonstration worker {worker} failed: {outcome!r}"
+                ) from outcome
+            spans += [
+                (index, worker * share + first, worker * share + end)
+                for index, first, end in outcome
+            ]
     finally:
         for process in processes:  # a stop signal or a failed worker: the others go too
             if process.is_alive():
@@ -199,7 +242,9 @@ def _collect_in_processes(task: _Collection, game: Any, games: int, max_samples:
 
 def _shared_array(shape: Any, dtype: Any) -> np.ndarray:
     size = int(np.prod(shape))
-    return np.frombuffer(mmap.mmap(-1, size * np.dtype(dtype).itemsize), dtype=dtype, count=size).reshape(shape)
+    return np.frombuffer(
+        mmap.mmap(-1, size * np.dtype(dtype).itemsize), dtype=dtype, count=size
+    ).reshape(shape)
 
 
 def _worker(task: _Collection, indices: range, arrays: tuple[np.ndarray, ...], pipe: Any) -> None:
@@ -212,9 +257,17 @@ def _worker(task: _Collection, indices: range, arrays: tuple[np.ndarray, ...], p
         pipe.close()
 
 
-def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-          value_coef: float, seed: int, log: Callable[[str], None] = print,
-          deadline: float | None = None) -> dict[str, float]:
+def clone(
+    model: Any,
+    data: Demonstrations,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value_coef: float,
+    seed: int,
+    log: Callable[[str], None] = print,
+    deadline: float | None = None,
+) -> dict[str, float]:
     """Fit ``model.policy`` (an sb3-contrib MaskablePPO policy) to the demonstrations; past
     ``deadline`` (``time.monotonic()`` seconds) it stops after the minibatch under way."""
     policy = model.policy
@@ -232,8 +285,10 @@ def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learni
             if deadline is not None and seen and time.monotonic() >= deadline:
                 out_of_time = True
                 break
-            batch = order[start:start + batch_size]
-            obs = torch.as_tensor(data.observations[batch], dtype=torch.float32, device=policy.device)
+            batch = order[start : start + batch_size]
+            obs = torch.as_tensor(
+                data.observations[batch], dtype=torch.float32, device=policy.device
+            )
             actions = torch.as_tensor(data.actions[batch], device=policy.device)
             masks = data.masks[batch]
             targets = torch.as_tensor(data.values[batch], device=policy.device)
@@ -245,23 +300,32 @@ def clone(model: Any, data: Demonstrations, epochs: int, batch_size: int, learni
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
             with torch.no_grad():
-                predicted = policy.get_distribution(obs, action_masks=masks).distribution.probs.argmax(dim=1)
+                predicted = policy.get_distribution(
+                    obs, action_masks=masks
+                ).distribution.probs.argmax(dim=1)
                 correct += (predicted == actions).sum().item()
                 total_nll -= log_prob.sum().item()
                 total_value += value_loss.item() * len(batch)
                 seen += len(batch)
-        stats = {"epoch": epoch + 1 if not out_of_time else epoch + seen / n, "nll": total_nll / seen,
-                 "value_mse": total_value / seen, "accuracy": correct / seen}
-        log(f"pretrain epoch {epoch + 1}/{epochs}{' (cut short by the time budget)' if out_of_time else ''}: "
-            f"nll {stats['nll']:.3f}, accuracy {stats['accuracy']:.3f}, value mse {stats['value_mse']:.3f}")
+        stats = {
+            "epoch": epoch + 1 if not out_of_time else epoch + seen / n,
+            "nll": total_nll / seen,
+            "value_mse": total_value / seen,
+            "accuracy": correct / seen,
+        }
+        log(
+            f"pretrain epoch {epoch + 1}/{epochs}{' (cut short by the time budget)' if out_of_time else ''}: "
+            f"nll {stats['nll']:.3f}, accuracy {stats['accuracy']:.3f}, value mse {stats['value_mse']:.3f}"
+        )
         if out_of_time:
             break
     policy.set_training_mode(False)
     return stats
 
 
-def pretrain(model: Any, config: Any, game_factory: Callable[[], Any], run_started: float | None = None
-             ) -> dict[str, float]:
+def pretrain(
+    model: Any, config: Any, game_factory: Callable[[], Any], run_started: float | None = None
+) -> dict[str, float]:
     """Collect demonstrations and clone them into ``model``, per ``config.pretrain``; with a time
     limit, within ``budget_fraction`` of it counted from ``run_started`` (monotonic seconds)."""
     settings = config.pretrain
@@ -271,15 +335,38 @@ def pretrain(model: Any, config: Any, game_factory: Callable[[], Any], run_start
         budget = config.time_limit_minutes * 60 * settings.budget_fraction
     origin = started if run_started is None else run_started
     workers = settings.workers or config.num_envs
-    data = collect_demonstrations(game_factory, config.env.name, settings.demonstrator, settings.games,
-                                  seed=config.seed + 104729, gamma=config.ppo.gamma,
-                                  max_samples=settings.max_samples, skip_forced=config.auto_play_forced,
-                                  deadline=None if budget is None else origin + budget / 2, workers=workers,
-                                  reward_shaping=config.reward_shaping)
-    print(f"pretrain: {len(data)} decisions from {data.games} {settings.demonstrator} games "
-          f"in {min(workers, settings.games)} process(es) "
-          f"({time.monotonic() - started:.0f} s)")
-    stats = clone(model, data, settings.epochs, settings.batch_size, settings.learning_rate,
-                  settings.value_coef, seed=config.seed, deadline=None if budget is None else origin + budget)
-    return {**stats, "samples": len(data), "games": data.games, "seconds": round(time.monotonic() - started, 1),
-            "budget_seconds": None if budget is None else round(budget, 1)}
+    data = collect_demonstrations(
+        game_factory,
+        config.env.name,
+        settings.demonstrator,
+        settings.games,
+        seed=config.seed + 104729,
+        gamma=config.ppo.gamma,
+        max_samples=settings.max_samples,
+        skip_forced=config.auto_play_forced,
+        deadline=None if budget is None else origin + budget / 2,
+        workers=workers,
+        reward_shaping=config.reward_shaping,
+    )
+    print(
+        f"pretrain: {len(data)} decisions from {data.games} {settings.demonstrator} games "
+        f"in {min(workers, settings.games)} process(es) "
+        f"({time.monotonic() - started:.0f} s)"
+    )
+    stats = clone(
+        model,
+        data,
+        settings.epochs,
+        settings.batch_size,
+        settings.learning_rate,
+        settings.value_coef,
+        seed=config.seed,
+        deadline=None if budget is None else origin + budget,
+    )
+    return {
+        **stats,
+        "samples": len(data),
+        "games": data.games,
+        "seconds": round(time.monotonic() - started, 1),
+        "budget_seconds": None if budget is None else round(budget, 1),
+    }

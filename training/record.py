@@ -77,10 +77,11 @@ import copy
 import dataclasses
 import re
 import sys
+from collections.abc import Iterator, Sequence
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +118,9 @@ class StepRecord:
     def line(self) -> str:
         dice = f" | dice: {' '.join(self.dice)}" if self.dice else ""
         events = f" | {'; '.join(self.events)}" if self.events else ""
-        return f"{self.index:4d} player_{self.seat} ({self.agent}): {self.action_name}{dice}{events}"
+        return (
+            f"{self.index:4d} player_{self.seat} ({self.agent}): {self.action_name}{dice}{events}"
+        )
 
 
 class Frames(SequenceABC):
@@ -178,7 +181,7 @@ def _pad_to_width(frame: np.ndarray, width: int) -> np.ndarray:
         return frame
     padded = np.empty((frame.shape[0], width, 3), np.uint8)
     padded[:] = BACKGROUND
-    padded[:, extra // 2: extra // 2 + frame.shape[1]] = frame
+    padded[:, extra // 2 : extra // 2 + frame.shape[1]] = frame
     return padded
 
 
@@ -192,8 +195,10 @@ def frames_within(fps: float, max_seconds: float) -> int:
     ValueError when that is not even the start and the end."""
     room = int(max_seconds * fps) - hold_frames(fps)
     if room < 2:
-        raise ValueError(f"max_seconds={max_seconds:g} at fps={fps:g} leaves no room for the "
-                         f"start, the end and the {HOLD_SECONDS:g}-second hold of the result")
+        raise ValueError(
+            f"max_seconds={max_seconds:g} at fps={fps:g} leaves no room for the "
+            f"start, the end and the {HOLD_SECONDS:g}-second hold of the result"
+        )
     return room
 
 
@@ -232,15 +237,23 @@ class Episode:
             raise ValueError(f"frames must be one of {', '.join(FRAME_MODES)}, got {frames!r}")
         steps = self.steps
         if frames == "turn":
-            picked = [s.index for s, after in zip(steps, steps[1:])
-                      if (s.seat, s.turn) != (after.seat, after.turn)]
+            picked = [
+                s.index
+                for s, after in zip(steps, steps[1:])
+                if (s.seat, s.turn) != (after.seat, after.turn)
+            ]
         else:
             picked = [s.index for s in steps if not (skip_forced and s.forced and not s.dice)]
         last = len(self.frames) - 1
         return [0] + [i for i in picked if 0 < i < last] + ([last] if last > 0 else [])
 
-    def frame_indices(self, fps: float | None = None, max_seconds: float | None = MAX_SECONDS,
-                      frames: str = "decision", skip_forced: bool = True) -> list[int]:
+    def frame_indices(
+        self,
+        fps: float | None = None,
+        max_seconds: float | None = MAX_SECONDS,
+        frames: str = "decision",
+        skip_forced: bool = True,
+    ) -> list[int]:
         """The frames a video shows, in order, before the held last one's copies: the
         :meth:`candidate_frames`, or, when ``max_seconds`` (None or 0 = no cap) is shorter
         than they last at ``fps`` (None: :data:`DEFAULT_FPS` of ``frames``), as many as fit
@@ -250,8 +263,13 @@ class Episode:
         keep = frames_within(fps, max_seconds) if max_seconds else len(candidates)
         return [candidates[k] for k in sample_evenly(len(candidates), keep)]
 
-    def video_frames(self, fps: float | None = None, max_seconds: float | None = MAX_SECONDS,
-                     frames: str = "decision", skip_forced: bool = True) -> Iterator[np.ndarray]:
+    def video_frames(
+        self,
+        fps: float | None = None,
+        max_seconds: float | None = MAX_SECONDS,
+        frames: str = "decision",
+        skip_forced: bool = True,
+    ) -> Iterator[np.ndarray]:
         """The frames of a video, rendered one at a time: :meth:`frame_indices`, then the
         hold (copies of the last frame)."""
         fps = fps or DEFAULT_FPS.get(frames, 2.0)
@@ -262,11 +280,19 @@ class Episode:
         for _ in range(self.hold_frames(fps)):
             yield frame
 
-    def write(self, path: str | Path, fps: float | None = None,
-              formats: Sequence[str] = ("mp4", "gif"), max_seconds: float | None = MAX_SECONDS,
-              frames: str = "decision", skip_forced: bool = True, gif_optimize: bool = True,
-              html_image: str = "png", html_height: int | None = None,
-              html_quality: int = 80) -> list[Path]:
+    def write(
+        self,
+        path: str | Path,
+        fps: float | None = None,
+        formats: Sequence[str] = ("mp4", "gif"),
+        max_seconds: float | None = MAX_SECONDS,
+        frames: str = "decision",
+        skip_forced: bool = True,
+        gif_optimize: bool = True,
+        html_image: str = "png",
+        html_height: int | None = None,
+        html_quality: int = 80,
+    ) -> list[Path]:
         """Write one file per format (``mp4``, ``gif``, ``html``) to ``path`` with that suffix
         (a given suffix is replaced), all from one pass that renders each frame once, and
         return their paths. The frames are :meth:`frame_indices` (``fps``, ``max_seconds``,
@@ -301,8 +327,13 @@ class Episode:
                 yield frame
 
         if videos:
-            write_videos(rendered(), videos, fps=fps, repeat_last=self.hold_frames(fps),
-                         gif_optimize=gif_optimize)
+            write_videos(
+                rendered(),
+                videos,
+                fps=fps,
+                repeat_last=self.hold_frames(fps),
+                gif_optimize=gif_optimize,
+            )
         else:
             for _ in rendered():
                 pass
@@ -320,8 +351,10 @@ def _resolve_agents(agents: Sequence[Any], env_name: str, game: Any) -> list[Any
     from training.agents import check_compatible, load_agent
 
     if len(agents) != game.num_players:
-        raise ValueError(f"{env_name} with these options has {game.num_players} players but "
-                         f"{len(agents)} agents were given; give one agent per seat")
+        raise ValueError(
+            f"{env_name} with these options has {game.num_players} players but "
+            f"{len(agents)} agents were given; give one agent per seat"
+        )
     resolved = [load_agent(a, env_name) if isinstance(a, str) else a for a in agents]
     for agent in resolved:
         if not callable(getattr(agent, "act", None)):
@@ -334,8 +367,14 @@ def _agent_name(agent: Any) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
 
 
-def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
-                   options: dict | None = None, height: int = 720, max_steps: int = 2000) -> Episode:
+def record_episode(
+    env_name: str,
+    agents: Sequence[Any],
+    seed: int = 0,
+    options: dict | None = None,
+    height: int = 720,
+    max_steps: int = 2000,
+) -> Episode:
     """Play one game of ``env_name`` between ``agents`` (one per seat) and film it.
 
     ``agents`` are spec strings (``load_agent``) or bots. ``options`` go to ``envs.make``.
@@ -377,9 +416,19 @@ def record_episode(env_name: str, agents: Sequence[Any], seed: int = 0,
         action_name = game.action_to_string(env.game_state, action)
         env.step(action)
         events = list(env.last_events)
-        episode.steps.append(StepRecord(index, seat, names[seat], action, action_name,
-                                        tuple(d for e in events for d in e.dice),
-                                        tuple(e.text for e in events), legal, turn))
+        episode.steps.append(
+            StepRecord(
+                index,
+                seat,
+                names[seat],
+                action,
+                action_name,
+                tuple(d for e in events for d in e.dice),
+                tuple(e.text for e in events),
+                legal,
+                turn,
+            )
+        )
         film(f"decision {index} | {agent} ({names[seat]}): {action_name}")
     episode.finished = bool(game.is_terminal(env.game_state))
     if episode.finished:
@@ -401,39 +450,77 @@ def _slug(name: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     from training.replay_html import IMAGE_FORMATS
 
-    parser = argparse.ArgumentParser(prog="python -m training.record",
-                                     description="Film games between agents as MP4 / GIF / HTML.")
+    parser = argparse.ArgumentParser(
+        prog="python -m training.record",
+        description="Film games between agents as MP4 / GIF / HTML.",
+    )
     parser.add_argument("--env", required=True, help="registered env, e.g. heroica_v0")
     parser.add_argument("--agents", nargs="+", required=True, help="one agent spec per seat")
     parser.add_argument("--episodes", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="episode i uses seed + i")
     parser.add_argument("--height", type=int, default=720, help="frame height in pixels (even)")
-    parser.add_argument("--frames", choices=FRAME_MODES, default="decision",
-                        help="one frame per decision (default) or per player turn")
-    parser.add_argument("--skip-forced", action=argparse.BooleanOptionalAction, default=True,
-                        help="per decision: drop the frames after forced decisions (one legal "
-                             "action, no dice); the log keeps them (default: on)")
-    parser.add_argument("--fps", type=float, default=None,
-                        help="frames per second (default 2 per decision, 1 per turn)")
-    parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS,
-                        help="cap on a video's length; a longer game is sampled evenly, keeping "
-                             "the start and the result (0 = no cap; default %(default)g)")
+    parser.add_argument(
+        "--frames",
+        choices=FRAME_MODES,
+        default="decision",
+        help="one frame per decision (default) or per player turn",
+    )
+    parser.add_argument(
+        "--skip-forced",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="per decision: drop the frames after forced decisions (one legal "
+        "action, no dice); the log keeps them (default: on)",
+    )
+    parser.add_argument(
+        "--fps",
+        type=float,
+        default=None,
+        help="frames per second (default 2 per decision, 1 per turn)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=MAX_SECONDS,
+        help="cap on a video's length; a longer game is sampled evenly, keeping "
+        "the start and the result (0 = no cap; default %(default)g)",
+    )
     parser.add_argument("--out", default="outputs/episodes", help="output folder")
     parser.add_argument("--format", nargs="+", default=["mp4", "gif"], choices=FORMATS)
-    parser.add_argument("--html", action="store_true",
-                        help="also write a self-contained HTML replay (same as adding html to "
-                             "--format)")
-    parser.add_argument("--gif-optimize", action=argparse.BooleanOptionalAction, default=True,
-                        help="GIF: per-frame palettes of the changed pixels, the rest "
-                             "transparent (default: on)")
-    parser.add_argument("--html-image", choices=IMAGE_FORMATS, default="png",
-                        help="HTML: how frames are embedded (default png, 256 colours)")
-    parser.add_argument("--html-height", type=int, default=None,
-                        help="HTML: downscale frames to this height (default: --height)")
-    parser.add_argument("--html-quality", type=int, default=80,
-                        help="HTML: webp / jpeg quality 1-100 (default 80)")
-    parser.add_argument("--option", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
-                        help="game or env option; the value is read as YAML")
+    parser.add_argument(
+        "--html",
+        action="store_true",
+        help="also write a self-contained HTML replay (same as adding html to --format)",
+    )
+    parser.add_argument(
+        "--gif-optimize",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="GIF: per-frame palettes of the changed pixels, the rest transparent (default: on)",
+    )
+    parser.add_argument(
+        "--html-image",
+        choices=IMAGE_FORMATS,
+        default="png",
+        help="HTML: how frames are embedded (default png, 256 colours)",
+    )
+    parser.add_argument(
+        "--html-height",
+        type=int,
+        default=None,
+        help="HTML: downscale frames to this height (default: --height)",
+    )
+    parser.add_argument(
+        "--html-quality", type=int, default=80, help="HTML: webp / jpeg quality 1-100 (default 80)"
+    )
+    parser.add_argument(
+        "--option",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game or env option; the value is read as YAML",
+    )
     parser.add_argument("--max-steps", type=int, default=2000, help="decision cap per episode")
     return parser
 
@@ -460,8 +547,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     formats = list(dict.fromkeys(args.format + (["html"] if args.html else [])))
     try:
         if args.episodes < 1 or (args.fps is not None and args.fps <= 0) or args.max_seconds < 0:
-            raise ValueError("--episodes must be at least 1, --fps positive and --max-seconds "
-                             "at least 0")
+            raise ValueError(
+                "--episodes must be at least 1, --fps positive and --max-seconds at least 0"
+            )
         args.fps = args.fps or DEFAULT_FPS[args.frames]
         if args.max_seconds:  # refused before a game is played, not after
             frames_within(args.fps, args.max_seconds)
@@ -472,20 +560,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = parse_env_options(args.option)
         for i in range(args.episodes):
             seed = args.seed + i
-            episode = record_episode(args.env, args.agents, seed=seed, options=options,
-                                     height=args.height, max_steps=args.max_steps)
+            episode = record_episode(
+                args.env,
+                args.agents,
+                seed=seed,
+                options=options,
+                height=args.height,
+                max_steps=args.max_steps,
+            )
             stem = f"{args.env}_{'_vs_'.join(_slug(n) for n in episode.agent_names)}_seed{seed}"
-            shown = len(episode.frame_indices(args.fps, args.max_seconds, args.frames,
-                                              args.skip_forced))
-            for path in episode.write(Path(args.out) / stem, fps=args.fps, formats=formats,
-                                      max_seconds=args.max_seconds, frames=args.frames,
-                                      skip_forced=args.skip_forced,
-                                      gif_optimize=args.gif_optimize,
-                                      html_image=args.html_image, html_height=args.html_height,
-                                      html_quality=args.html_quality):
+            shown = len(
+                episode.frame_indices(args.fps, args.max_seconds, args.frames, args.skip_forced)
+            )
+            for path in episode.write(
+                Path(args.out) / stem,
+                fps=args.fps,
+                formats=formats,
+                max_seconds=args.max_seconds,
+                frames=args.frames,
+                skip_forced=args.skip_forced,
+                gif_optimize=args.gif_optimize,
+                html_image=args.html_image,
+                html_height=args.html_height,
+                html_quality=args.html_quality,
+            ):
                 print(path)
-            print(f"seed {seed}: {episode.result}; {len(episode.steps)} decisions; "
-                  f"returns {episode.returns}{_shown(episode, args, shown)}")
+            print(
+                f"seed {seed}: {episode.result}; {len(episode.steps)} decisions; "
+                f"returns {episode.returns}{_shown(episode, args, shown)}"
+            )
     except (ValueError, KeyError, FileNotFoundError, GameError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

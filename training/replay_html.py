@@ -36,17 +36,23 @@ import html
 import io
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from PIL import Image
 
 from envs.core.video import palette_image
 
-
-__all__ = ["IMAGE_FORMATS", "FrameEncoder", "check_image_options", "frame_uri", "replay_page",
-           "write_replay"]
+__all__ = [
+    "IMAGE_FORMATS",
+    "FrameEncoder",
+    "check_image_options",
+    "frame_uri",
+    "replay_page",
+    "write_replay",
+]
 
 IMAGE_FORMATS = ("png", "webp", "jpeg")
 # A frame shown out of order is drawn from the key frame before it: at most this many images.
@@ -57,8 +63,9 @@ def check_image_options(image: str, height: int | None, quality: int) -> None:
     """ValueError unless the options describe a way to embed frames."""
     if image not in IMAGE_FORMATS:
         raise ValueError(f"html image must be one of {', '.join(IMAGE_FORMATS)}, got {image!r}")
-    if height is not None and (isinstance(height, bool) or not isinstance(height, int)
-                               or height < 16):
+    if height is not None and (
+        isinstance(height, bool) or not isinstance(height, int) or height < 16
+    ):
         raise ValueError(f"html height must be an integer of at least 16, got {height!r}")
     if isinstance(quality, bool) or not isinstance(quality, int) or not 1 <= quality <= 100:
         raise ValueError(f"html quality must be an integer from 1 to 100, got {quality!r}")
@@ -83,8 +90,9 @@ def _uri(picture: Image.Image, image: str, quality: int) -> str:
     return f"data:image/{image};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
-def frame_uri(frame: np.ndarray, image: str = "png", height: int | None = None,
-              quality: int = 80) -> str:
+def frame_uri(
+    frame: np.ndarray, image: str = "png", height: int | None = None, quality: int = 80
+) -> str:
     """``frame`` (``H x W x 3`` uint8) whole as a ``data:`` URI, at most ``height`` high."""
     check_image_options(image, height, quality)
     rgb = _scaled(frame, height)
@@ -109,20 +117,32 @@ class FrameEncoder:
     def add(self, frame: np.ndarray) -> dict[str, Any]:
         rgb = _scaled(frame, self.height)
         previous, self._previous = self._previous, rgb
-        key = (self.image != "png" or previous is None or previous.shape != rgb.shape
-               or self._count % KEY_EVERY == 0)
+        key = (
+            self.image != "png"
+            or previous is None
+            or previous.shape != rgb.shape
+            or self._count % KEY_EVERY == 0
+        )
         self._count += 1
         if key:
-            return {"src": frame_uri(rgb, self.image, None, self.quality), "x": 0, "y": 0,
-                    "key": True}
+            return {
+                "src": frame_uri(rgb, self.image, None, self.quality),
+                "x": 0,
+                "y": 0,
+                "key": True,
+            }
         changed = np.any(rgb != previous, axis=2)
         if not changed.any():  # the same picture: one pixel redrawn as it was
             changed[0, 0] = True
         rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
         top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
         patch = palette_image(rgb[top:bottom, left:right], ~changed[top:bottom, left:right])
-        return {"src": _uri(patch, "png", self.quality), "x": int(left), "y": int(top),
-                "key": False}
+        return {
+            "src": _uri(patch, "png", self.quality),
+            "x": int(left),
+            "y": int(top),
+            "key": False,
+        }
 
 
 def _seat_colours(episode: Any) -> list[str]:
@@ -130,7 +150,9 @@ def _seat_colours(episode: Any) -> list[str]:
         from envs.core.render import SEAT_COLORS
 
         colours = getattr(episode.frames.scene(0), "player_colors", None) or SEAT_COLORS
-        return ["#%02x%02x%02x" % tuple(int(c) for c in colour[:3]) for colour in colours]
+        return [
+            "#{:02x}{:02x}{:02x}".format(*tuple(int(c) for c in colour[:3])) for colour in colours
+        ]
     except (ImportError, IndexError, TypeError, ValueError):  # a log without colours is fine
         return []
 
@@ -138,42 +160,66 @@ def _seat_colours(episode: Any) -> list[str]:
 def _log_item(step: Any, colour: str | None) -> str:
     """A decision's log line; its text is exactly ``step.line()`` without the padding."""
     style = f' style="--seat:{colour}"' if colour else ""
-    dice = (f'<span class="dice"> | dice: {html.escape(" ".join(step.dice))}</span>'
-            if step.dice else "")
-    events = (f'<span class="events"> | {html.escape("; ".join(step.events))}</span>'
-              if step.events else "")
-    return (f'<li data-step="{step.index}"><span class="n">{step.index}</span> '
-            f'<span class="who"{style}>player_{step.seat} ({html.escape(step.agent)})</span>: '
-            f'<span class="act">{html.escape(step.action_name)}</span>{dice}{events}</li>')
+    dice = (
+        f'<span class="dice"> | dice: {html.escape(" ".join(step.dice))}</span>'
+        if step.dice
+        else ""
+    )
+    events = (
+        f'<span class="events"> | {html.escape("; ".join(step.events))}</span>'
+        if step.events
+        else ""
+    )
+    return (
+        f'<li data-step="{step.index}"><span class="n">{step.index}</span> '
+        f'<span class="who"{style}>player_{step.seat} ({html.escape(step.agent)})</span>: '
+        f'<span class="act">{html.escape(step.action_name)}</span>{dice}{events}</li>'
+    )
 
 
-def replay_page(episode: Any, shown: Sequence[int], pictures: Sequence[dict[str, Any]],
-                fps: float = 2.0) -> str:
+def replay_page(
+    episode: Any, shown: Sequence[int], pictures: Sequence[dict[str, Any]], fps: float = 2.0
+) -> str:
     """The page for ``episode`` showing frames ``shown`` (frame ``i`` follows decision ``i``),
     drawn from ``pictures`` (one per frame, from a :class:`FrameEncoder`, the first a key
     frame), played at ``fps`` frames a second at 1x."""
     if len(shown) != len(pictures) or not shown or not pictures[0]["key"]:
-        raise ValueError(f"{len(shown)} frames but {len(pictures)} pictures; need one a frame, "
-                         "the first whole")
-    width, height = Image.open(io.BytesIO(base64.b64decode(
-        pictures[0]["src"].partition(",")[2]))).size
+        raise ValueError(
+            f"{len(shown)} frames but {len(pictures)} pictures; need one a frame, the first whole"
+        )
+    width, height = Image.open(
+        io.BytesIO(base64.b64decode(pictures[0]["src"].partition(",")[2]))
+    ).size
     colours = _seat_colours(episode)
     names = " vs ".join(episode.agent_names)
     title = f"{episode.env_name} seed {episode.seed}: {names}"
     returns = ", ".join(f"{r:g}" for r in episode.returns)
     items = [f'<li data-step="0"><span class="n">0</span> start: {html.escape(names)}</li>']
-    items += [_log_item(step, colours[step.seat] if step.seat < len(colours) else None)
-              for step in episode.steps]
-    data = {"fps": fps, "decisions": len(episode.steps),
-            "frames": [{"step": int(i), **picture} for i, picture in zip(shown, pictures)]}
+    items += [
+        _log_item(step, colours[step.seat] if step.seat < len(colours) else None)
+        for step in episode.steps
+    ]
+    data = {
+        "fps": fps,
+        "decisions": len(episode.steps),
+        "frames": [{"step": int(i), **picture} for i, picture in zip(shown, pictures)],
+    }
     # "</" would end the script element early; JSON allows the escaped form
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    fields = {"title": html.escape(title), "last": str(len(shown) - 1),
-              "width": str(width), "height": str(height),
-              "summary": html.escape(f"{episode.result}; {len(episode.steps)} decisions; "
-                                     f"returns {returns}; {len(shown)} of "
-                                     f"{len(episode.frames)} frames shown"),
-              "log": "\n".join(items), "result": html.escape(episode.result), "data": payload}
+    fields = {
+        "title": html.escape(title),
+        "last": str(len(shown) - 1),
+        "width": str(width),
+        "height": str(height),
+        "summary": html.escape(
+            f"{episode.result}; {len(episode.steps)} decisions; "
+            f"returns {returns}; {len(shown)} of "
+            f"{len(episode.frames)} frames shown"
+        ),
+        "log": "\n".join(items),
+        "result": html.escape(episode.result),
+        "data": payload,
+    }
     # one pass: a log line reading "{{data}}" stays text
     return re.sub(r"\{\{(\w+)\}\}", lambda match: fields[match.group(1)], _PAGE)
 

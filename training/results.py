@@ -1,4 +1,4 @@
-"""Results of training runs as one table: what the README and the evaluation notebook show.
+"""Results of training runs as one table: what the docs (docs/results.md) and the evaluation notebook show.
 
     python -m training.results runs/heroica_v0_x runs/heroscape_v0_y runs/heroclix_v0_z
     python -m training.results --newest            # the newest run of every env under runs/
@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 
@@ -45,7 +46,10 @@ def newest_runs(root: Path) -> list[Path]:
     newest: dict[str, Path] = {}
     for summary in root.glob("*/summary.json"):
         env = run_env(summary.parent)
-        if env and (env not in newest or summary.stat().st_mtime > (newest[env] / "summary.json").stat().st_mtime):
+        if env and (
+            env not in newest
+            or summary.stat().st_mtime > (newest[env] / "summary.json").stat().st_mtime
+        ):
             newest[env] = summary.parent
     return [newest[env] for env in sorted(newest)]
 
@@ -64,23 +68,30 @@ def rate_cell(result: dict[str, Any] | None) -> str:
 def seats_cell(result: dict[str, Any] | None) -> str:
     if result is None or not result.get("seats"):
         return "-"
-    return " / ".join("-" if seat["win_rate"] is None else f"s{k} {seat['win_rate']:.2f}"
-                      for k, seat in enumerate(result["seats"]))
+    return " / ".join(
+        "-" if seat["win_rate"] is None else f"s{k} {seat['win_rate']:.2f}"
+        for k, seat in enumerate(result["seats"])
+    )
 
 
 def table_rows(runs: Sequence[Path]) -> tuple[list[str], list[list[str]]]:
     """The header and one row of cells per run."""
     summaries = [load_summary(run) for run in runs]
     opponents = opponents_of(summaries)
-    header = ["env", "steps", "wall (min)"] + [f"vs {name}" for name in opponents] + \
-        [f"{name} per seat" for name in opponents]
+    header = (
+        ["env", "steps", "wall (min)"]
+        + [f"vs {name}" for name in opponents]
+        + [f"{name} per seat" for name in opponents]
+    )
     rows = []
-    for run, summary in zip(runs, summaries):
+    for _run, summary in zip(runs, summaries):
         final = summary.get("final") or {}
         env = summary["env"] + (" (interrupted)" if summary.get("interrupted") else "")
-        rows.append([env, str(summary["timesteps"]), f"{summary['train_minutes']:g}"] +
-                    [rate_cell(final.get(name)) for name in opponents] +
-                    [seats_cell(final.get(name)) for name in opponents])
+        rows.append(
+            [env, str(summary["timesteps"]), f"{summary['train_minutes']:g}"]
+            + [rate_cell(final.get(name)) for name in opponents]
+            + [seats_cell(final.get(name)) for name in opponents]
+        )
     return header, rows
 
 
@@ -92,10 +103,16 @@ def markdown_table(runs: Sequence[Path]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.results", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m training.results", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("runs", nargs="*", type=Path, help="run folders (with summary.json)")
-    parser.add_argument("--newest", action="store_true", help="the newest run of every env under --root")
-    parser.add_argument("--root", type=Path, default=Path("runs"), help="where --newest looks (default runs/)")
+    parser.add_argument(
+        "--newest", action="store_true", help="the newest run of every env under --root"
+    )
+    parser.add_argument(
+        "--root", type=Path, default=Path("runs"), help="where --newest looks (default runs/)"
+    )
     args = parser.parse_args(argv)
     runs = list(args.runs) + (newest_runs(args.root) if args.newest else [])
     if not runs:

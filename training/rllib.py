@@ -33,8 +33,9 @@ import csv
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -48,8 +49,15 @@ from envs.pettingzoo_env import rllib_observation
 from .rllib_config import RllibConfig, dump_rllib_config, load_rllib_config
 
 POLICY = "shared"
-PROGRESS_FIELDS = ["iteration", "env_steps", "episodes", "episode_return_mean", "kl", "entropy",
-                   "seconds"]
+PROGRESS_FIELDS = [
+    "iteration",
+    "env_steps",
+    "episodes",
+    "episode_return_mean",
+    "kl",
+    "entropy",
+    "seconds",
+]
 
 
 class RllibPolicyBot:
@@ -63,7 +71,9 @@ class RllibPolicyBot:
         import torch
         from ray.rllib.core.columns import Columns
 
-        obs = rllib_observation(game.observe(state, game.current_player(state)), game.legal_mask(state))
+        obs = rllib_observation(
+            game.observe(state, game.current_player(state)), game.legal_mask(state)
+        )
         batch = {Columns.OBS: {key: torch.from_numpy(value[None]) for key, value in obs.items()}}
         with torch.no_grad():
             logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
@@ -72,9 +82,13 @@ class RllibPolicyBot:
 
 
 def env_config(config: RllibConfig) -> dict[str, Any]:
-    return {"name": config.env.name, "options": dict(config.env.options),
-            "max_turns": config.env.max_turns, "seed": config.seed,
-            "league": config.league.model_dump()}
+    return {
+        "name": config.env.name,
+        "options": dict(config.env.options),
+        "max_turns": config.env.max_turns,
+        "seed": config.seed,
+        "league": config.league.model_dump(),
+    }
 
 
 def algorithm_config(config: RllibConfig) -> Any:
@@ -88,41 +102,67 @@ def algorithm_config(config: RllibConfig) -> Any:
     from .rllib_env import HeroarenaMultiAgentEnv
 
     register_env("heroarena", HeroarenaMultiAgentEnv)
-    model = {"conv_filters": [[c, [k, k], s] for c, k, s in config.model.conv_filters],
-             "head_fcnet_hiddens": list(config.model.head_hiddens)}
+    model = {
+        "conv_filters": [[c, [k, k], s] for c, k, s in config.model.conv_filters],
+        "head_fcnet_hiddens": list(config.model.head_hiddens),
+    }
     module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)
     ppo = config.ppo
-    return (PPOConfig()
-            .environment("heroarena", env_config=env_config(config), disable_env_checking=True)
-            .multi_agent(policies={POLICY}, policy_mapping_fn=lambda agent, episode, **kw: POLICY)
-            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY: module}))
-            .env_runners(num_env_runners=config.runners.num_env_runners,
-                         num_envs_per_env_runner=config.runners.envs_per_runner)
-            .training(lr=ppo.lr, gamma=ppo.gamma, lambda_=ppo.lambda_, clip_param=ppo.clip_param,
-                      entropy_coeff=ppo.entropy_coeff, vf_loss_coeff=ppo.vf_loss_coeff,
-                      train_batch_size_per_learner=ppo.train_batch_size,
-                      minibatch_size=ppo.minibatch_size, num_epochs=ppo.num_epochs)
-            .debugging(seed=config.seed))
+    return (
+        PPOConfig()
+        .environment("heroarena", env_config=env_config(config), disable_env_checking=True)
+        .multi_agent(policies={POLICY}, policy_mapping_fn=lambda agent, episode, **kw: POLICY)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY: module}))
+        .env_runners(
+            num_env_runners=config.runners.num_env_runners,
+            num_envs_per_env_runner=config.runners.envs_per_runner,
+        )
+        .training(
+            lr=ppo.lr,
+            gamma=ppo.gamma,
+            lambda_=ppo.lambda_,
+            clip_param=ppo.clip_param,
+            entropy_coeff=ppo.entropy_coeff,
+            vf_loss_coeff=ppo.vf_loss_coeff,
+            train_batch_size_per_learner=ppo.train_batch_size,
+            minibatch_size=ppo.minibatch_size,
+            num_epochs=ppo.num_epochs,
+        )
+        .debugging(seed=config.seed)
+    )
 
 
 def progress_row(iteration: int, result: dict[str, Any], seconds: float) -> dict[str, Any]:
     runners = result.get("env_runners", {})
     learner = result.get("learners", {}).get(POLICY, {})
-    return {"iteration": iteration,
-            "env_steps": int(result.get("num_env_steps_sampled_lifetime",
-                                        runners.get("num_env_steps_sampled_lifetime", 0))),
-            "episodes": int(runners.get("num_episodes_lifetime", 0)),
-            "episode_return_mean": runners.get("episode_return_mean"),
-            "kl": learner.get("mean_kl_loss"), "entropy": learner.get("entropy"),
-            "seconds": round(seconds, 1)}
+    return {
+        "iteration": iteration,
+        "env_steps": int(
+            result.get(
+                "num_env_steps_sampled_lifetime", runners.get("num_env_steps_sampled_lifetime", 0)
+            )
+        ),
+        "episodes": int(runners.get("num_episodes_lifetime", 0)),
+        "episode_return_mean": runners.get("episode_return_mean"),
+        "kl": learner.get("mean_kl_loss"),
+        "entropy": learner.get("entropy"),
+        "seconds": round(seconds, 1),
+    }
 
 
 def evaluate(module: Any, config: RllibConfig) -> dict[str, MatchResult]:
     factory = game_factory(config.env.name, dict(config.env.options))
     learner = RllibPolicyBot(module)
-    return {name: play_match(factory, learner, get_bot(config.env.name, name), config.eval.games,
-                             seed=config.seed + 1)
-            for name in config.eval.opponents}
+    return {
+        name: play_match(
+            factory,
+            learner,
+            get_bot(config.env.name, name),
+            config.eval.games,
+            seed=config.seed + 1,
+        )
+        for name in config.eval.opponents
+    }
 
 
 def start_ray(config: RllibConfig) -> None:
@@ -159,8 +199,11 @@ def train(config: RllibConfig) -> dict[str, Any]:
                 rows.append(progress_row(iteration, result, time.monotonic() - started))
                 writer.writerow(rows[-1])
                 handle.flush()
-                print(f"iteration {iteration}: {rows[-1]['env_steps']} env steps, mean return "
-                      f"{rows[-1]['episode_return_mean']}", flush=True)
+                print(
+                    f"iteration {iteration}: {rows[-1]['env_steps']} env steps, mean return "
+                    f"{rows[-1]['episode_return_mean']}",
+                    flush=True,
+                )
                 limit = config.time_limit_minutes
                 if limit is not None and time.monotonic() - started > limit * 60:
                     break
@@ -169,11 +212,14 @@ def train(config: RllibConfig) -> dict[str, Any]:
         algo.stop()
     finally:
         ray.shutdown()
-    summary = {"env": config.env.name, "iterations": len(rows),
-               "env_steps": rows[-1]["env_steps"] if rows else 0,
-               "wall_seconds": round(time.monotonic() - started, 1),
-               "checkpoint": str(getattr(checkpoint, "checkpoint", checkpoint)),
-               "win_rates": {name: result.to_dict() for name, result in results.items()}}
+    summary = {
+        "env": config.env.name,
+        "iterations": len(rows),
+        "env_steps": rows[-1]["env_steps"] if rows else 0,
+        "wall_seconds": round(time.monotonic() - started, 1),
+        "checkpoint": str(getattr(checkpoint, "checkpoint", checkpoint)),
+        "win_rates": {name: result.to_dict() for name, result in results.items()},
+    }
     (run / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     return summary
 
@@ -182,8 +228,9 @@ def check_inputs(config: RllibConfig) -> None:
     """Fail before the run folder exists: the env must build, Ray must be installed."""
     make(config.env.name, obs_format="rllib", **config.env.make_kwargs())
     if config.run_path.exists():
-        raise ScenarioError("run_name", f"run folder {config.run_path} already exists; "
-                                        "choose another run_name")
+        raise ScenarioError(
+            "run_name", f"run folder {config.run_path} already exists; choose another run_name"
+        )
     try:
         import ray  # noqa: F401
     except ImportError:
@@ -191,7 +238,9 @@ def check_inputs(config: RllibConfig) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.rllib", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m training.rllib", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--config", required=True, help="configs/rllib_<game>.yaml")
     parser.add_argument("overrides", nargs="*", help="key=value overrides, e.g. iterations=2")
     args = parser.parse_args(argv)
@@ -203,8 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     summary = train(config)
     for name, result in summary["win_rates"].items():
-        print(f"vs {name}: {result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] "
-              f"over {result['games']} games")
+        print(
+            f"vs {name}: {result['win_rate']:.3f} [{result['ci_low']:.3f}, {result['ci_high']:.3f}] "
+            f"over {result['games']} games"
+        )
     print(f"run folder: {config.run_path}")
     return 0
 

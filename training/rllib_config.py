@@ -9,9 +9,10 @@ This module imports no Ray: a config can be checked where Ray is not installed.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence
+from typing import Annotated, Any, Literal
 
 import pydantic
 from pydantic import Field, StrictBool, StrictInt, StrictStr
@@ -62,7 +63,7 @@ class RllibLeague(pydantic.BaseModel):
     """The learner plays one seat, the random legal-move bot the others."""
 
     @pydantic.model_validator(mode="after")
-    def _some_weight(self) -> "RllibLeague":
+    def _some_weight(self) -> RllibLeague:
         if self.self_play + self.heuristic + self.random <= 0:
             raise ValueError("league weights self_play, heuristic and random are all zero")
         return self
@@ -91,7 +92,8 @@ class RllibModel(pydantic.BaseModel):
     model_config = MODEL
 
     conv_filters: Annotated[list[ConvLayer], Field(min_length=1)] = Field(
-        default_factory=lambda: [[32, 3, 1], [64, 3, 2], [64, 3, 2]])
+        default_factory=lambda: [[32, 3, 1], [64, 3, 2], [64, 3, 2]]
+    )
     """``[channels, kernel, stride]`` per layer, over the channel-last board."""
     head_hiddens: list[PosInt] = Field(default_factory=lambda: [256])
     """Hidden layers of the policy and value heads."""
@@ -105,7 +107,8 @@ class RllibEval(pydantic.BaseModel):
     games: PosInt = 40
     """Games per opponent, seats alternating."""
     opponents: Annotated[list[Literal["random", "heuristic"]], Field(min_length=1)] = Field(
-        default_factory=lambda: ["random", "heuristic"])
+        default_factory=lambda: ["random", "heuristic"]
+    )
 
 
 class RllibConfig(pydantic.BaseModel):
@@ -160,6 +163,9 @@ def load_rllib_config(path: str | os.PathLike[str], overrides: Sequence[str] = (
 
 def dump_rllib_config(config: RllibConfig, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("# The exact config of this RLlib run (load_rllib_config reads it).\n"
-                    + config_to_yaml(config), encoding="utf-8")
+    path.write_text(
+        "# The exact config of this RLlib run (load_rllib_config reads it).\n"
+        + config_to_yaml(config),
+        encoding="utf-8",
+    )
     return path

@@ -33,8 +33,12 @@ class HeroarenaMultiAgentEnv(MultiAgentEnv):
     def __init__(self, env_config: dict[str, Any] | None = None):
         super().__init__()
         config = dict(env_config or {})
-        self.env = make(config["name"], obs_format="rllib", max_turns=config.get("max_turns"),
-                        **config.get("options", {}))
+        self.env = make(
+            config["name"],
+            obs_format="rllib",
+            max_turns=config.get("max_turns"),
+            **config.get("options", {}),
+        )
         self.game = self.env.game
         league = config.get("league") or {"self_play": 1.0}
         unknown = sorted(set(league) - set(MATCHUPS))
@@ -44,8 +48,11 @@ class HeroarenaMultiAgentEnv(MultiAgentEnv):
         if weights.sum() <= 0:
             raise ValueError("league: every weight is zero")
         self.weights = weights / weights.sum()
-        stream = [int(config.get("seed", 0)), int(getattr(env_config, "worker_index", 0)),
-                  int(getattr(env_config, "vector_index", 0))]
+        stream = [
+            int(config.get("seed", 0)),
+            int(getattr(env_config, "worker_index", 0)),
+            int(getattr(env_config, "vector_index", 0)),
+        ]
         self.rng = np.random.default_rng(stream)
         self.bots = {"heuristic": get_bot(self.game.name, "heuristic"), "random": RandomBot()}
         self.possible_agents = list(self.env.possible_agents)
@@ -78,8 +85,10 @@ class HeroarenaMultiAgentEnv(MultiAgentEnv):
     def step(self, action_dict: dict[str, Any]):
         agent = self.env.agent_selection
         if agent not in action_dict:
-            raise ValueError(f"step: no action for the deciding seat {agent}; "
-                             f"got actions for {sorted(action_dict)}")
+            raise ValueError(
+                f"step: no action for the deciding seat {agent}; "
+                f"got actions for {sorted(action_dict)}"
+            )
         self.env.step(int(action_dict[agent]))
         self._play_bots()
         return self._reply()
@@ -102,7 +111,9 @@ class HeroarenaMultiAgentEnv(MultiAgentEnv):
             obs = {agent: env.observe(agent)}
             return obs, {agent: 0.0}, {"__all__": False}, {"__all__": False}, {}
         terminated = env.game.is_terminal(env.game_state)
-        final = env.game.returns(env.game_state) if terminated else np.zeros(len(self.possible_agents))
+        final = (
+            env.game.returns(env.game_state) if terminated else np.zeros(len(self.possible_agents))
+        )
         seats = sorted(self.learner_seats)
         obs = {a: env.observe(a) for a in seats}
         rewards = {a: float(final[self.possible_agents.index(a)]) for a in seats}

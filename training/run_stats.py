@@ -44,7 +44,10 @@ class ThroughputCallback(BaseCallback):
         self.started = self.rollout_started = time.monotonic()
         self.first_steps = self.rollout_steps = self.model.num_timesteps
         self.first_env_decisions, self.first_forced = self._env_counts()
-        self.rollout_env_decisions, self.rollout_forced = self.first_env_decisions, self.first_forced
+        self.rollout_env_decisions, self.rollout_forced = (
+            self.first_env_decisions,
+            self.first_forced,
+        )
 
     def _on_rollout_start(self) -> None:
         self.rollout_started = time.monotonic()
@@ -59,7 +62,9 @@ class ThroughputCallback(BaseCallback):
         self.logger.record("rollout/learner_decisions_per_s", steps / seconds)
         self.logger.record("rollout/env_decisions_per_s", decisions / seconds)
         rollout_forced = forced - self.rollout_forced  # of this rollout, as the two rates above
-        self.logger.record("rollout/forced_fraction", rollout_forced / max(1, rollout_forced + steps))
+        self.logger.record(
+            "rollout/forced_fraction", rollout_forced / max(1, rollout_forced + steps)
+        )
         self._update_totals(env_decisions, forced)
 
     def _on_training_end(self) -> None:
@@ -68,10 +73,15 @@ class ThroughputCallback(BaseCallback):
     def _update_totals(self, env_decisions: int, forced: int) -> None:
         seconds = max(time.monotonic() - self.started, 1e-9)
         steps = self.model.num_timesteps - self.first_steps
-        self.totals = {"learner_decisions": steps, "forced_decisions": forced - self.first_forced,
-                       "env_decisions": env_decisions - self.first_env_decisions,
-                       "learner_decisions_per_second": round(steps / seconds, 1),
-                       "env_decisions_per_second": round((env_decisions - self.first_env_decisions) / seconds, 1)}
+        self.totals = {
+            "learner_decisions": steps,
+            "forced_decisions": forced - self.first_forced,
+            "env_decisions": env_decisions - self.first_env_decisions,
+            "learner_decisions_per_second": round(steps / seconds, 1),
+            "env_decisions_per_second": round(
+                (env_decisions - self.first_env_decisions) / seconds, 1
+            ),
+        }
 
     def _on_step(self) -> bool:
         return True
@@ -117,10 +127,14 @@ class UpdateStatsCallback(BaseCallback):
         variance = self.values["train/explained_variance"]
         if not kl:
             return {"updates": 0}
-        return {"updates": len(kl), "approx_kl_mean": float(np.mean(kl)), "approx_kl_last": kl[-1],
-                "clip_fraction_mean": float(np.mean(clip)) if clip else None,
-                "clip_fraction_last": clip[-1] if clip else None,
-                "explained_variance_last": variance[-1] if variance else None}
+        return {
+            "updates": len(kl),
+            "approx_kl_mean": float(np.mean(kl)),
+            "approx_kl_last": kl[-1],
+            "clip_fraction_mean": float(np.mean(clip)) if clip else None,
+            "clip_fraction_last": clip[-1] if clip else None,
+            "explained_variance_last": variance[-1] if variance else None,
+        }
 
 
 class BudgetProgressBar(BaseCallback):
@@ -139,14 +153,18 @@ class BudgetProgressBar(BaseCallback):
 
         self.started = time.monotonic()
         self.budget = max(0, int(round(self.deadline - self.started)))
-        self.bar = tqdm(total=self.budget, unit="s", desc=self._description())  # seconds of the budget
+        self.bar = tqdm(
+            total=self.budget, unit="s", desc=self._description()
+        )  # seconds of the budget
 
     def _on_step(self) -> bool:
         elapsed = min(self.budget, int(time.monotonic() - self.started))
         if elapsed > self.shown:
             self.bar.update(elapsed - self.shown)
             self.shown = elapsed
-            self.bar.set_description_str(self._description(), refresh=False)  # rich shows no postfix
+            self.bar.set_description_str(
+                self._description(), refresh=False
+            )  # rich shows no postfix
         return True
 
     def _description(self) -> str:

@@ -59,7 +59,8 @@ Pure Python + numpy at import time; torch / SB3 are imported only by :class:`Pol
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -68,8 +69,14 @@ from gymnasium.utils import seeding
 
 from .league import BotOpponent, LeagueSchedule, Opponent, OpponentPool, PolicyOpponent
 
-__all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "LeagueSchedule", "OpponentPool",
-           "SelfPlayEnv"]
+__all__ = [
+    "Opponent",
+    "BotOpponent",
+    "PolicyOpponent",
+    "LeagueSchedule",
+    "OpponentPool",
+    "SelfPlayEnv",
+]
 
 
 # ==========================================================================================
@@ -78,12 +85,19 @@ __all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "LeagueSchedule", "Oppon
 def _shaping_weights(weight: Any, gamma: Any) -> tuple[float, float]:
     if gamma is None:
         if weight:
-            raise ValueError("shaping_gamma: reward_shaping needs the learner's discount (PPO's gamma); "
-                             "with another the shaping would change which policy is best")
+            raise ValueError(
+                "shaping_gamma: reward_shaping needs the learner's discount (PPO's gamma); "
+                "with another the shaping would change which policy is best"
+            )
         gamma = 1.0
     for name, value, high in (("reward_shaping", weight, None), ("shaping_gamma", gamma, 1.0)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(value) or value < 0 or (high is not None and value > high):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, np.integer, np.floating))
+            or not np.isfinite(value)
+            or value < 0
+            or (high is not None and value > high)
+        ):
             bound = f"in [0, {high:g}]" if high is not None else ">= 0"
             raise ValueError(f"{name}: must be a finite number {bound}, got {value!r}")
     return float(weight), float(gamma)
@@ -114,12 +128,21 @@ class SelfPlayEnv(gymnasium.Env):
 
     ILLEGAL_ACTION_MODES = ("terminate", "random", "raise")
 
-    def __init__(self, env: str | Callable[[], Any], env_options: dict[str, Any] | None = None,
-                 pool: OpponentPool | None = None, seed: int | None = None, *,
-                 learner_seats: Sequence[int] | None = None, illegal_action: str = "terminate",
-                 illegal_reward: float = -1.0, auto_play_forced: bool = False,
-                 reward_shaping: float = 0.0, shaping_gamma: float | None = None,
-                 potential: Callable[[Any, Any, int], float] | None = None):
+    def __init__(
+        self,
+        env: str | Callable[[], Any],
+        env_options: dict[str, Any] | None = None,
+        pool: OpponentPool | None = None,
+        seed: int | None = None,
+        *,
+        learner_seats: Sequence[int] | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        auto_play_forced: bool = False,
+        reward_shaping: float = 0.0,
+        shaping_gamma: float | None = None,
+        potential: Callable[[Any, Any, int], float] | None = None,
+    ):
         super().__init__()
         if isinstance(env, str):
             from envs import make
@@ -134,8 +157,10 @@ class SelfPlayEnv(gymnasium.Env):
         else:
             raise TypeError(f"env must be an env name or a factory, got {env!r}")
         if illegal_action not in self.ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action: must be one of {', '.join(map(repr, self.ILLEGAL_ACTION_MODES))}, "
-                             f"got {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action: must be one of {', '.join(map(repr, self.ILLEGAL_ACTION_MODES))}, "
+                f"got {illegal_action!r}"
+            )
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         if not isinstance(auto_play_forced, bool):
@@ -159,18 +184,24 @@ class SelfPlayEnv(gymnasium.Env):
         n = len(self.agents)
         seats = list(range(n)) if learner_seats is None else [int(s) for s in learner_seats]
         if not seats or any(not 0 <= s < n for s in seats):
-            raise ValueError(f"learner_seats: must be a non-empty list of seats in 0..{n - 1}, "
-                             f"got {learner_seats!r}")
+            raise ValueError(
+                f"learner_seats: must be a non-empty list of seats in 0..{n - 1}, "
+                f"got {learner_seats!r}"
+            )
         self.learner_seats = seats
         first = self.agents[0]
         obs_space = self.aec.observation_space(first)
-        self.observation_space = obs_space["observation"] if isinstance(obs_space, spaces.Dict) else obs_space
+        self.observation_space = (
+            obs_space["observation"] if isinstance(obs_space, spaces.Dict) else obs_space
+        )
         self.action_space = self.aec.action_space(first)
         if not isinstance(self.action_space, spaces.Discrete):
             raise TypeError(f"SelfPlayEnv needs a Discrete action space, got {self.action_space}")
         self.render_mode = getattr(self.aec, "render_mode", None)
-        self.metadata = {"render_modes": list(self.aec.metadata.get("render_modes", [])),
-                         "render_fps": self.aec.metadata.get("render_fps", 4)}
+        self.metadata = {
+            "render_modes": list(self.aec.metadata.get("render_modes", [])),
+            "render_fps": self.aec.metadata.get("render_fps", 4),
+        }
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         self.learner_seat = 0
@@ -228,7 +259,11 @@ class SelfPlayEnv(gymnasium.Env):
         if not self.auto_play_forced:
             return None
         mask_of = getattr(self.aec, "action_mask", None)  # ours: the mask without the planes
-        mask = mask_of(self.learner) if mask_of is not None else self.aec.observe(self.learner)["action_mask"]
+        mask = (
+            mask_of(self.learner)
+            if mask_of is not None
+            else self.aec.observe(self.learner)["action_mask"]
+        )
         legal = np.flatnonzero(mask)
         return int(legal[0]) if legal.size == 1 else None
 
@@ -241,8 +276,11 @@ class SelfPlayEnv(gymnasium.Env):
         return obs
 
     def _info(self) -> dict[str, Any]:
-        return {"learner_seat": self.learner_seat, "learner": self.learner,
-                "opponent": dict(self.opponent_names)}
+        return {
+            "learner_seat": self.learner_seat,
+            "learner": self.learner,
+            "opponent": dict(self.opponent_names),
+        }
 
     def _final_rewards(self) -> np.ndarray:
         game, state = getattr(self.aec, "game", None), getattr(self.aec, "game_state", None)
@@ -275,8 +313,10 @@ class SelfPlayEnv(gymnasium.Env):
                 self._done = False
                 self._potential = self._potential_now()
                 return self._learner_obs(), self._info()
-        raise RuntimeError(f"{self.env_name}: 100 games in a row ended before the learner's first "
-                           "decision; check max_turns and learner_seats")
+        raise RuntimeError(
+            f"{self.env_name}: 100 games in a row ended before the learner's first "
+            "decision; check max_turns and learner_seats"
+        )
 
     def action_masks(self) -> np.ndarray:
         """bool mask of the learner's legal actions (all False once the episode is over)."""
@@ -285,7 +325,11 @@ class SelfPlayEnv(gymnasium.Env):
     def step(self, action: int):
         if self._done:
             raise RuntimeError("step() after the episode ended (or before reset()); call reset()")
-        action = int(np.asarray(action).reshape(-1)[0]) if not isinstance(action, (int, np.integer)) else int(action)
+        action = (
+            int(np.asarray(action).reshape(-1)[0])
+            if not isinstance(action, (int, np.integer))
+            else int(action)
+        )
         illegal = not (0 <= action < self._mask.size and self._mask[action])
         if illegal:
             if self.illegal_action == "raise":
@@ -318,7 +362,9 @@ class SelfPlayEnv(gymnasium.Env):
             return 0.0
         value = float(self._potential_of(self.aec.game, self.aec.game_state, self.learner_seat))
         if not np.isfinite(value):
-            raise ValueError(f"{self.env_name}: the shaping potential is {value!r}; it must be finite")
+            raise ValueError(
+                f"{self.env_name}: the shaping potential is {value!r}; it must be finite"
+            )
         return self.reward_shaping * value
 
     def _shaping(self, terminated: bool) -> float:
@@ -344,8 +390,9 @@ class SelfPlayEnv(gymnasium.Env):
         self._end_episode(info, self.illegal_reward, final, shaping)
         return obs, self.illegal_reward + shaping, True, False, info
 
-    def _end_episode(self, info: dict[str, Any], reward: float, final_rewards: np.ndarray,
-                     shaping: float = 0.0) -> None:
+    def _end_episode(
+        self, info: dict[str, Any], reward: float, final_rewards: np.ndarray, shaping: float = 0.0
+    ) -> None:
         self._episode_return += reward
         self._episode_shaping += shaping
         self._episode_length += 1
@@ -353,11 +400,14 @@ class SelfPlayEnv(gymnasium.Env):
         self._mask = np.zeros(self.action_space.n, dtype=bool)
         info["final_rewards"] = final_rewards
         info["last_mover"] = self._last_mover
-        info["learner_episode"] = {"r": self._episode_return, "shaping": self._episode_shaping,
-                                   "l": self._episode_length,
-                                   "t": round(time.perf_counter() - self._episode_start, 6),
-                                   "forced": self._forced_in_episode,
-                                   "env_decisions": self.env_decisions - self._episode_start_decisions}
+        info["learner_episode"] = {
+            "r": self._episode_return,
+            "shaping": self._episode_shaping,
+            "l": self._episode_length,
+            "t": round(time.perf_counter() - self._episode_start, 6),
+            "forced": self._forced_in_episode,
+            "env_decisions": self.env_decisions - self._episode_start_decisions,
+        }
 
     def render(self):
         return self.aec.render()

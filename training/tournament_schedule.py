@@ -64,8 +64,11 @@ def rotation(table: tuple[int, ...], game: int) -> tuple[int, ...]:
 
 def schedule(num_agents: int, num_seats: int, games: int, seed: int) -> list[Slot]:
     """Every game of the tournament in playing order: table by table, games in order within each."""
-    return [Slot(table=t, game=g, seats=rotation(table, g), seed=seed + t * games + g)
-            for t, table in enumerate(tables(num_agents, num_seats)) for g in range(games)]
+    return [
+        Slot(table=t, game=g, seats=rotation(table, g), seed=seed + t * games + g)
+        for t, table in enumerate(tables(num_agents, num_seats))
+        for g in range(games)
+    ]
 
 
 def check_games(games: int, num_seats: int, label: str = "games_per_pair") -> None:
@@ -81,9 +84,11 @@ def check_games(games: int, num_seats: int, label: str = "games_per_pair") -> No
     if num_seats > 2 and games % num_seats:
         low = games - games % num_seats
         options = f"{low} or {low + num_seats}" if low else str(num_seats)
-        raise ValueError(f"{label} must be a multiple of the {num_seats} seats, got {games} (try {options}): "
-                         f"each game of a table is one rotation of its seats, and only whole rotations "
-                         "seat every agent in every seat equally often")
+        raise ValueError(
+            f"{label} must be a multiple of the {num_seats} seats, got {games} (try {options}): "
+            f"each game of a table is one rotation of its seats, and only whole rotations "
+            "seat every agent in every seat equally often"
+        )
 
 
 def default_games(num_seats: int) -> int:

@@ -58,9 +58,10 @@ import json
 import sys
 import time
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import torch
 from sb3_contrib import MaskablePPO
@@ -129,8 +130,9 @@ def _input_error(source: str, overrides: Sequence[str], field: str, problem: str
     return ScenarioError(source, _one_line(problem), field=field)
 
 
-def check_inputs(config: TrainConfig, source: str = "<config>", overrides: Sequence[str] = ()
-                 ) -> ResumePoint | None:
+def check_inputs(
+    config: TrainConfig, source: str = "<config>", overrides: Sequence[str] = ()
+) -> ResumePoint | None:
     """What the config schema cannot check, checked before anything is written: that the env
     accepts ``env.options`` (it is built once) and that ``resume_from`` is a saved model.
 
@@ -141,24 +143,41 @@ def check_inputs(config: TrainConfig, source: str = "<config>", overrides: Seque
         make(config.env.name, **config.env.make_kwargs()).close()
     except OptionError as error:
         option = error.option
-        field = "env.max_turns" if option == "max_turns" and config.env.max_turns is not None \
+        field = (
+            "env.max_turns"
+            if option == "max_turns" and config.env.max_turns is not None
             else f"env.options.{option}"
+        )
         problem = str(error).removeprefix(f"option '{option}': ")
         raise _input_error(source, overrides, field, f"{config.env.name}: {problem}") from None
     except (ScenarioError, GameError, ValueError, TypeError) as error:
-        raise _input_error(source, overrides, "env.options",
-                           f"{config.env.name} rejects the options: {type(error).__name__}: {error}") from None
+        raise _input_error(
+            source,
+            overrides,
+            "env.options",
+            f"{config.env.name} rejects the options: {type(error).__name__}: {error}",
+        ) from None
     if config.resume_from is None:
         return None
     path = Path(config.resume_from)
-    if not path.is_file() and path.suffix != ".zip" and path.with_name(path.name + ".zip").is_file():
+    if (
+        not path.is_file()
+        and path.suffix != ".zip"
+        and path.with_name(path.name + ".zip").is_file()
+    ):
         path = path.with_name(path.name + ".zip")  # SB3's own spelling: a model's name without .zip
     if not path.is_file():
         what = "is a folder, not a model file" if path.is_dir() else "no such file"
-        raise _input_error(source, overrides, "resume_from", f"cannot resume from {str(path)!r}: {what}")
+        raise _input_error(
+            source, overrides, "resume_from", f"cannot resume from {str(path)!r}: {what}"
+        )
     if not zipfile.is_zipfile(path):
-        raise _input_error(source, overrides, "resume_from",
-                           f"cannot resume from {str(path)!r}: not a saved model (an SB3 .zip)")
+        raise _input_error(
+            source,
+            overrides,
+            "resume_from",
+            f"cannot resume from {str(path)!r}: not a saved model (an SB3 .zip)",
+        )
     return ResumePoint(path, run_folder_of(path))
 
 
@@ -167,13 +186,23 @@ def check_inputs(config: TrainConfig, source: str = "<config>", overrides: Seque
 # ==========================================================================================
 def league_schedule(config: TrainConfig) -> LeagueSchedule:
     league = config.league
-    return LeagueSchedule(random=league.random, heuristic=league.heuristic, lookahead=league.lookahead,
-                          snapshots=league.snapshots, max_snapshots=league.max_snapshots)
+    return LeagueSchedule(
+        random=league.random,
+        heuristic=league.heuristic,
+        lookahead=league.lookahead,
+        snapshots=league.snapshots,
+        max_snapshots=league.max_snapshots,
+    )
 
 
 def env_factory(config: TrainConfig, rank: int):
     """A picklable-enough closure for SubprocVecEnv: env ``rank`` gets seed + rank."""
-    name, options, seed, schedule = config.env.name, config.env.make_kwargs(), config.seed + rank, league_schedule(config)
+    name, options, seed, schedule = (
+        config.env.name,
+        config.env.make_kwargs(),
+        config.seed + rank,
+        league_schedule(config),
+    )
     in_subprocess, auto_play_forced = config.num_envs > 1, config.auto_play_forced
     shaping = {"reward_shaping": config.reward_shaping, "shaping_gamma": config.ppo.gamma}
 
@@ -181,8 +210,14 @@ def env_factory(config: TrainConfig, rank: int):
         if in_subprocess:  # snapshot opponents predict one observation at a time: see single_thread
             torch.set_num_threads(1)
             ignore_stop_signals()
-        return SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, schedule), seed=seed,
-                           auto_play_forced=auto_play_forced, **shaping)
+        return SelfPlayEnv(
+            name,
+            options,
+            pool=OpponentPool.for_game(name, schedule),
+            seed=seed,
+            auto_play_forced=auto_play_forced,
+            **shaping,
+        )
 
     return build
 
@@ -192,9 +227,14 @@ def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
     from .record import record_episode
 
     seats = game_factory(config)().num_players
-    episode = record_episode(config.env.name, [PolicyBot(model, name="final policy")] + ["heuristic"] * (seats - 1),
-                             seed=config.seed, options=config.env.make_kwargs(), height=config.video.height,
-                             max_steps=config.video.max_steps)
+    episode = record_episode(
+        config.env.name,
+        [PolicyBot(model, name="final policy")] + ["heuristic"] * (seats - 1),
+        seed=config.seed,
+        options=config.env.make_kwargs(),
+        height=config.video.height,
+        max_steps=config.video.max_steps,
+    )
     return episode.write(path, fps=config.video.fps, formats=("mp4",))[0]
 
 
@@ -203,28 +243,55 @@ def policy_for(config: TrainConfig) -> tuple[Any, dict]:
     network = config.network
     if network.kind == "spatial":
         spatial = network.spatial
-        return spatial_policy(config.env.name, config.env.make_kwargs(), channels=spatial.channels,
-                              dilations=spatial.dilations, scalar_dim=spatial.scalar_dim,
-                              head_dim=spatial.head_dim, global_cells=spatial.global_cells)
-    return "MlpPolicy", dict(features_extractor_class=BoardCNN, normalize_images=False,
-                             features_extractor_kwargs=dict(features_dim=network.features_dim,
-                                                            channels=tuple(network.cnn_channels),
-                                                            kernel_size=network.kernel_size),
-                             net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)))
+        return spatial_policy(
+            config.env.name,
+            config.env.make_kwargs(),
+            channels=spatial.channels,
+            dilations=spatial.dilations,
+            scalar_dim=spatial.scalar_dim,
+            head_dim=spatial.head_dim,
+            global_cells=spatial.global_cells,
+        )
+    return "MlpPolicy", dict(
+        features_extractor_class=BoardCNN,
+        normalize_images=False,
+        features_extractor_kwargs=dict(
+            features_dim=network.features_dim,
+            channels=tuple(network.cnn_channels),
+            kernel_size=network.kernel_size,
+        ),
+        net_arch=dict(pi=list(network.net_arch.pi), vf=list(network.net_arch.vf)),
+    )
 
 
 def new_model(config: TrainConfig, vec_env: Any, run: Path) -> MaskablePPO:
     ppo = config.ppo
     policy, policy_kwargs = policy_for(config)
-    return MaskablePPO(policy, vec_env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
-                       batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
-                       gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
-                       vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm, target_kl=ppo.target_kl,
-                       policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
-                       seed=config.seed, device=config.device, verbose=0)
+    return MaskablePPO(
+        policy,
+        vec_env,
+        learning_rate=ppo.learning_rate,
+        n_steps=ppo.n_steps,
+        batch_size=ppo.batch_size,
+        n_epochs=ppo.n_epochs,
+        gamma=ppo.gamma,
+        gae_lambda=ppo.gae_lambda,
+        clip_range=ppo.clip_range,
+        ent_coef=ppo.ent_coef,
+        vf_coef=ppo.vf_coef,
+        max_grad_norm=ppo.max_grad_norm,
+        target_kl=ppo.target_kl,
+        policy_kwargs=policy_kwargs,
+        tensorboard_log=str(run / "tb"),
+        seed=config.seed,
+        device=config.device,
+        verbose=0,
+    )
 
 
-def budget_progress_bar(config: TrainConfig, time_limit: TimeLimitCallback | None) -> BudgetProgressBar | None:
+def budget_progress_bar(
+    config: TrainConfig, time_limit: TimeLimitCallback | None
+) -> BudgetProgressBar | None:
     """The time-budget bar where a time limit applies (SB3's step bar otherwise)."""
     if not (config.progress_bar and time_limit is not None):
         return None
@@ -254,36 +321,65 @@ def seat_rates(result: Any) -> list[dict]:
     rates = []
     for games, wins in zip(result.seat_games, result.seat_wins):
         low, high = wilson_interval(wins, games)
-        rates.append({"games": games, "wins": wins, "win_rate": round(wins / games, 4) if games else None,
-                      "ci_low": round(low, 4), "ci_high": round(high, 4)})
+        rates.append(
+            {
+                "games": games,
+                "wins": wins,
+                "win_rate": round(wins / games, 4) if games else None,
+                "ci_low": round(low, 4),
+                "ci_high": round(high, 4),
+            }
+        )
     return rates
 
 
-def write_summary(path: Path, config: TrainConfig, progress: Progress, run_seconds: float,
-                  time_limit: TimeLimitCallback | None, interrupted: Interrupted | None = None) -> dict:
+def write_summary(
+    path: Path,
+    config: TrainConfig,
+    progress: Progress,
+    run_seconds: float,
+    time_limit: TimeLimitCallback | None,
+    interrupted: Interrupted | None = None,
+) -> dict:
     steps = progress.model.num_timesteps if progress.model is not None else progress.start_steps
-    summary = {"env": config.env.name, "timesteps": steps, "total_timesteps": config.total_timesteps,
-               "train_minutes": round(run_seconds / 60, 1),
-               "stopped_by_time_limit": bool(time_limit and time_limit.stopped_early),
-               "steps_per_second": round((steps - progress.start_steps) / max(progress.learn_seconds, 1e-9), 1),
-               "pretrain": progress.pretrain,
-               "throughput": progress.throughput,
-               "ppo_updates": progress.updates,
-               "final": None if progress.results is None else
-               {name: {**result_fields(result), "seats": seat_rates(result)}
-                for name, result in progress.results.items()},
-               "interrupted": interrupted is not None,
-               "signal": None if interrupted is None else interrupted.signal_name,
-               "stopped_during": None if interrupted is None else progress.phase,
-               "checkpoint": None if interrupted is None or interrupted.checkpoint is None
-               else str(interrupted.checkpoint),
-               "resumed_from": progress.resumed_from}
+    summary = {
+        "env": config.env.name,
+        "timesteps": steps,
+        "total_timesteps": config.total_timesteps,
+        "train_minutes": round(run_seconds / 60, 1),
+        "stopped_by_time_limit": bool(time_limit and time_limit.stopped_early),
+        "steps_per_second": round(
+            (steps - progress.start_steps) / max(progress.learn_seconds, 1e-9), 1
+        ),
+        "pretrain": progress.pretrain,
+        "throughput": progress.throughput,
+        "ppo_updates": progress.updates,
+        "final": None
+        if progress.results is None
+        else {
+            name: {**result_fields(result), "seats": seat_rates(result)}
+            for name, result in progress.results.items()
+        },
+        "interrupted": interrupted is not None,
+        "signal": None if interrupted is None else interrupted.signal_name,
+        "stopped_during": None if interrupted is None else progress.phase,
+        "checkpoint": None
+        if interrupted is None or interrupted.checkpoint is None
+        else str(interrupted.checkpoint),
+        "resumed_from": progress.resumed_from,
+    }
     path.write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
 
-def save_interrupted(interrupted: Interrupted, run: Path, config: TrainConfig, progress: Progress,
-                     run_seconds: float, time_limit: TimeLimitCallback | None) -> None:
+def save_interrupted(
+    interrupted: Interrupted,
+    run: Path,
+    config: TrainConfig,
+    progress: Progress,
+    run_seconds: float,
+    time_limit: TimeLimitCallback | None,
+) -> None:
     """What a stop signal leaves: a checkpoint to resume from, the final model and summary.json."""
     model = progress.model
     if model is not None:
@@ -293,7 +389,9 @@ def save_interrupted(interrupted: Interrupted, run: Path, config: TrainConfig, p
         model.save(str(interrupted.checkpoint))
         model.save(str(run / "final_model.zip"))
     interrupted.run = run
-    summary = write_summary(run / "summary.json", config, progress, run_seconds, time_limit, interrupted)
+    summary = write_summary(
+        run / "summary.json", config, progress, run_seconds, time_limit, interrupted
+    )
     interrupted.timesteps = summary["timesteps"]
 
 
@@ -315,35 +413,57 @@ def train(config: TrainConfig) -> Path:
     dump_config(config, run / "config.yaml")
     n_envs = config.num_envs
     if config.torch_threads is not None:
-        torch.set_num_threads(config.torch_threads)  # RolloutThreadsCallback restores it for updates
+        torch.set_num_threads(
+            config.torch_threads
+        )  # RolloutThreadsCallback restores it for updates
     progress = Progress()
-    time_limit = TimeLimitCallback(config.time_limit_minutes, run_started) if config.time_limit_minutes else None
+    time_limit = (
+        TimeLimitCallback(config.time_limit_minutes, run_started)
+        if config.time_limit_minutes
+        else None
+    )
     vec_env = None
     try:
         with StopSignals() as stop:
             with stop.deferred():  # a SubprocVecEnv interrupted while starting could not be closed
                 factories = [env_factory(config, rank) for rank in range(n_envs)]
                 # VecMonitor: episode returns and lengths for rollout/ep_rew_mean and ep_len_mean
-                vec_env = VecMonitor(SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories))
+                vec_env = VecMonitor(
+                    SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories)
+                )
             stop.check()
             vec_env.seed(config.seed)
             if resume is not None:
-                model = MaskablePPO.load(resume.checkpoint, env=vec_env, device=config.device,
-                                         tensorboard_log=str(run / "tb"))
+                model = MaskablePPO.load(
+                    resume.checkpoint,
+                    env=vec_env,
+                    device=config.device,
+                    tensorboard_log=str(run / "tb"),
+                )
                 progress.start_steps = model.num_timesteps
-                pool = reload_snapshots(vec_env, run / "snapshots", model.num_timesteps, config.league.max_snapshots)
+                pool = reload_snapshots(
+                    vec_env, run / "snapshots", model.num_timesteps, config.league.max_snapshots
+                )
                 kept = keep_eval_rows(run / "eval.csv", model.num_timesteps)
-                progress.resumed_from = {"checkpoint": str(resume.checkpoint), "timesteps": model.num_timesteps,
-                                         "opponent_pool": pool, "eval_rows_kept": kept}
-                print(f"resuming {run} at step {model.num_timesteps} of {config.total_timesteps} from "
-                      f"{resume.checkpoint}; opponent pool snapshots: {', '.join(pool) or 'none'}; "
-                      f"eval.csv rows kept: {kept}")
+                progress.resumed_from = {
+                    "checkpoint": str(resume.checkpoint),
+                    "timesteps": model.num_timesteps,
+                    "opponent_pool": pool,
+                    "eval_rows_kept": kept,
+                }
+                print(
+                    f"resuming {run} at step {model.num_timesteps} of {config.total_timesteps} from "
+                    f"{resume.checkpoint}; opponent pool snapshots: {', '.join(pool) or 'none'}; "
+                    f"eval.csv rows kept: {kept}"
+                )
             else:
                 model = new_model(config, vec_env, run)
             progress.model = model
             # the run's own TensorBoard logger from the start (the one learn() would make), so that
             # the warm start and the step-0 and final evaluations are in TensorBoard too
-            model.set_logger(configure_logger(0, str(run / "tb"), "ppo", reset_num_timesteps=resume is None))
+            model.set_logger(
+                configure_logger(0, str(run / "tb"), "ppo", reset_num_timesteps=resume is None)
+            )
             if config.pretrain.games and resume is None:
                 progress.phase = "warm start"
                 progress.pretrain = pretrain(model, config, game_factory(config), run_started)
@@ -352,28 +472,38 @@ def train(config: TrainConfig) -> Path:
                 # the cloned policy's level: eval.csv row 0 (and the pretrain scalars, at step 0)
                 evaluate_and_log(model, config, run / "eval.csv", 0, logger=model.logger)
             progress.phase = "learning"
-            stopper, throughput, updates = StopOnSignal(stop), ThroughputCallback(), UpdateStatsCallback()
+            stopper, throughput, updates = (
+                StopOnSignal(stop),
+                ThroughputCallback(),
+                UpdateStatsCallback(),
+            )
             # learn() counts on from a loaded model's steps: ask only for what is left
             remaining = config.total_timesteps - model.num_timesteps
             bar = budget_progress_bar(config, time_limit)
-            callbacks = CallbackList([
-                stopper,
-                RolloutThreadsCallback(),
-                throughput,
-                updates,
-                *([time_limit] if time_limit else []),
-                *([bar] if bar else []),
-                PeriodicCheckpoint(config, run, stop),
-                SnapshotCallback(config, run / "snapshots", stop),
-                EvalCallback(config, run / "eval.csv", stop),
-            ])
+            callbacks = CallbackList(
+                [
+                    stopper,
+                    RolloutThreadsCallback(),
+                    throughput,
+                    updates,
+                    *([time_limit] if time_limit else []),
+                    *([bar] if bar else []),
+                    PeriodicCheckpoint(config, run, stop),
+                    SnapshotCallback(config, run / "snapshots", stop),
+                    EvalCallback(config, run / "eval.csv", stop),
+                ]
+            )
             learn_started = time.monotonic()
             try:
                 with stop.deferred():
                     if remaining > 0:
-                        model.learn(total_timesteps=remaining, callback=callbacks,
-                                    progress_bar=config.progress_bar and bar is None,
-                                    reset_num_timesteps=resume is None, tb_log_name="ppo")
+                        model.learn(
+                            total_timesteps=remaining,
+                            callback=callbacks,
+                            progress_bar=config.progress_bar and bar is None,
+                            reset_num_timesteps=resume is None,
+                            tb_log_name="ppo",
+                        )
             finally:  # also when a stop cut an evaluation short, out of the middle of learn()
                 progress.learn_seconds = time.monotonic() - learn_started
                 progress.learned_steps = stopper.learned if remaining > 0 else model.num_timesteps
@@ -383,16 +513,26 @@ def train(config: TrainConfig) -> Path:
             vec_env.close()
             vec_env = None
             model.save(str(run / "final_model.zip"))
-            progress.results = evaluate_and_log(model, config, run / "eval.csv", model.num_timesteps,
-                                                logger=model.logger, games=config.eval.final_games)
+            progress.results = evaluate_and_log(
+                model,
+                config,
+                run / "eval.csv",
+                model.num_timesteps,
+                logger=model.logger,
+                games=config.eval.final_games,
+            )
             for opponent, result in progress.results.items():
                 print(f"final vs {opponent}: {result.summary()}")
-            write_summary(run / "summary.json", config, progress, time.monotonic() - run_started, time_limit)
+            write_summary(
+                run / "summary.json", config, progress, time.monotonic() - run_started, time_limit
+            )
             if config.video.enabled:
                 progress.phase = "video"
                 print(f"video: {record_final_game(model, config, run / 'final_game.mp4')}")
     except Interrupted as interrupted:
-        save_interrupted(interrupted, run, config, progress, time.monotonic() - run_started, time_limit)
+        save_interrupted(
+            interrupted, run, config, progress, time.monotonic() - run_started, time_limit
+        )
         raise
     finally:
         if vec_env is not None:
@@ -402,9 +542,13 @@ def train(config: TrainConfig) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m training.train", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--config", required=True, type=Path, help="YAML config (see configs/)")
-    parser.add_argument("overrides", nargs="*", help="key=value overrides, e.g. ppo.learning_rate=1e-4")
+    parser.add_argument(
+        "overrides", nargs="*", help="key=value overrides, e.g. ppo.learning_rate=1e-4"
+    )
     args = parser.parse_args(argv)
     try:
         config = load_config(args.config, args.overrides)

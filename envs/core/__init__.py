@@ -9,28 +9,39 @@ core; ``envs.pettingzoo_env.GameEnv`` wraps it as a PettingZoo AEC env. Heroica
 
 The files a game writes
 -----------------------
+Every game has the same skeleton (``envs/heroica``, ``envs/heroscape`` and ``envs/heroclix``
+are worked examples):
+
 ``__init__.py``
     Registers the env and its bots by import path, and imports nothing else (so one game's
     broken data never breaks another)::
 
-        from ..registry import register_bots, register_env
+        from envs.registry import register_bots, register_env
         register_env("mygame_v0", module="envs.mygame.mygame_v0", game="envs.mygame.rules:MyGame")
-        register_bots("mygame", {"heuristic": "envs.mygame.bots:HeuristicBot"})
+        register_bots("mygame", {"heuristic": "envs.mygame.bots.heuristic:HeuristicBot"})
 
     After that, ``from envs import mygame_v0`` and ``envs.make("mygame_v0")`` work.
+``options.py``
+    The options, declared once: a frozen dataclass of :func:`~envs.core.options.option`
+    fields (default, one doc line, a :class:`~envs.core.options.Kind` that checks the value,
+    the rule ID it reads). The constructor's checks, the
+    :class:`~envs.core.game.OptionError` messages and the docstring's options table
+    (``python -m envs.optiondocs --write``) all come from it.
 ``state.py``
     The dynamic state: a dataclass mixing in :class:`~envs.core.state.FlatState` (fields
     ``phase``, ``seat`` (who decides), ``round``, ``turns``, ``winners``, ``dice`` and the
     game's arrays), and the phase enum (one member per kind of decision, plus GAME_OVER).
-``world.py`` / ``game.py``
-    The static game: a :class:`~envs.core.game.StandardGame` subclass that validates its
-    options (:class:`~envs.core.game.OptionError` names the option), loads its data, pads
-    its maps with :class:`~envs.core.board.PaddedBoard`, builds its
+``game.py``
+    The static game: a :class:`~envs.core.game.StandardGame` subclass whose constructor
+    takes the options object (``OPTIONS``) and checks what needs the data, loads its data,
+    pads its maps with :class:`~envs.core.board.PaddedBoard`, builds its
     :class:`~envs.core.actions.ActionLayout` (cell planes plus specials and
     :class:`~envs.core.actions.SlotFamily` families, whose ``param`` the phases read: never
     parse an action's name), and offers the queries and the small named state changes
     (damage, move a figure, end a mission) the phases call.
-phase modules
+``dice.py``
+    The game's dice (:class:`~envs.core.dice.DieSpec`).
+``phases/``
     One :class:`~envs.core.flow.PhaseRule` per phase: ``mask(game, state, legal)`` marks the
     legal actions on a :class:`~envs.core.flow.LegalMask`, ``apply`` (or ``handlers``, one
     method per action kind) carries one out and leaves the state in the next phase. Dice are
@@ -40,8 +51,8 @@ phase modules
     The engine class: the static game plus ``phases`` (a :class:`~envs.core.flow.PhaseTable`
     covering every phase), ``view`` and ``info`` (a :class:`~envs.core.game.GameInfo`: players,
     an upper bound on the decisions of a game, zero-sum utility), ``new_state(seed)`` and a
-    ``from_scenario(...)`` that sets up any position from text for tests.
-``view.py``
+    ``from_scenario(...)`` (``position.py``) that sets up any position from text for tests.
+``view/``
     Observations from one :class:`~envs.core.planes.PlaneLayout` of named views (channel
     names come from it; no hard-coded channel numbers), action names (``action_to_string``),
     the text board (:func:`~envs.core.textboard.text_grid`) and the video scene
@@ -51,10 +62,11 @@ phase modules
     ``env = make_env_factory(MyGame, "mygame_v0")``; its docstring is the env's documentation
     page: agents, the action table, observation planes, rewards, termination, options, game
     info, version history.
-``bots.py``, data files
-    Scripted players (``act(game, state, rng) -> action``), and YAML / ASCII data validated
-    on load with :mod:`envs.core.scenario` (errors name file, line and field;
-    ``resolve_data_file`` takes an id or a path).
+``bots/``, ``data/``
+    Scripted players (``act(game, state, rng) -> action``: ``heuristic.py``, and
+    ``lookahead.py`` with the game's position value), and YAML / ASCII data with their
+    loaders, validated on load with :mod:`envs.core.scenario` (errors name file, line and
+    field; ``resolve_data_file`` takes an id or a path).
 
 The hooks it may register
 -------------------------

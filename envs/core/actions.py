@@ -20,13 +20,16 @@ ask the layout (``plane_action``, ``special``, ``slot``, ``decode``).
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Hashable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 
 class DecodedAction(NamedTuple):
     kind: str  # plane name, or the slot family's name (a special's own name)
-    index: int  # cell for plane actions, slot number within the family otherwise
+    # cell for plane actions, slot number within the family otherwise; the field shadows
+    # tuple.index (a method), and every rule reads it by this name
+    index: int  # type: ignore[assignment]
     param: Any  # cell for plane actions, the slot's declared value for families
     name: str  # plane name for plane actions; the slot's full name ("buy_bow") otherwise
     on_cell: bool
@@ -49,8 +52,9 @@ class SlotFamily:
     params: tuple[Hashable, ...] = ()
 
     @classmethod
-    def of(cls, name: str, labels: Sequence[str] = (), params: Sequence[Hashable] | None = None
-           ) -> "SlotFamily":
+    def of(
+        cls, name: str, labels: Sequence[str] = (), params: Sequence[Hashable] | None = None
+    ) -> SlotFamily:
         labels = tuple(labels)
         params = tuple(range(len(labels))) if params is None else tuple(params)
         if len(params) != len(labels):
@@ -74,12 +78,15 @@ class ActionLayout:
     _decoded: tuple[DecodedAction, ...] = field(repr=False, compare=False, default=())
     _family_base: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
     _by_name: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
-    _family_span: dict[str, tuple[int, int]] = field(repr=False, compare=False, default_factory=dict)
+    _family_span: dict[str, tuple[int, int]] = field(
+        repr=False, compare=False, default_factory=dict
+    )
     _plane_offset: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
 
     @classmethod
-    def build(cls, n_cells: int, planes: Sequence[str],
-              slots: Sequence[str | SlotFamily], width: int = 0) -> "ActionLayout":
+    def build(
+        cls, n_cells: int, planes: Sequence[str], slots: Sequence[str | SlotFamily], width: int = 0
+    ) -> ActionLayout:
         """``slots``: special names (one slot each) and :class:`SlotFamily` objects, in order;
         ``width``: the board's width, for cell names in :meth:`describe`."""
         families = tuple(s if isinstance(s, SlotFamily) else SlotFamily(s) for s in slots)
@@ -89,8 +96,11 @@ class ActionLayout:
         duplicates = {n for n in all_names if all_names.count(n) > 1}
         if duplicates:
             raise ValueError(f"action names used twice: {sorted(duplicates)}")
-        decoded = [DecodedAction(plane, cell, cell, plane, True)
-                   for plane in planes for cell in range(n_cells)]
+        decoded = [
+            DecodedAction(plane, cell, cell, plane, True)
+            for plane in planes
+            for cell in range(n_cells)
+        ]
         base: dict[str, int] = {}
         for family in families:
             base[family.name] = len(decoded)
@@ -102,8 +112,9 @@ class ActionLayout:
         offsets = {plane: i * n_cells for i, plane in enumerate(planes)}
         if width and n_cells % width:
             raise ValueError(f"{n_cells} cells do not make rows of width {width}")
-        return cls(n_cells, tuple(planes), families, width, tuple(decoded), base, by_name, spans,
-                   offsets)
+        return cls(
+            n_cells, tuple(planes), families, width, tuple(decoded), base, by_name, spans, offsets
+        )
 
     @property
     def size(self) -> int:
@@ -118,7 +129,9 @@ class ActionLayout:
         try:
             return self._plane_offset[plane]
         except KeyError:
-            raise ValueError(f"no action plane named {plane!r}; planes: {list(self.planes)}") from None
+            raise ValueError(
+                f"no action plane named {plane!r}; planes: {list(self.planes)}"
+            ) from None
 
     def plane_action(self, plane: str, cell: int) -> int:
         if not 0 <= cell < self.n_cells:
@@ -161,8 +174,11 @@ class ActionLayout:
         decoded = self.decode(action)
         if not decoded.on_cell:
             return decoded.name
-        where = f"({decoded.cell // self.width},{decoded.cell % self.width})" if self.width \
+        where = (
+            f"({decoded.cell // self.width},{decoded.cell % self.width})"
+            if self.width
             else f"cell {decoded.cell}"
+        )
         return f"{decoded.kind} {where}"
 
     def table(self) -> list[tuple[str, str]]:
@@ -173,8 +189,12 @@ class ActionLayout:
         for family in self.families:
             start = self._family_base[family.name]
             if family.labels:
-                rows.append((f"{start}..{start + family.size - 1}",
-                             f"{family.name}_<{'|'.join(family.labels)}>"))
+                rows.append(
+                    (
+                        f"{start}..{start + family.size - 1}",
+                        f"{family.name}_<{'|'.join(family.labels)}>",
+                    )
+                )
             else:
                 rows.append((str(start), family.name))
         return rows

@@ -21,8 +21,9 @@ import numpy as np
 from .board import SQUARE8_DIRECTIONS, Board, Topology
 
 
-def adjacency_table(board: Board, blocking: np.ndarray | None = None,
-                    neighbors: np.ndarray | None = None) -> np.ndarray:
+def adjacency_table(
+    board: Board, blocking: np.ndarray | None = None, neighbors: np.ndarray | None = None
+) -> np.ndarray:
     """int32[n, 8]: the square in each direction that a non-soaring figure on each square is
     adjacent to, or -1. ``blocking``: bool[n], blocking squares as they are now.
     ``neighbors``: int32[n, 8], the neighbour table with the walls standing now
@@ -54,8 +55,14 @@ def adjacency_table(board: Board, blocking: np.ndarray | None = None,
     return table
 
 
-def adjacent(board: Board, table: np.ndarray, a: int, b: int, soaring_a: bool = False,
-             soaring_b: bool = False) -> bool:
+def adjacent(
+    board: Board,
+    table: np.ndarray,
+    a: int,
+    b: int,
+    soaring_a: bool = False,
+    soaring_b: bool = False,
+) -> bool:
     """Whether figures on squares ``a`` and ``b`` are adjacent (HC-3.13); ``table`` is
     :func:`adjacency_table` for the current blocking squares."""
     if soaring_a != soaring_b:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -80,8 +81,8 @@ class Board:
         exists: np.ndarray,
         terrain: np.ndarray | None = None,
         level: np.ndarray | None = None,
-        walls: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
-    ) -> "Board":
+        walls: Iterable[tuple[tuple[int, int], tuple[int, int]]] = frozenset(),
+    ) -> Board:
         """Build a board from (height, width) arrays; walls are pairs of (row, col) cells.
 
         ``walls`` lists edges between orthogonally adjacent cells that nothing crosses
@@ -99,7 +100,7 @@ class Board:
                 raise ValueError(f"board '{name}' has shape {grid.shape}, expected {exists.shape}")
         wall_cells: set[tuple[int, int]] = set()
         for pair in walls:
-            (r1, c1), (r2, c2) = pair  # type: ignore[misc]
+            (r1, c1), (r2, c2) = pair
             if abs(r1 - r2) + abs(c1 - c2) != 1:
                 raise ValueError(f"wall {pair} is not between orthogonally adjacent cells")
             # An off-board cell would alias another one through its flat index.
@@ -117,8 +118,17 @@ class Board:
         flat_level = level.reshape(-1).astype(np.int16)
         flat_terrain.setflags(write=False)
         flat_level.setflags(write=False)
-        return cls(topology, height, width, flat_exists, flat_terrain, flat_level,
-                   frozenset(wall_cells), neighbors, distance)
+        return cls(
+            topology,
+            height,
+            width,
+            flat_exists,
+            flat_terrain,
+            flat_level,
+            frozenset(wall_cells),
+            neighbors,
+            distance,
+        )
 
     # -- addressing -----------------------------------------------------------------------
     @property
@@ -142,7 +152,7 @@ class Board:
             raise ValueError(f"({row},{col}) is off the {self.height}x{self.width} board")
         return row * self.width + col
 
-    def rc(self, cell: int) -> tuple[int, int]:
+    def rc(self, cell: int | np.integer) -> tuple[int, int]:
         return divmod(int(cell), self.width)
 
     def label(self, cell: int) -> str:
@@ -191,8 +201,13 @@ def _offsets(topology: Topology, row: int) -> tuple[tuple[int, int], ...]:
     return HEX_DIRECTIONS_ODD_ROW if row & 1 else HEX_DIRECTIONS_EVEN_ROW
 
 
-def _neighbor_table(topology: Topology, height: int, width: int, exists: np.ndarray,
-                    walls: frozenset[tuple[int, int]]) -> np.ndarray:
+def _neighbor_table(
+    topology: Topology,
+    height: int,
+    width: int,
+    exists: np.ndarray,
+    walls: frozenset[tuple[int, int]],
+) -> np.ndarray:
     n_dirs = {Topology.SQUARE4: 4, Topology.SQUARE8: 8, Topology.HEX: 6}[topology]
     table = np.full((height * width, n_dirs), -1, dtype=np.int32)
     for row in range(height):
@@ -211,8 +226,9 @@ def _neighbor_table(topology: Topology, height: int, width: int, exists: np.ndar
     return table
 
 
-def _blocked_by_wall(a: int, b: int, dr: int, dc: int, width: int,
-                     walls: frozenset[tuple[int, int]]) -> bool:
+def _blocked_by_wall(
+    a: int, b: int, dr: int, dc: int, width: int, walls: frozenset[tuple[int, int]]
+) -> bool:
     if not walls:
         return False
     if dr == 0 or dc == 0:
@@ -222,8 +238,10 @@ def _blocked_by_wall(a: int, b: int, dr: int, dc: int, width: int,
     side_row = a + dr * width  # the cell beside a, in b's row
     side_col = a + dc  # the cell beside a, in b's column
     edges = (
-        _wall_key(a, side_row), _wall_key(a, side_col),
-        _wall_key(b, side_row), _wall_key(b, side_col),
+        _wall_key(a, side_row),
+        _wall_key(a, side_col),
+        _wall_key(b, side_row),
+        _wall_key(b, side_col),
     )
     return any(edge in walls for edge in edges)
 
@@ -272,23 +290,29 @@ class PaddedBoard:
     board: Board
 
     @classmethod
-    def create(cls, source: Board, height: int, width: int) -> "PaddedBoard":
+    def create(cls, source: Board, height: int, width: int) -> PaddedBoard:
         if source.height > height or source.width > width:
-            raise ValueError(f"a {source.height}x{source.width} board does not fit in "
-                             f"{height}x{width}")
+            raise ValueError(
+                f"a {source.height}x{source.width} board does not fit in {height}x{width}"
+            )
         grids = []
-        for flat, dtype in ((source.exists, bool), (source.terrain, np.int8), (source.level, np.int16)):
+        for flat, dtype in (
+            (source.exists, bool),
+            (source.terrain, np.int8),
+            (source.level, np.int16),
+        ):
             grid = np.zeros((height, width), dtype=dtype)
             grid[: source.height, : source.width] = flat.reshape(source.height, source.width)
             grids.append(grid)
+        exists, terrain, level = grids
         walls = {(divmod(a, source.width), divmod(b, source.width)) for a, b in source.walls}
-        board = Board.create(source.topology, *grids, walls=walls)
+        board = Board.create(source.topology, exists, terrain, level, walls=walls)
         return cls(source, board)
 
-    def to_padded(self, cell: int) -> int:
+    def to_padded(self, cell: int | np.integer) -> int:
         row, col = divmod(int(cell), self.source.width)
         return row * self.board.width + col
 
-    def to_source(self, cell: int) -> int:
+    def to_source(self, cell: int | np.integer) -> int:
         row, col = divmod(int(cell), self.board.width)
         return row * self.source.width + col

@@ -10,8 +10,8 @@ a :class:`DieSpec` names the faces so that transcripts and tests can speak in sy
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 
@@ -69,7 +69,7 @@ class Dice:
     def set_state(self, state: dict) -> None:
         self.rng.bit_generator.state = state["bit_generator"]
 
-    def copy(self) -> "Dice":
+    def copy(self) -> Dice:
         clone = Dice.__new__(Dice)
         clone.rng = np.random.Generator(type(self.rng.bit_generator)())
         clone.rng.bit_generator.state = self.rng.bit_generator.state
@@ -121,7 +121,7 @@ class ScriptedDice(Dice):
         self.script = list(state["script"])
         self.position = int(state["position"])
 
-    def copy(self) -> "ScriptedDice":
+    def copy(self) -> ScriptedDice:
         clone = ScriptedDice(self.script)
         clone.position = self.position
         return clone

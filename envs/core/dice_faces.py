@@ -8,17 +8,21 @@ die's movement value), so this module stays free of any game's rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 from .drawing import BLACK, RGB, draw_centered, fit_text, font, text_width
 from .icons import draw_icon
 
 FACE: RGB = (250, 250, 245)
-PIP_SPOTS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
-             4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-             5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-             6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
+PIP_SPOTS = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
 
 
 @dataclass(frozen=True)
@@ -53,8 +57,13 @@ def _pips(draw, face: str, box) -> None:
 def _text(draw, face: str, box) -> None:
     x0, y0, x1, y1 = box
     fnt = font((y1 - y0) * 0.42)
-    draw_centered(draw, ((x0 + x1) / 2, (y0 + y1) / 2),
-                  fit_text(fnt, face.replace("_", " "), (x1 - x0) * 0.92), fnt, BLACK)
+    draw_centered(
+        draw,
+        ((x0 + x1) / 2, (y0 + y1) / 2),
+        fit_text(fnt, face.replace("_", " "), (x1 - x0) * 0.92),
+        fnt,
+        BLACK,
+    )
 
 
 DIE_KINDS["d6"] = DieKind(_pips)
@@ -62,8 +71,9 @@ DIE_KINDS["2d6"] = DIE_KINDS["d6"]
 DIE_KINDS["text"] = DieKind(_text, wide=True)
 
 
-def register_symbol_die(kind: str, faces: Mapping[str, tuple[Sequence[str], str]],
-                        color: RGB = FACE) -> None:
+def register_symbol_die(
+    kind: str, faces: Mapping[str, tuple[Sequence[str], str]], color: RGB = FACE
+) -> None:
     """Declare die ``kind``: ``faces[face] = (icon names, corner text)``. Several icons sit
     side by side; a face with no icons is blank."""
     table = {face: (tuple(icons), corner) for face, (icons, corner) in faces.items()}
@@ -108,10 +118,16 @@ def die_width(kind: str, face: str, size: float) -> float:
     return max(size, text_width(font(size * 0.42), face.replace("_", " ")) + size * 0.4)
 
 
-def draw_die(draw, kind: str, face: str, x: float, y: float, size: float, width: float,
-             outline: float = 1) -> None:
+def draw_die(
+    draw, kind: str, face: str, x: float, y: float, size: float, width: float, outline: float = 1
+) -> None:
     """One die of ``kind`` showing ``face`` in the box at ``(x, y)``, ``width x size``."""
     spec = DIE_KINDS.get(kind, DIE_KINDS["text"])
-    draw.rounded_rectangle([x, y, x + width, y + size], radius=size * 0.18, fill=spec.color,
-                           outline=BLACK, width=max(1, int(outline)))
+    draw.rounded_rectangle(
+        [x, y, x + width, y + size],
+        radius=size * 0.18,
+        fill=spec.color,
+        outline=BLACK,
+        width=max(1, int(outline)),
+    )
     spec.draw(draw, face, (x, y, x + width, y + size))

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from .board import Board, Topology
 
@@ -113,18 +114,24 @@ def wrap(fnt, text: str, max_width: float, max_lines: int) -> list[str] | None:
     return lines
 
 
-def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt,
-                  fill: RGB) -> None:
+def draw_centered(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fnt, fill: RGB
+) -> None:
     # Centre on the ink box rather than relying on anchors, which bitmap fonts lack.
     left, top, right, bottom = text_bbox(fnt, text)
-    draw.text((xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2), text, font=fnt,
-              fill=fill)
+    draw.text((xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2), text, font=fnt, fill=fill)
 
 
 # -- colour -----------------------------------------------------------------------------------
 def contrast(color: RGB) -> RGB:
     luminance = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2]
     return BLACK if luminance > 140 else WHITE
+
+
+def int_rgb(color: RGB) -> RGB:
+    """``color`` with plain ints (a scene's colours may hold numpy integers)."""
+    red, green, blue = color
+    return (int(red), int(green), int(blue))
 
 
 def mix(color: RGB, target: RGB, amount: float) -> RGB:
@@ -169,8 +176,10 @@ def cell_polygon(board: Board, layout: Layout, cell: int, inset: float = 0.0):
     s = layout.scale
     if board.topology is Topology.HEX:
         r = (HEX_RADIUS - inset) * s
-        return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
-                for a in (-90, -30, 30, 90, 150, 210)]
+        return [
+            (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+            for a in (-90, -30, 30, 90, 150, 210)
+        ]
     h = (0.5 - inset) * s
     return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
 
@@ -204,8 +213,11 @@ def dashed_line(draw, a, b, fill: RGB, width: float, dash: float, gap: float) ->
     t = 0.0
     while t < length:
         end = min(length, t + dash)
-        draw.line([(x0 + ux * t, y0 + uy * t), (x0 + ux * end, y0 + uy * end)], fill=fill,
-                  width=max(1, int(round(width))))
+        draw.line(
+            [(x0 + ux * t, y0 + uy * t), (x0 + ux * end, y0 + uy * end)],
+            fill=fill,
+            width=max(1, int(round(width))),
+        )
         t = end + gap
 
 

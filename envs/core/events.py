@@ -3,8 +3,9 @@ captions and video; and :func:`last_action`, the decorations a frame draws from 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 
 @dataclass
@@ -22,8 +23,13 @@ class Event:
     dice: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "player": self.player,
-                "cells": list(self.cells), "dice": list(self.dice)}
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "player": self.player,
+            "cells": list(self.cells),
+            "dice": list(self.dice),
+        }
 
 
 class LastAction(NamedTuple):

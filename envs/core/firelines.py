@@ -50,6 +50,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .board import Board, Topology
 from .sight import SquareSightTable, square_edge_id
@@ -81,8 +82,12 @@ class FireLines:
     for many queries; :meth:`line` and :meth:`targets_from` are one-off shortcuts.
     """
 
-    def __init__(self, board: Board, geometry: WallGeometry | None = None,
-                 sight: SquareSightTable | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        geometry: WallGeometry | None = None,
+        sight: SquareSightTable | None = None,
+    ) -> None:
         if board.topology is not Topology.SQUARE8:
             raise ValueError(f"FireLines needs a square8 board, not {board.topology.value}")
         geometry = WallGeometry(board) if geometry is None else geometry
@@ -103,33 +108,63 @@ class FireLines:
         self._roof_wall = np.append(roof, False)
         self._around = np.where(geometry.around < 0, n_edges, geometry.around).astype(np.int64)
 
-    def snapshot(self, *, walls_intact: np.ndarray | None = None,
-                 blocking: np.ndarray | None = None, hindering: np.ndarray | None = None,
-                 ground_figures: np.ndarray | None = None,
-                 soaring_figures: np.ndarray | None = None,
-                 indoor: np.ndarray | None = None) -> "FireSnapshot":
+    def snapshot(
+        self,
+        *,
+        walls_intact: np.ndarray | None = None,
+        blocking: np.ndarray | None = None,
+        hindering: np.ndarray | None = None,
+        ground_figures: np.ndarray | None = None,
+        soaring_figures: np.ndarray | None = None,
+        indoor: np.ndarray | None = None,
+    ) -> FireSnapshot:
         """Bind one state's masks (``None``: every wall intact / no such square)."""
-        return FireSnapshot(self, walls_intact, blocking, hindering, ground_figures,
-                            soaring_figures, indoor)
+        return FireSnapshot(
+            self, walls_intact, blocking, hindering, ground_figures, soaring_figures, indoor
+        )
 
-    def line(self, a: int, b: int, *, attacker_soaring: bool = False,
-             attacker_flying: bool = False, target_soaring: bool = False,
-             target_flying: bool = False, **masks: np.ndarray | None) -> LineOfFire:
+    def line(
+        self,
+        a: int,
+        b: int,
+        *,
+        attacker_soaring: bool = False,
+        attacker_flying: bool = False,
+        target_soaring: bool = False,
+        target_flying: bool = False,
+        **masks: np.ndarray | None,
+    ) -> LineOfFire:
         """:meth:`FireSnapshot.line` under the masks given as keywords of :meth:`snapshot`."""
         return self.snapshot(**masks).line(
-            a, b, attacker_soaring=attacker_soaring, attacker_flying=attacker_flying,
-            target_soaring=target_soaring, target_flying=target_flying)
+            a,
+            b,
+            attacker_soaring=attacker_soaring,
+            attacker_flying=attacker_flying,
+            target_soaring=target_soaring,
+            target_flying=target_flying,
+        )
 
-    def targets_from(self, a: int, targets: np.ndarray | None = None, *,
-                     attacker_soaring: bool = False, attacker_flying: bool = False,
-                     target_soaring: bool | np.ndarray = False,
-                     target_flying: bool | np.ndarray = False,
-                     **masks: np.ndarray | None) -> FireTargets:
+    def targets_from(
+        self,
+        a: int,
+        targets: npt.ArrayLike | None = None,
+        *,
+        attacker_soaring: bool = False,
+        attacker_flying: bool = False,
+        target_soaring: bool | np.ndarray = False,
+        target_flying: bool | np.ndarray = False,
+        **masks: np.ndarray | None,
+    ) -> FireTargets:
         """:meth:`FireSnapshot.targets_from` under the masks given as keywords of
         :meth:`snapshot`."""
         return self.snapshot(**masks).targets_from(
-            a, targets, attacker_soaring=attacker_soaring, attacker_flying=attacker_flying,
-            target_soaring=target_soaring, target_flying=target_flying)
+            a,
+            targets,
+            attacker_soaring=attacker_soaring,
+            attacker_flying=attacker_flying,
+            target_soaring=target_soaring,
+            target_flying=target_flying,
+        )
 
 
 class FireSnapshot:
@@ -139,16 +174,31 @@ class FireSnapshot:
     so build a new one after the state changes.
     """
 
-    def __init__(self, lines: FireLines, walls_intact, blocking, hindering, ground_figures,
-                 soaring_figures, indoor) -> None:
+    def __init__(
+        self,
+        lines: FireLines,
+        walls_intact,
+        blocking,
+        hindering,
+        ground_figures,
+        soaring_figures,
+        indoor,
+    ) -> None:
         self.lines = lines
         n = lines.board.n_cells
         intact = lines.geometry.check_intact(
-            lines.geometry.all_intact() if walls_intact is None else walls_intact)
-        masks = {name: _cell_mask(name, value, n) for name, value in (
-            ("blocking", blocking), ("hindering", hindering),
-            ("ground_figures", ground_figures), ("soaring_figures", soaring_figures),
-            ("indoor", indoor))}
+            lines.geometry.all_intact() if walls_intact is None else walls_intact
+        )
+        masks = {
+            name: _cell_mask(name, value, n)
+            for name, value in (
+                ("blocking", blocking),
+                ("hindering", hindering),
+                ("ground_figures", ground_figures),
+                ("soaring_figures", soaring_figures),
+                ("indoor", indoor),
+            )
+        }
         elevated = lines._elevated
         blocks = masks["blocking"] | lines._non_space
         self._stop = blocks | elevated  # ends on different levels, or both on the ground
@@ -161,20 +211,38 @@ class FireSnapshot:
         self._intact = np.append(intact, False)
         self._intact_roof = self._intact & lines._roof_wall
 
-    def line(self, a: int, b: int, *, attacker_soaring: bool = False,
-             attacker_flying: bool = False, target_soaring: bool = False,
-             target_flying: bool = False) -> LineOfFire:
+    def line(
+        self,
+        a: int,
+        b: int,
+        *,
+        attacker_soaring: bool = False,
+        attacker_flying: bool = False,
+        target_soaring: bool = False,
+        target_flying: bool = False,
+    ) -> LineOfFire:
         """Line of fire from square ``a`` to square ``b``; flying = hovering or soaring (a
         soaring figure is a flyer whether or not ``*_flying`` says so)."""
-        found = self.targets_from(a, np.array([b]), attacker_soaring=attacker_soaring,
-                                  attacker_flying=attacker_flying, target_soaring=target_soaring,
-                                  target_flying=target_flying)
+        found = self.targets_from(
+            a,
+            np.array([b]),
+            attacker_soaring=attacker_soaring,
+            attacker_flying=attacker_flying,
+            target_soaring=target_soaring,
+            target_flying=target_flying,
+        )
         return LineOfFire(bool(found.clear[0]), bool(found.hindered[0]))
 
-    def targets_from(self, a: int, targets: np.ndarray | None = None, *,
-                     attacker_soaring: bool = False, attacker_flying: bool = False,
-                     target_soaring: bool | np.ndarray = False,
-                     target_flying: bool | np.ndarray = False) -> FireTargets:
+    def targets_from(
+        self,
+        a: int,
+        targets: npt.ArrayLike | None = None,
+        *,
+        attacker_soaring: bool = False,
+        attacker_flying: bool = False,
+        target_soaring: bool | np.ndarray = False,
+        target_flying: bool | np.ndarray = False,
+    ) -> FireTargets:
         """Lines from ``a`` to each square of ``targets`` (default: every square), one numpy
         pass. ``target_soaring`` / ``target_flying``: one flag, or bool[k] per target."""
         lines = self.lines
@@ -182,8 +250,9 @@ class FireSnapshot:
         a = int(a)
         if not 0 <= a < n:
             raise ValueError(f"attacker square {a} is off the board (0..{n - 1})")
-        targets = (np.arange(n) if targets is None
-                   else np.asarray(targets, dtype=np.int64).reshape(-1))
+        targets = (
+            np.arange(n) if targets is None else np.asarray(targets, dtype=np.int64).reshape(-1)
+        )
         if targets.size and (targets.min() < 0 or targets.max() >= n):
             raise ValueError(f"target squares must lie in 0..{n - 1}")
         k = targets.size
@@ -195,11 +264,13 @@ class FireSnapshot:
         elevated_t = lines._elevated[targets]
         same_kind = soaring_t == attacker_soaring  # HC-4.17: only then can figures block
         if lines._elevated[a]:
-            blocked, between = self._from_roof(a, crossed, walls, elevated_t, same_kind,
-                                               attacker_soaring)
+            blocked, between = self._from_roof(
+                a, crossed, walls, elevated_t, same_kind, attacker_soaring
+            )
         else:
-            blocked, between = self._from_ground(targets, crossed, walls, elevated_t,
-                                                 same_kind, attacker_soaring)
+            blocked, between = self._from_ground(
+                targets, crossed, walls, elevated_t, same_kind, attacker_soaring
+            )
         clear = ~blocked
         flyer = flying_t | bool(attacker_flying or attacker_soaring)
         inside = self._indoor[targets] | self._indoor[a]
@@ -222,9 +293,11 @@ class FireSnapshot:
 
     def _from_roof(self, a, crossed, walls, elevated_t, same_kind, soaring):
         """Both elevated (HC-5.19) or shooting down (HC-5.20)."""
-        roof = (self._stop_roof[crossed].any(axis=1)
-                | self._figures_roof[soaring][crossed].any(axis=1) & same_kind
-                | self._intact_roof[walls].any(axis=1))
+        roof = (
+            self._stop_roof[crossed].any(axis=1)
+            | self._figures_roof[soaring][crossed].any(axis=1) & same_kind
+            | self._intact_roof[walls].any(axis=1)
+        )
         intact = self._intact.copy()
         intact[self.lines._around[a]] = False  # the attacker stands at its own roof's edge
         down = self._stop[crossed].any(axis=1) | intact[walls].any(axis=1)

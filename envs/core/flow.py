@@ -19,7 +19,8 @@ turn rotation, the round count and finishing the game for every game (``next_tur
 from __future__ import annotations
 
 import enum
-from typing import Any, Callable, Generic, Iterable, Mapping, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -71,8 +72,10 @@ class PhaseRule(Generic[G, S]):
         try:
             handler = self._dispatch[action.kind]
         except KeyError:
-            raise RuntimeError(f"{type(self).__name__} has no handler for {action.name!r}; "
-                               "its mask and handlers disagree") from None
+            raise RuntimeError(
+                f"{type(self).__name__} has no handler for {action.name!r}; "
+                "its mask and handlers disagree"
+            ) from None
         handler(game, state, action, events)
 
 
@@ -90,7 +93,9 @@ class PhaseTable(Generic[G, S]):
         missing = [p.name for p in phases if p not in rules]
         extra = [str(p) for p in rules if p not in set(phases)]
         if missing or extra:
-            raise ValueError(f"phase table for {phases.__name__}: missing {missing}, unknown {extra}")
+            raise ValueError(
+                f"phase table for {phases.__name__}: missing {missing}, unknown {extra}"
+            )
         self.phases = phases
         self.rules: dict[enum.Enum, PhaseRule[G, S]] = dict(rules)
 
@@ -104,8 +109,12 @@ class NextTurn(NamedTuple):
     new_round: bool  # play passed the first player: a round ended
 
 
-def next_seat(seat: int, num_players: int, first_player: int = 0,
-              may_play: Callable[[int], bool] | None = None) -> NextTurn:
+def next_seat(
+    seat: int,
+    num_players: int,
+    first_player: int = 0,
+    may_play: Callable[[int], bool] | None = None,
+) -> NextTurn:
     """The next seat clockwise from ``seat`` that ``may_play``; a round ends when play passes
     (or lands on) ``first_player``. Raises if nobody may play."""
     wrapped = False

@@ -14,12 +14,14 @@ from __future__ import annotations
 import abc
 import enum
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
 from .actions import ActionLayout
+
 # The error classes live in .errors (state.py raises them too); callers import them from here.
 from .errors import GameError as GameError
 from .errors import GameOverError as GameOverError
@@ -32,12 +34,40 @@ from .state import MASK_CACHE, FlatState
 
 
 class GameState(Protocol):
-    def copy(self) -> "GameState": ...
+    def copy(self) -> GameState: ...
 
 
 S = TypeVar("S", bound=GameState)
 S_contra = TypeVar("S_contra", contravariant=True)
 FS = TypeVar("FS", bound=FlatState)
+
+
+class Utility(enum.StrEnum):
+    """How the players' returns relate (OpenSpiel's GameType.Utility)."""
+
+    ZERO_SUM = "zero_sum"  # every game's returns sum to 0 (see zero_sum_returns)
+    CONSTANT_SUM = "constant_sum"
+    GENERAL_SUM = "general_sum"
+
+
+class RewardModel(enum.StrEnum):
+    TERMINAL = "terminal"  # rewards only when the game ends
+    REWARDS = "rewards"  # rewards along the way
+
+
+class Information(enum.StrEnum):
+    PERFECT = "perfect"  # every player sees the whole state
+    IMPERFECT = "imperfect"
+
+
+class Dynamics(enum.StrEnum):
+    SEQUENTIAL = "sequential"  # one decision per step, by current_player
+    SIMULTANEOUS = "simultaneous"
+
+
+class Chance(enum.StrEnum):
+    INSIDE_APPLY = "dice rolled inside apply"  # no chance nodes to decide
+    DETERMINISTIC = "deterministic"
 
 
 @dataclass(frozen=True)
@@ -56,14 +86,15 @@ class GameInfo:
     min_players: int
     max_players: int
     max_game_length: int | None  # None: the rules bound rounds, not decisions
-    utility: str = "zero_sum"  # rewards of every game sum to 0 (see zero_sum_returns)
-    reward_model: str = "terminal"  # rewards only when the game ends
-    information: str = "perfect"  # every player sees the whole state
-    dynamics: str = "sequential"  # one decision per step, by current_player
-    chance: str = "dice rolled inside apply"
+    utility: Utility = Utility.ZERO_SUM
+    reward_model: RewardModel = RewardModel.TERMINAL
+    information: Information = Information.PERFECT
+    dynamics: Dynamics = Dynamics.SEQUENTIAL
+    chance: Chance = Chance.INSIDE_APPLY
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """Plain values (an enum's string), for env metadata and JSON."""
+        return {k: v.value if isinstance(v, enum.Enum) else v for k, v in self.__dict__.items()}
 
 
 class Game(abc.ABC, Generic[S]):
@@ -102,19 +133,24 @@ class Game(abc.ABC, Generic[S]):
         every legal one), prefixed by ``agent`` when given. The state is left as it was."""
         who = f"{agent}: " if agent else ""
         if self.is_terminal(state):
-            raise GameOverError(f"{who}action {action!r}: the game is over; start a new one "
-                                "(reset)")
+            raise GameOverError(
+                f"{who}action {action!r}: the game is over; start a new one (reset)"
+            )
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"{who}action must be an int in 0..{self.layout.size - 1}, "
-                                     f"got {action!r}")
+            raise IllegalActionError(
+                f"{who}action must be an int in 0..{self.layout.size - 1}, got {action!r}"
+            )
         action = int(action)
         if not 0 <= action < self.layout.size:
-            raise IllegalActionError(f"{who}action {action} is outside the action space "
-                                     f"0..{self.layout.size - 1}")
+            raise IllegalActionError(
+                f"{who}action {action} is outside the action space 0..{self.layout.size - 1}"
+            )
         if not self.legal_mask(state)[action]:
             legal = [self.action_to_string(state, a) for a in self.legal_actions(state)]
-            raise IllegalActionError(f"{who}action {action} ({self.action_to_string(state, action)}) "
-                                     f"is not legal now; legal: {legal}")
+            raise IllegalActionError(
+                f"{who}action {action} ({self.action_to_string(state, action)}) "
+                f"is not legal now; legal: {legal}"
+            )
         return action
 
     @abc.abstractmethod
@@ -269,9 +305,14 @@ class StandardGame(Game[FS]):
         return events
 
     # -- turn rotation and the end of the game, the same for every game ------------------
-    def next_turn(self, state: FS, from_seat: int, first_player: int = 0,
-                  may_play: Callable[[int], bool] | None = None,
-                  count_skipped: bool = False) -> NextTurn:
+    def next_turn(
+        self,
+        state: FS,
+        from_seat: int,
+        first_player: int = 0,
+        may_play: Callable[[int], bool] | None = None,
+        count_skipped: bool = False,
+    ) -> NextTurn:
         """Count the finished turn and find the next seat clockwise that ``may_play``.
 
         ``state.turns`` grows by one (plus the seats skipped, when a skipped seat's turn

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -50,10 +51,17 @@ class HexSightConfig:
     """Solids are shrunk by this much, so lines that only graze a surface never block."""
 
     def __post_init__(self) -> None:
-        for name in ("level_height", "prism_inradius", "figure_radius", "single_height",
-                     "double_height"):
+        for name in (
+            "level_height",
+            "prism_inradius",
+            "figure_radius",
+            "single_height",
+            "double_height",
+        ):
             if not getattr(self, name) > 0:
-                raise ValueError(f"HexSightConfig.{name} must be positive, got {getattr(self, name)}")
+                raise ValueError(
+                    f"HexSightConfig.{name} must be positive, got {getattr(self, name)}"
+                )
         if self.tolerance < 0:
             raise ValueError(f"HexSightConfig.tolerance must be >= 0, got {self.tolerance}")
 
@@ -73,12 +81,17 @@ def _z_overlap(ez, dz, t_lo, t_hi, bottom, top, tol) -> np.ndarray:
     # Clipping keeps empty intervals empty and avoids inf * 0 on parallel segments.
     t_lo, t_hi = np.clip(t_lo, 0.0, 1.0), np.clip(t_hi, 0.0, 1.0)
     z0, z1 = ez + t_lo * dz, ez + t_hi * dz
-    return ((t_lo < t_hi) & (np.minimum(z0, z1) < top - tol)
-            & (np.maximum(z0, z1) > bottom + tol))
+    return (t_lo < t_hi) & (np.minimum(z0, z1) < top - tol) & (np.maximum(z0, z1) > bottom + tol)
 
 
-def _hit_prisms(start: np.ndarray, delta: np.ndarray, centres: np.ndarray, top: np.ndarray,
-                inradius: float, tol: float) -> np.ndarray:
+def _hit_prisms(
+    start: np.ndarray,
+    delta: np.ndarray,
+    centres: np.ndarray,
+    top: np.ndarray,
+    inradius: float,
+    tol: float,
+) -> np.ndarray:
     """bool[S, m]: segment s enters the interior of hex prism j (ground to ``top[j]``)?
 
     In the xy plane a hexagon is three slabs |p . n_k| < inradius; clipping the segment's
@@ -88,39 +101,50 @@ def _hit_prisms(start: np.ndarray, delta: np.ndarray, centres: np.ndarray, top: 
     t_lo = np.zeros((start.shape[0], centres.shape[0]))
     t_hi = np.ones_like(t_lo)
     for nx, ny in _HEX_NORMALS:
-        s0 = ((start[:, 0, None] - centres[None, :, 0]) * nx
-              + (start[:, 1, None] - centres[None, :, 1]) * ny)
+        s0 = (start[:, 0, None] - centres[None, :, 0]) * nx + (
+            start[:, 1, None] - centres[None, :, 1]
+        ) * ny
         ds = (delta[:, 0] * nx + delta[:, 1] * ny)[:, None]
         parallel = np.abs(ds) < 1e-15
         inside = np.abs(s0) < r
         with np.errstate(divide="ignore", invalid="ignore"):
             t1 = (-r - s0) / ds
             t2 = (r - s0) / ds
-        t_lo = np.maximum(t_lo, np.where(parallel, np.where(inside, -np.inf, np.inf),
-                                         np.minimum(t1, t2)))
-        t_hi = np.minimum(t_hi, np.where(parallel, np.where(inside, np.inf, -np.inf),
-                                         np.maximum(t1, t2)))
+        t_lo = np.maximum(
+            t_lo, np.where(parallel, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2))
+        )
+        t_hi = np.minimum(
+            t_hi, np.where(parallel, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2))
+        )
     return _z_overlap(start[:, 2, None], delta[:, 2, None], t_lo, t_hi, 0.0, top[None, :], tol)
 
 
-def _hit_cylinders(start: np.ndarray, delta: np.ndarray, centres: np.ndarray,
-                   bottom: np.ndarray, top: np.ndarray, radius: float, tol: float) -> np.ndarray:
+def _hit_cylinders(
+    start: np.ndarray,
+    delta: np.ndarray,
+    centres: np.ndarray,
+    bottom: np.ndarray,
+    top: np.ndarray,
+    radius: float,
+    tol: float,
+) -> np.ndarray:
     """bool[S, k]: segment s enters the interior of vertical cylinder j?"""
     r = radius - tol
     fx = start[:, 0, None] - centres[None, :, 0]
     fy = start[:, 1, None] - centres[None, :, 1]
     a = (delta[:, 0] ** 2 + delta[:, 1] ** 2)[:, None]
     b = 2.0 * (delta[:, 0, None] * fx + delta[:, 1, None] * fy)
-    c = fx ** 2 + fy ** 2 - r ** 2
+    c = fx**2 + fy**2 - r**2
     vertical = a < 1e-15
-    disc = b ** 2 - 4.0 * a * c
+    disc = b**2 - 4.0 * a * c
     root = np.sqrt(np.maximum(disc, 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         t1 = np.where(vertical, np.where(c < 0, 0.0, np.inf), (-b - root) / (2.0 * a))
         t2 = np.where(vertical, np.where(c < 0, 1.0, -np.inf), (-b + root) / (2.0 * a))
     t2 = np.where(~vertical & (disc <= 0), -np.inf, t2)
-    return _z_overlap(start[:, 2, None], delta[:, 2, None], t1, t2,
-                      bottom[None, :], top[None, :], tol)
+    return _z_overlap(
+        start[:, 2, None], delta[:, 2, None], t1, t2, bottom[None, :], top[None, :], tol
+    )
 
 
 class HexSight:
@@ -135,8 +159,9 @@ class HexSight:
     the models would be. Figures are vertical cylinders from base to base + height.
     """
 
-    def __init__(self, board: Board, config: HexSightConfig = HexSightConfig(),
-                 cache_size: int = 1 << 16) -> None:
+    def __init__(
+        self, board: Board, config: HexSightConfig = HexSightConfig(), cache_size: int = 1 << 16
+    ) -> None:
         require_topology(board, square=False)
         self.board = board
         self.config = config
@@ -149,10 +174,13 @@ class HexSight:
         # One attacker's space against every target is computed in one batch (an entry per
         # space), so the bound must hold many batches: the games on a 227-space highlands map
         # keep some 50,000 entries busy; an entry is under a kilobyte.
+        # Also holds SightBlockers under keys starting with "blockers" (the ignores below):
+        # the key's first entry tells the value's type, which a mapping's type cannot say.
         self._cache: LRU[tuple, tuple[np.ndarray, np.ndarray]] = LRU(cache_size)
 
-    def _figure(self, cells: int | Sequence[int], base: float | None, height: float | None,
-                role: str) -> tuple[tuple[int, ...], float | None, float]:
+    def _figure(
+        self, cells: int | Sequence[int], base: float | None, height: float | None, role: str
+    ) -> tuple[tuple[int, ...], float | None, float]:
         """Normalised (cells, base, height) of the attacker or the target."""
         cells = (int(cells),) if isinstance(cells, (int, np.integer)) else tuple(map(int, cells))
         if len(cells) not in (1, 2):
@@ -163,19 +191,31 @@ class HexSight:
     def _base(self, cells: Sequence[int], base: float | None) -> list[float]:
         return [float(self.board.level[c]) if base is None else float(base) for c in cells]
 
-    def _terrain(self, attacker: tuple[int, ...], a_base: float | None, a_height: float,
-                 target: tuple[int, ...], t_base: float | None, t_height: float):
+    def _terrain(
+        self,
+        attacker: tuple[int, ...],
+        a_base: float | None,
+        a_height: float,
+        target: tuple[int, ...],
+        t_base: float | None,
+        t_height: float,
+    ):
         """Segments (start, delta) that clear terrain, for one attacker/target geometry."""
         key = (attacker, a_base, a_height, target, t_base, t_height)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         cfg, lh = self.config, self.config.level_height
-        eyes = [(*self._centres[c], (b + a_height - cfg.eye_below_top) * lh)
-                for c, b in zip(attacker, self._base(attacker, a_base))]
+        eyes = [
+            (*self._centres[c], (b + a_height - cfg.eye_below_top) * lh)
+            for c, b in zip(attacker, self._base(attacker, a_base))
+        ]
         offsets = (cfg.target_above_base, t_height / 2.0, t_height - cfg.target_below_top)
-        points = [(*self._centres[c], (b + o) * lh)
-                  for c, b in zip(target, self._base(target, t_base)) for o in offsets]
+        points = [
+            (*self._centres[c], (b + o) * lh)
+            for c, b in zip(target, self._base(target, t_base))
+            for o in offsets
+        ]
         start = np.array([e for e in eyes for _ in points], dtype=np.float64)
         delta = np.array([p for _ in eyes for p in points], dtype=np.float64) - start
         # Only prisms near the segments' xy box and reaching above their lowest point matter.
@@ -184,18 +224,30 @@ class HexSight:
         near = ((self._prism_xy >= lo) & (self._prism_xy <= hi)).all(axis=1)
         near &= self._prism_top > ends[:, 2].min()
         if near.any():
-            blocked = _hit_prisms(start, delta, self._prism_xy[near], self._prism_top[near],
-                                  cfg.prism_inradius, cfg.tolerance).any(axis=1)
+            blocked = _hit_prisms(
+                start,
+                delta,
+                self._prism_xy[near],
+                self._prism_top[near],
+                cfg.prism_inradius,
+                cfg.tolerance,
+            ).any(axis=1)
             result = (start[~blocked], delta[~blocked])
         else:  # nothing tall enough nearby: every segment clears the terrain
             result = (start, delta)
         self._cache[key] = result
         return result
 
-    def clear(self, attacker_cells: int | Sequence[int], attacker_base_level: float | None,
-              attacker_height: float | None, target_cells: int | Sequence[int],
-              target_base_level: float | None, target_height: float | None,
-              other_figures: Iterable[Figure] = ()) -> bool:
+    def clear(
+        self,
+        attacker_cells: int | Sequence[int],
+        attacker_base_level: float | None,
+        attacker_height: float | None,
+        target_cells: int | Sequence[int],
+        target_base_level: float | None,
+        target_height: float | None,
+        other_figures: Iterable[Figure] = (),
+    ) -> bool:
         """True if the attacker can see the target (HS-10.4).
 
         Cells are one space or the two spaces of a double-space figure; a base level of
@@ -204,10 +256,12 @@ class HexSight:
         as above, single-space height); give one entry per space of a double-space figure,
         and leave out the attacker and the target.
         """
-        attacker, a_base, a_height = self._figure(attacker_cells, attacker_base_level,
-                                                  attacker_height, "attacker")
-        target, t_base, t_height = self._figure(target_cells, target_base_level, target_height,
-                                                "target")
+        attacker, a_base, a_height = self._figure(
+            attacker_cells, attacker_base_level, attacker_height, "attacker"
+        )
+        target, t_base, t_height = self._figure(
+            target_cells, target_base_level, target_height, "target"
+        )
         start, delta = self._terrain(attacker, a_base, a_height, target, t_base, t_height)
         if start.shape[0] == 0:
             return False
@@ -219,25 +273,39 @@ class HexSight:
         ends_xy = np.concatenate([start[:, :2], start[:, :2] + delta[:, :2]])
         reach = self.config.figure_radius
         centres = self._centres[cells]
-        near = ((centres >= ends_xy.min(axis=0) - reach) & (centres <= ends_xy.max(axis=0) + reach)).all(axis=1)
+        near = (
+            (centres >= ends_xy.min(axis=0) - reach) & (centres <= ends_xy.max(axis=0) + reach)
+        ).all(axis=1)
         if not near.any():
             return True
         figures = [f for f, keep in zip(figures, near.tolist()) if keep]
         cells = cells[near]
-        bases = np.array([self.board.level[f[0]] if f[1] is None else f[1] for f in figures],
-                         dtype=np.float64)
-        heights = np.array([self.config.single_height if f[2] is None else f[2]
-                            for f in figures], dtype=np.float64)
+        bases = np.array(
+            [self.board.level[f[0]] if f[1] is None else f[1] for f in figures], dtype=np.float64
+        )
+        heights = np.array(
+            [self.config.single_height if f[2] is None else f[2] for f in figures], dtype=np.float64
+        )
         lh = self.config.level_height
-        blocked = _hit_cylinders(start, delta, self._centres[cells], bases * lh,
-                                 (bases + heights) * lh, self.config.figure_radius,
-                                 self.config.tolerance).any(axis=1)
+        blocked = _hit_cylinders(
+            start,
+            delta,
+            self._centres[cells],
+            bases * lh,
+            (bases + heights) * lh,
+            self.config.figure_radius,
+            self.config.tolerance,
+        ).any(axis=1)
         return bool((~blocked).any())
 
-
-    def blockers(self, attacker_cells: int | Sequence[int], attacker_height: float | None,
-                 target_cells: int | Sequence[int], target_height: float | None,
-                 blocker_heights: tuple[float, ...]) -> "SightBlockers":
+    def blockers(
+        self,
+        attacker_cells: int | Sequence[int],
+        attacker_height: float | None,
+        target_cells: int | Sequence[int],
+        target_height: float | None,
+        blocker_heights: tuple[float, ...],
+    ) -> SightBlockers:
         """Precomputed figure blocking for one attacker/target geometry (figures standing on
         their spaces): which of the terrain-clear sight segments a figure of each height in
         ``blocker_heights`` would block on each nearby space. Cached; see
@@ -251,15 +319,16 @@ class HexSight:
             return hit  # type: ignore[return-value]
         if len(attacker) == 1 and len(target) == 1:
             # One pass from this space to every space fills the cache for all of them.
-            return self._blockers_from(attacker[0], a_height, t_height, blocker_heights,
-                                       target[0])
+            return self._blockers_from(attacker[0], a_height, t_height, blocker_heights, target[0])
         start, delta = self._terrain(attacker, None, a_height, target, None, t_height)
         masks: dict[int, tuple[int, ...]] = {}
         if start.shape[0]:
             ends_xy = np.concatenate([start[:, :2], start[:, :2] + delta[:, :2]])
             reach = self.config.figure_radius
-            near = ((self._centres >= ends_xy.min(axis=0) - reach)
-                    & (self._centres <= ends_xy.max(axis=0) + reach)).all(axis=1) & self.board.exists
+            near = (
+                (self._centres >= ends_xy.min(axis=0) - reach)
+                & (self._centres <= ends_xy.max(axis=0) + reach)
+            ).all(axis=1) & self.board.exists
             near[list(attacker) + list(target)] = False
             cells = np.flatnonzero(near)
             if cells.size:
@@ -268,9 +337,15 @@ class HexSight:
                 weights = 1 << np.arange(start.shape[0], dtype=np.int64)
                 per_height = []
                 for height in blocker_heights:
-                    blocked = _hit_cylinders(start, delta, self._centres[cells], bases * lh,
-                                             (bases + height) * lh, self.config.figure_radius,
-                                             self.config.tolerance)
+                    blocked = _hit_cylinders(
+                        start,
+                        delta,
+                        self._centres[cells],
+                        bases * lh,
+                        (bases + height) * lh,
+                        self.config.figure_radius,
+                        self.config.tolerance,
+                    )
                     per_height.append((blocked.T * weights).sum(axis=1).tolist())
                 for j, cell in enumerate(cells.tolist()):
                     row = tuple(int(bits[j]) for bits in per_height)
@@ -280,16 +355,25 @@ class HexSight:
         self._cache[key] = table  # type: ignore[assignment]
         return table
 
-
-    def _blockers_from(self, attacker: int, a_height: float, t_height: float,
-                       blocker_heights: tuple[float, ...], wanted: int) -> "SightBlockers":
+    def _blockers_from(
+        self,
+        attacker: int,
+        a_height: float,
+        t_height: float,
+        blocker_heights: tuple[float, ...],
+        wanted: int,
+    ) -> SightBlockers:
         """:meth:`blockers` for one single-space attacker against every single-space target
         at once (the same segment tests, batched over targets); returns the ``wanted``
         target's, which a cache smaller than the batch may already have let go."""
         cfg, lh = self.config, self.config.level_height
         targets = [int(c) for c in self.board.spaces() if c != attacker]
-        eye = np.array([*self._centres[attacker],
-                        (self.board.level[attacker] + a_height - cfg.eye_below_top) * lh])
+        eye = np.array(
+            [
+                *self._centres[attacker],
+                (self.board.level[attacker] + a_height - cfg.eye_below_top) * lh,
+            ]
+        )
         offsets = np.array([cfg.target_above_base, t_height / 2.0, t_height - cfg.target_below_top])
         n_points = offsets.size
         centres = self._centres[targets]
@@ -299,8 +383,13 @@ class HexSight:
         points[:, :, 2] = (levels[:, None] + offsets[None, :]) * lh
         delta = points.reshape(-1, 3) - eye
         start = np.broadcast_to(eye, delta.shape)
-        terrain_blocked = _hit_prisms(start, delta, self._prism_xy, self._prism_top,
-                                      cfg.prism_inradius, cfg.tolerance).any(axis=1)
+        # numpy's stubs type any(axis=...) as "scalar or array"; with an axis it is an array.
+        terrain_blocked = cast(
+            np.ndarray,
+            _hit_prisms(
+                start, delta, self._prism_xy, self._prism_top, cfg.prism_inradius, cfg.tolerance
+            ).any(axis=1),
+        )
         clear_bits = (~terrain_blocked).reshape(len(targets), n_points) @ (1 << np.arange(n_points))
         cells = self.board.spaces()
         cells = cells[cells != attacker]
@@ -308,19 +397,29 @@ class HexSight:
         weights = 1 << np.arange(n_points, dtype=np.int64)
         per_height = []
         for height in blocker_heights:
-            blocked = _hit_cylinders(start, delta, self._centres[cells], bases * lh,
-                                     (bases + height) * lh, cfg.figure_radius, cfg.tolerance)
+            blocked = _hit_cylinders(
+                start,
+                delta,
+                self._centres[cells],
+                bases * lh,
+                (bases + height) * lh,
+                cfg.figure_radius,
+                cfg.tolerance,
+            )
             blocked &= ~terrain_blocked[:, None]
-            per_height.append((blocked.reshape(len(targets), n_points, -1)
-                               * weights[None, :, None]).sum(axis=1))  # [targets, cells]
+            per_height.append(
+                (blocked.reshape(len(targets), n_points, -1) * weights[None, :, None]).sum(axis=1)
+            )  # [targets, cells]
         stacked = np.stack(per_height, axis=-1)  # [targets, cells, heights]
-        any_bits = stacked.any(axis=-1)
+        any_bits = cast(np.ndarray, stacked.any(axis=-1))  # an array, as above
         cell_list = cells.tolist()
         found = None
         for i, target in enumerate(targets):
             row = any_bits[i].copy()
             row[cell_list.index(target)] = False  # the target never blocks itself
-            masks = {cell_list[j]: tuple(int(b) for b in stacked[i, j]) for j in np.flatnonzero(row)}
+            masks = {
+                cell_list[j]: tuple(int(b) for b in stacked[i, j]) for j in np.flatnonzero(row)
+            }
             key = ("blockers", (attacker,), a_height, (target,), t_height, blocker_heights)
             table = self._cache[key] = SightBlockers(int(clear_bits[i]), masks)  # type: ignore[assignment]
             if target == wanted:
@@ -350,20 +449,34 @@ class SightBlockers(NamedTuple):
         return remaining != 0
 
 
-_HEX_SIGHT_CACHE: "weakref.WeakKeyDictionary[Board, dict[HexSightConfig, HexSight]]" = \
+_HEX_SIGHT_CACHE: weakref.WeakKeyDictionary[Board, dict[HexSightConfig, HexSight]] = (
     weakref.WeakKeyDictionary()
+)
 
 
-def hex_line_of_sight(board: Board, config: HexSightConfig,
-                      attacker_cells: int | Sequence[int], attacker_base_level: float | None,
-                      attacker_height: float | None, target_cells: int | Sequence[int],
-                      target_base_level: float | None, target_height: float | None,
-                      other_figures: Iterable[Figure] = ()) -> bool:
+def hex_line_of_sight(
+    board: Board,
+    config: HexSightConfig,
+    attacker_cells: int | Sequence[int],
+    attacker_base_level: float | None,
+    attacker_height: float | None,
+    target_cells: int | Sequence[int],
+    target_base_level: float | None,
+    target_height: float | None,
+    other_figures: Iterable[Figure] = (),
+) -> bool:
     """HS-10.4 line of sight; see :meth:`HexSight.clear`. Reuses one :class:`HexSight` per
     (board, config), so repeated calls share its terrain cache."""
     per_board = _HEX_SIGHT_CACHE.setdefault(board, {})
     sight = per_board.get(config)
     if sight is None:
         sight = per_board[config] = HexSight(board, config)
-    return sight.clear(attacker_cells, attacker_base_level, attacker_height, target_cells,
-                       target_base_level, target_height, other_figures)
+    return sight.clear(
+        attacker_cells,
+        attacker_base_level,
+        attacker_height,
+        target_cells,
+        target_base_level,
+        target_height,
+        other_figures,
+    )

@@ -34,8 +34,9 @@ Registering a key twice at one point is an error; asking for an unknown key name
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 
 class Combine(str, enum.Enum):
@@ -67,8 +68,19 @@ TURN_END = HookPoint("turn_end", Combine.EACH, "run when its owner's turn ends")
 EXTRA_ACTIONS = HookPoint("extra_actions", Combine.LOOKUP, "an action effect offered at a decision")
 
 STANDARD_POINTS: tuple[HookPoint, ...] = (
-    MOVE_STEP_COST, MOVE_MAY_ENTER, MOVE_STOPS, MOVE_MAY_END, ATTACK_VALUE, DEFENSE_VALUE,
-    DAMAGE_DEALT, DAMAGE_TAKEN, AFTER_ATTACK, TURN_START, TURN_END, EXTRA_ACTIONS)
+    MOVE_STEP_COST,
+    MOVE_MAY_ENTER,
+    MOVE_STOPS,
+    MOVE_MAY_END,
+    ATTACK_VALUE,
+    DEFENSE_VALUE,
+    DAMAGE_DEALT,
+    DAMAGE_TAKEN,
+    AFTER_ATTACK,
+    TURN_START,
+    TURN_END,
+    EXTRA_ACTIONS,
+)
 
 
 class HookRegistry:
@@ -80,8 +92,9 @@ class HookRegistry:
         self._effects: dict[HookPoint, dict[str, Any]] = {p: {} for p in self.points}
         self._universal: dict[HookPoint, list[Any]] = {p: [] for p in self.points}
 
-    def register(self, point: HookPoint, key: str, *, universal: bool = False
-                 ) -> Callable[[Any], Any]:
+    def register(
+        self, point: HookPoint, key: str, *, universal: bool = False
+    ) -> Callable[[Any], Any]:
         """Decorator (or call with the effect): ``HOOKS.register(ATTACK_VALUE, "height")(fn)``."""
         table = self._table(point)
         if key in table:
@@ -94,6 +107,7 @@ class HookRegistry:
             if universal:
                 self._universal[point].append(effect)
             return effect
+
         return add
 
     def _table(self, point: HookPoint) -> dict[str, Any]:
@@ -108,16 +122,18 @@ class HookRegistry:
     def keyed(self, point: HookPoint) -> list[str]:
         """The keys at ``point`` of effects that answer only for their key (not universal)."""
         table = self._table(point)
-        return sorted(k for k, effect in table.items()
-                      if not any(effect is u for u in self._universal[point]))
+        return sorted(
+            k for k, effect in table.items() if not any(effect is u for u in self._universal[point])
+        )
 
     def get(self, point: HookPoint, key: str) -> Any:
         table = self._table(point)
         try:
             return table[key]
         except KeyError:
-            raise KeyError(f"{self.game}: no effect {key!r} at {point.name}; known: "
-                           f"{sorted(table)}") from None
+            raise KeyError(
+                f"{self.game}: no effect {key!r} at {point.name}; known: {sorted(table)}"
+            ) from None
 
     def has(self, point: HookPoint, key: str) -> bool:
         return key in self._table(point)
@@ -125,8 +141,9 @@ class HookRegistry:
     def active(self, point: HookPoint, keys: Iterable[str] = ()) -> list[Any]:
         """The universal effects at ``point``, then those of ``keys`` registered there."""
         table = self._table(point)
-        return self._universal[point] + [table[k] for k in keys if k in table
-                                         and table[k] not in self._universal[point]]
+        return self._universal[point] + [
+            table[k] for k in keys if k in table and table[k] not in self._universal[point]
+        ]
 
     def total(self, point: HookPoint, base: float, *args: Any, keys: Iterable[str] = ()) -> Any:
         self._expect(point, Combine.SUM)

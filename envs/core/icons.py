@@ -12,7 +12,7 @@ the default words for the legend.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from .drawing import BLACK, RGB, WHITE, mix
 
@@ -26,6 +26,7 @@ def icon(name: str, words: str | None = None):
         ICONS[name] = fn
         ICON_NAMES[name] = words or name.replace("_", " ")
         return fn
+
     return register
 
 
@@ -49,25 +50,37 @@ class _Pen:
         return self.cx + x * self.r, self.cy + y * self.r
 
     def poly(self, points: Iterable[tuple[float, float]], fill, outline=BLACK, width=None):
-        self.draw.polygon([self.p(x, y) for x, y in points], fill=fill, outline=outline,
-                          width=self.w if width is None else width)
+        self.draw.polygon(
+            [self.p(x, y) for x, y in points],
+            fill=fill,
+            outline=outline,
+            width=self.w if width is None else width,
+        )
 
     def rect(self, x0, y0, x1, y1, fill, outline=BLACK, radius=0.0):
         box = [*self.p(x0, y0), *self.p(x1, y1)]
         if radius:
-            self.draw.rounded_rectangle(box, radius=radius * self.r, fill=fill, outline=outline,
-                                        width=self.w)
+            self.draw.rounded_rectangle(
+                box, radius=radius * self.r, fill=fill, outline=outline, width=self.w
+            )
         else:
             self.draw.rectangle(box, fill=fill, outline=outline, width=self.w)
 
     def disc(self, x, y, radius, fill, outline=BLACK):
         (px, py), rr = self.p(x, y), radius * self.r
-        self.draw.ellipse([px - rr, py - rr, px + rr, py + rr], fill=fill, outline=outline,
-                          width=self.w if outline is not None else 0)
+        self.draw.ellipse(
+            [px - rr, py - rr, px + rr, py + rr],
+            fill=fill,
+            outline=outline,
+            width=self.w if outline is not None else 0,
+        )
 
     def line(self, points, fill=BLACK, width=None):
-        self.draw.line([self.p(x, y) for x, y in points], fill=fill,
-                       width=max(1, round((width or 0.12) * self.r)))
+        self.draw.line(
+            [self.p(x, y) for x, y in points],
+            fill=fill,
+            width=max(1, round((width or 0.12) * self.r)),
+        )
 
 
 # -- items and board pieces ---------------------------------------------------------------
@@ -94,8 +107,9 @@ def _potion(pen: _Pen, tint):
 def _rock(pen: _Pen, tint):
     stone = tint or (128, 124, 120)
     pen.poly([(-0.95, 0.8), (-0.8, 0.05), (-0.35, -0.35), (0.05, -0.1), (0.15, 0.8)], stone)
-    pen.poly([(-0.2, 0.8), (0.0, -0.25), (0.45, -0.75), (0.9, -0.2), (0.95, 0.8)],
-             mix(stone, WHITE, 0.2))
+    pen.poly(
+        [(-0.2, 0.8), (0.0, -0.25), (0.45, -0.75), (0.9, -0.2), (0.95, 0.8)], mix(stone, WHITE, 0.2)
+    )
     pen.line([(0.45, -0.45), (0.55, 0.25)], fill=mix(stone, BLACK, 0.4), width=0.08)
 
 
@@ -104,8 +118,7 @@ def _torch(pen: _Pen, tint):
     pen.poly([(-0.12, -0.15), (0.12, -0.15), (0.08, 0.95), (-0.08, 0.95)], (120, 75, 35))
     flame = tint or (240, 120, 20)
     pen.poly([(0.0, -0.95), (0.4, -0.4), (0.3, -0.1), (-0.3, -0.1), (-0.4, -0.45)], flame)
-    pen.poly([(0.0, -0.6), (0.17, -0.3), (0.0, -0.15), (-0.17, -0.3)], (255, 225, 80),
-             outline=None)
+    pen.poly([(0.0, -0.6), (0.17, -0.3), (0.0, -0.15), (-0.17, -0.3)], (255, 225, 80), outline=None)
 
 
 @icon("item")
@@ -138,8 +151,7 @@ def _gold(pen: _Pen, tint):
 def _monster(pen: _Pen, tint):
     skin = tint or (95, 60, 110)
     for side in (-1, 1):  # horns first, so the head covers their roots
-        pen.poly([(0.3 * side, -0.45), (0.85 * side, -0.95), (0.65 * side, -0.2)],
-                 (235, 225, 200))
+        pen.poly([(0.3 * side, -0.45), (0.85 * side, -0.95), (0.65 * side, -0.2)], (235, 225, 200))
     pen.disc(0.0, 0.15, 0.72, skin)
     for side in (-1, 1):
         pen.disc(0.28 * side, 0.0, 0.14, (250, 60, 40), outline=None)
@@ -178,16 +190,32 @@ def _barrier(pen: _Pen, tint):
     brick = tint or (190, 80, 50)
     pen.rect(-0.9, -0.6, 0.9, 0.6, brick)
     pen.line([(-0.9, 0.0), (0.9, 0.0)], fill=BLACK, width=0.08)
-    for x, y0, y1 in ((-0.3, -0.6, 0.0), (0.4, -0.6, 0.0), (0.05, 0.0, 0.6), (-0.6, 0.0, 0.6),
-                      (0.65, 0.0, 0.6)):
+    for x, y0, y1 in (
+        (-0.3, -0.6, 0.0),
+        (0.4, -0.6, 0.0),
+        (0.05, 0.0, 0.6),
+        (-0.6, 0.0, 0.6),
+        (0.65, 0.0, 0.6),
+    ):
         pen.line([(x, y0), (x, y1)], fill=BLACK, width=0.08)
 
 
 @icon("stairs")
 def _stairs(pen: _Pen, tint):
     colour = tint or (235, 235, 225)
-    pen.poly([(-0.85, 0.8), (-0.85, 0.3), (-0.3, 0.3), (-0.3, -0.2), (0.25, -0.2), (0.25, -0.7),
-              (0.85, -0.7), (0.85, 0.8)], colour)
+    pen.poly(
+        [
+            (-0.85, 0.8),
+            (-0.85, 0.3),
+            (-0.3, 0.3),
+            (-0.3, -0.2),
+            (0.25, -0.2),
+            (0.25, -0.7),
+            (0.85, -0.7),
+            (0.85, 0.8),
+        ],
+        colour,
+    )
 
 
 @icon("ladder")
@@ -249,8 +277,16 @@ def _soaring(pen: _Pen, tint):
 def _hovering(pen: _Pen, tint):
     wing = tint or (190, 225, 255)
     for side in (-1, 1):
-        pen.poly([(0.1 * side, 0.1), (0.9 * side, -0.55), (0.75 * side, 0.1),
-                  (0.95 * side, 0.15), (0.15 * side, 0.45)], wing)
+        pen.poly(
+            [
+                (0.1 * side, 0.1),
+                (0.9 * side, -0.55),
+                (0.75 * side, 0.1),
+                (0.95 * side, 0.15),
+                (0.15 * side, 0.45),
+            ],
+            wing,
+        )
 
 
 def _action_tokens(pen: _Pen, tint, count: int):
@@ -280,4 +316,3 @@ def _carried(pen: _Pen, tint):
     colour = tint or (250, 250, 250)
     pen.line([(-0.8, 0.0), (0.5, 0.0)], fill=colour, width=0.25)
     pen.poly([(0.3, -0.5), (0.95, 0.0), (0.3, 0.5)], colour)
-

@@ -43,9 +43,16 @@ class KnockbackStop(str, enum.Enum):
     DONE = "done"
 
 
-EXTRA_DAMAGE = {KnockbackStop.EDGE: 1, KnockbackStop.WALL: 1, KnockbackStop.BLOCKING: 1,
-                KnockbackStop.HIGHER: 1, KnockbackStop.FIGURE: 0, KnockbackStop.FALL: 2,
-                KnockbackStop.FALL_BLOCKED: 0, KnockbackStop.DONE: 0}
+EXTRA_DAMAGE = {
+    KnockbackStop.EDGE: 1,
+    KnockbackStop.WALL: 1,
+    KnockbackStop.BLOCKING: 1,
+    KnockbackStop.HIGHER: 1,
+    KnockbackStop.FIGURE: 0,
+    KnockbackStop.FALL: 2,
+    KnockbackStop.FALL_BLOCKED: 0,
+    KnockbackStop.DONE: 0,
+}
 
 
 @dataclass(frozen=True)
@@ -74,19 +81,29 @@ def compass_direction(board: Board, source: int, target: int) -> int:
     if dr == 0 and dc == 0:
         raise ValueError(f"no direction from {board.label(source)} to itself")
     angle = math.atan2(dr, dc)
-    return min(range(len(SQUARE8_DIRECTIONS)), key=lambda d: _angle_between(
-        angle, math.atan2(*SQUARE8_DIRECTIONS[d])))
+    return min(
+        range(len(SQUARE8_DIRECTIONS)),
+        key=lambda d: _angle_between(angle, math.atan2(*SQUARE8_DIRECTIONS[d])),
+    )
 
 
 def _angle_between(a: float, b: float) -> float:
     return abs(math.remainder(a - b, math.tau))
 
 
-def knockback(board: Board, start: int, direction: int, distance: int, *,
-              blocking: np.ndarray | None = None, occupied: np.ndarray | None = None,
-              flyer: bool = False, soaring: bool = False,
-              may_not_end: np.ndarray | None = None,
-              neighbors: np.ndarray | None = None) -> Knockback:
+def knockback(
+    board: Board,
+    start: int,
+    direction: int,
+    distance: int,
+    *,
+    blocking: np.ndarray | None = None,
+    occupied: np.ndarray | None = None,
+    flyer: bool = False,
+    soaring: bool = False,
+    may_not_end: np.ndarray | None = None,
+    neighbors: np.ndarray | None = None,
+) -> Knockback:
     """Push the figure on ``start`` ``distance`` squares in ``direction`` (see the module doc).
 
     ``blocking``: bool[n], squares that stop the push (blocking terrain as it is now).

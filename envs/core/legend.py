@@ -15,16 +15,36 @@ cell marks, key, highlight, arrow); a glyph it leaves unexplained gets no entry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from .board import Topology
-from .drawing import (ARROW, BLACK, DEFAULT_TERRAIN, HIGHLIGHT, MONSTER_COLOR, RGB,
-                      draw_centered, font, mix)
-from .glyphs import (MONSTER_RING, draw_badge, draw_discs, draw_mark, draw_path,
-                     draw_path_ring, draw_tag, draw_tile, draw_wall, path_style)
+from .drawing import (
+    ARROW,
+    BLACK,
+    DEFAULT_TERRAIN,
+    HIGHLIGHT,
+    MONSTER_COLOR,
+    RGB,
+    draw_centered,
+    font,
+    int_rgb,
+    mix,
+)
+from .glyphs import (
+    MONSTER_RING,
+    draw_badge,
+    draw_discs,
+    draw_mark,
+    draw_path,
+    draw_path_ring,
+    draw_tag,
+    draw_tile,
+    draw_wall,
+    path_style,
+)
 from .icons import ICON_NAMES, ICONS, draw_icon
 from .scene import Scene, badge_meaning, key_covers, key_entries
 
@@ -69,6 +89,7 @@ def _square(colour: RGB) -> Swatch:
     def swatch(draw, x0, y0, x1, y1):
         h = y1 - y0
         draw.rectangle([x0, y0, x0 + h, y1], fill=colour, outline=BLACK)
+
     return swatch
 
 
@@ -81,8 +102,14 @@ def _levels(base: RGB, lo: int, hi: int) -> Swatch:
             fill = level_shade(base, lo + k, lo, hi)
             box = [x0 + k * w, y0, x0 + (k + 1) * w, y1]
             draw.rectangle(box, fill=fill, outline=mix(fill, BLACK, 0.6))
-            draw_centered(draw, ((box[0] + box[2]) / 2, (y0 + y1) / 2), str(lo + k), fnt,
-                          (0, 0, 0) if sum(fill) > 380 else (255, 255, 255))
+            draw_centered(
+                draw,
+                ((box[0] + box[2]) / 2, (y0 + y1) / 2),
+                str(lo + k),
+                fnt,
+                (0, 0, 0) if sum(fill) > 380 else (255, 255, 255),
+            )
+
     return swatch
 
 
@@ -90,8 +117,8 @@ def _wall(kind: str) -> Swatch:
     def swatch(draw, x0, y0, x1, y1):
         h = y1 - y0
         draw.rectangle([x0, y0, x1, y1], fill=(200, 200, 190))
-        draw_wall(draw, (x0 + h * 0.2, (y0 + y1) / 2), (x1 - h * 0.2, (y0 + y1) / 2), kind,
-                  h * 0.3)
+        draw_wall(draw, (x0 + h * 0.2, (y0 + y1) / 2), (x1 - h * 0.2, (y0 + y1) / 2), kind, h * 0.3)
+
     return swatch
 
 
@@ -103,6 +130,7 @@ def _icon(name: str, tint: RGB | None, tile: bool) -> Swatch:
         else:
             draw.rectangle([x0, y0, x0 + h, y1], fill=(200, 200, 190), outline=BLACK)
             draw_icon(draw, name, x0 + h / 2, (y0 + y1) / 2, h * 0.42, tint)
+
     return swatch
 
 
@@ -110,20 +138,25 @@ def _mark(text: str) -> Swatch:
     def swatch(draw, x0, y0, x1, y1):
         h = y1 - y0
         draw_mark(draw, x0 + h / 2, (y0 + y1) / 2, text, h * 0.6)
+
     return swatch
 
 
 def _highlight(draw, x0, y0, x1, y1):
     h = y1 - y0
-    draw.rectangle([x0, y0, x0 + h, y1], fill=(200, 200, 190), outline=HIGHLIGHT,
-                   width=max(2, round(h * 0.14)))
+    draw.rectangle(
+        [x0, y0, x0 + h, y1], fill=(200, 200, 190), outline=HIGHLIGHT, width=max(2, round(h * 0.14))
+    )
 
 
 def _arrow(draw, x0, y0, x1, y1):
     h, y = y1 - y0, (y0 + y1) / 2
     draw.line([(x0, y), (x1 - h * 0.5, y)], fill=ARROW, width=max(2, round(h * 0.22)))
-    draw.polygon([(x1, y), (x1 - h * 0.6, y - h * 0.4), (x1 - h * 0.6, y + h * 0.4)],
-                 fill=ARROW, outline=BLACK)
+    draw.polygon(
+        [(x1, y), (x1 - h * 0.6, y - h * 0.4), (x1 - h * 0.6, y + h * 0.4)],
+        fill=ARROW,
+        outline=BLACK,
+    )
 
 
 def _path(kind: str, ring: bool) -> Swatch:
@@ -135,20 +168,29 @@ def _path(kind: str, ring: bool) -> Swatch:
             draw_path_ring(draw, x0 + h / 2, y, h * 0.38, style)
         else:
             draw_path(draw, [(x0, y), (x1, y)], style, h * 1.1)
+
     return swatch
 
 
 def _monster(draw, x0, y0, x1, y1):
     h = y1 - y0
     r = h * 0.36
-    draw_discs(draw, [(x0 + h / 2, y0 + h * 0.6)], r, MONSTER_COLOR, MONSTER_RING,
-               max(1, h * 0.06), spiky=True)
+    draw_discs(
+        draw,
+        [(x0 + h / 2, y0 + h * 0.6)],
+        r,
+        MONSTER_COLOR,
+        MONSTER_RING,
+        max(1, h * 0.06),
+        spiky=True,
+    )
 
 
 def _badge(text: str, kind: str) -> Swatch:
     def swatch(draw, x0, y0, x1, y1):
         h = y1 - y0
         draw_badge(draw, x0 + (x1 - x0) / 2, (y0 + y1) / 2, text, h * 0.62, kind)
+
     return swatch
 
 
@@ -156,6 +198,7 @@ def _tag(name: str) -> Swatch:
     def swatch(draw, x0, y0, x1, y1):
         h = y1 - y0
         draw_tag(draw, x0 + h / 2, (y0 + y1) / 2, h * 0.48, name)
+
     return swatch
 
 
@@ -174,8 +217,14 @@ def _terrain_entries(scene: Scene) -> list[LegendEntry]:
         colour = level_shade(scene.terrain_colors.get(code, DEFAULT_TERRAIN), level, lo, hi)
         out.append(LegendEntry(f"terrain:{code}", scene.terrain_names[code], _square(colour)))
     if hi > lo:
-        out.append(LegendEntry("levels", "level: lighter is higher",
-                               _levels(_common_terrain(scene), lo, hi), max(1.6, 0.9 * (hi - lo + 1))))
+        out.append(
+            LegendEntry(
+                "levels",
+                "level: lighter is higher",
+                _levels(_common_terrain(scene), lo, hi),
+                max(1.6, 0.9 * (hi - lo + 1)),
+            )
+        )
     return out
 
 
@@ -186,16 +235,23 @@ def _wall_entries(scene: Scene) -> list[LegendEntry]:
     if scene.board.topology is Topology.HEX:
         kinds = set()
     words = {"wall": "wall", "broken_wall": "broken wall"}
-    return [LegendEntry(f"edge:{k}", words.get(k, k.replace("_", " ")), _wall(k))
-            for k in sorted(kinds)]
+    return [
+        LegendEntry(f"edge:{k}", words.get(k, k.replace("_", " ")), _wall(k)) for k in sorted(kinds)
+    ]
 
 
 def _marks_and_lines(scene: Scene) -> list[LegendEntry]:
-    out = [LegendEntry(f"icon:{name}", ICON_NAMES[name], _icon(name, None, False))
-           for name in dict.fromkeys(scene.cell_icons.values()) if name in ICONS]
+    out = [
+        LegendEntry(f"icon:{name}", ICON_NAMES[name], _icon(name, None, False))
+        for name in dict.fromkeys(scene.cell_icons.values())
+        if name in ICONS
+    ]
     marks = dict.fromkeys(m for m in scene.cell_marks.values() if m)
-    out += [LegendEntry(f"mark:{m}", scene.mark_names[m], _mark(m))
-            for m in marks if m in scene.mark_names]
+    out += [
+        LegendEntry(f"mark:{m}", scene.mark_names[m], _mark(m))
+        for m in marks
+        if m in scene.mark_names
+    ]
     if scene.highlight:
         out.append(LegendEntry("highlight", scene.highlight_meaning or "selected", _highlight))
     if scene.arrow is not None and scene.arrow_meaning:
@@ -212,8 +268,9 @@ def _piece_entries(scene: Scene) -> list[LegendEntry]:
     out: list[LegendEntry] = []
     pieces = scene.pieces
     if any(p.kind == "monster" for p in pieces):
-        out.append(LegendEntry("shape:monster", scene.kind_names.get("monster", "monster"),
-                               _monster))
+        out.append(
+            LegendEntry("shape:monster", scene.kind_names.get("monster", "monster"), _monster)
+        )
     keys = [k for k, _, _ in key_entries(scene)]
     seen: set[tuple] = set()
     for p in pieces:
@@ -221,28 +278,37 @@ def _piece_entries(scene: Scene) -> list[LegendEntry]:
             continue
         named = any(key_covers(k, p.label) for k in keys)
         text = ICON_NAMES[p.icon] if named or not p.label else p.label
-        tint = tuple(int(c) for c in p.color) if p.color is not None else None
+        tint = int_rgb(p.color) if p.color is not None else None
         if (p.icon, tint, text) not in seen:
             seen.add((p.icon, tint, text))
             out.append(LegendEntry(f"icon:{p.icon}", text, _icon(p.icon, tint, True)))
     for kind in ("figure", "monster", "token"):
-        sample = next((p.value for p in pieces if p.value and
-                       (p.kind if p.kind in ("monster", "token") else "figure") == kind), None)
+        sample = next(
+            (
+                p.value
+                for p in pieces
+                if p.value and (p.kind if p.kind in ("monster", "token") else "figure") == kind
+            ),
+            None,
+        )
         meaning = badge_meaning(scene, kind)
         if sample and meaning:
             # Text at 0.62 of the picture's height: about 0.34 of it per character.
             width = max(1.6, 0.34 * len(sample) + 0.5)
             out.append(LegendEntry(f"badge:{kind}", meaning, _badge(sample, kind), width, sample))
     for tag in dict.fromkeys(t for p in pieces for t in p.tags):
-        out.append(LegendEntry(f"tag:{tag}", ICON_NAMES.get(tag, tag.replace("_", " ")),
-                               _tag(tag)))
+        out.append(LegendEntry(f"tag:{tag}", ICON_NAMES.get(tag, tag.replace("_", " ")), _tag(tag)))
     return out
 
 
 def legend_for(scene: Scene) -> list[LegendEntry]:
     """The legend of ``scene``'s frame, in the order it is drawn."""
-    return (_terrain_entries(scene) + _wall_entries(scene) + _marks_and_lines(scene)
-            + _piece_entries(scene))
+    return (
+        _terrain_entries(scene)
+        + _wall_entries(scene)
+        + _marks_and_lines(scene)
+        + _piece_entries(scene)
+    )
 
 
 def explained(scene: Scene) -> set[str]:

@@ -15,7 +15,8 @@ can change play.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable, Generic, Hashable, Iterator, TypeVar
+from collections.abc import Callable, Hashable, Iterator
+from typing import Generic, TypeVar
 
 __all__ = ["LRU", "named_lru"]
 

@@ -58,8 +58,8 @@ arrays have their list forms cached: games should pass the same read-only tables
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -68,8 +68,14 @@ from .lru import LRU
 from .movement import NOT_REACHED
 
 __all__ = [
-    "NOT_REACHED", "ModeRules", "ModeReach", "reachable_modes", "squares_next_to",
-    "touching_table", "squares_touching", "enemy_stop_cells",
+    "NOT_REACHED",
+    "ModeRules",
+    "ModeReach",
+    "reachable_modes",
+    "squares_next_to",
+    "touching_table",
+    "squares_touching",
+    "enemy_stop_cells",
 ]
 
 Seed = tuple[int, int, int]
@@ -146,6 +152,7 @@ class ModeReach:
 # Input checks and cached list forms
 # -------------------------------------------------------------------------------------------
 
+
 def _int_table(table, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
     array = np.asarray(table)
     if array.ndim != 2 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
@@ -171,8 +178,9 @@ _STEPS_CACHE: LRU[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None, lis
 
 
 def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> list:
-    cacheable = not neighbors.flags.writeable and (step_cost is None
-                                                   or not step_cost.flags.writeable)
+    cacheable = not neighbors.flags.writeable and (
+        step_cost is None or not step_cost.flags.writeable
+    )
     key = (id(neighbors), id(step_cost), offset)
     hit = _STEPS_CACHE.get(key) if cacheable else None
     if hit is not None and hit[0] is neighbors and hit[1] is step_cost:
@@ -189,8 +197,12 @@ def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> 
         # a slice of the row's count holds exactly them, lowest index first
         past = offset + neighbors.shape[0]
         targets = np.sort(np.where(here, neighbors.astype(np.int64) + offset, past), axis=1)
-        per_cost.append([(cost, tuple(row[:count])) for row, count
-                         in zip(targets.tolist(), here.sum(axis=1).tolist())])
+        per_cost.append(
+            [
+                (cost, tuple(row[:count]))
+                for row, count in zip(targets.tolist(), here.sum(axis=1).tolist())
+            ]
+        )
     if len(per_cost) == 1:
         steps = [(group,) for group in per_cost[0]]
     else:
@@ -218,8 +230,9 @@ def _check_seeds(seeds: Sequence[Seed], n: int, n_modes: int, budget: int) -> tu
     return tuple(checked)
 
 
-def _entry_codes(rules: ModeRules, n: int, index: int, switch_stops: bool
-                 ) -> tuple[list[int], list[int], list[bool], list[bool], np.ndarray]:
+def _entry_codes(
+    rules: ModeRules, n: int, index: int, switch_stops: bool
+) -> tuple[list[int], list[int], list[bool], list[bool], np.ndarray]:
     """(step entry code, switch entry code, hindering, may_switch, can_end) of one mode."""
     name = f"modes[{index}]"
     enter = _mask(rules.can_enter, n, f"{name}.can_enter", True)
@@ -243,9 +256,15 @@ def _entry_codes(rules: ModeRules, n: int, index: int, switch_stops: bool
 # The search
 # -------------------------------------------------------------------------------------------
 
-def reachable_modes(neighbors: np.ndarray, seeds: Sequence[Seed], budget: int,
-                    modes: Sequence[ModeRules], switch_cost: int = 1,
-                    switch_stops: bool = True) -> ModeReach:
+
+def reachable_modes(
+    neighbors: np.ndarray,
+    seeds: Sequence[Seed],
+    budget: int,
+    modes: Sequence[ModeRules],
+    switch_cost: int = 1,
+    switch_stops: bool = True,
+) -> ModeReach:
     """Every (cell, mode) state reachable from ``seeds`` within ``budget`` (HC-3.19 to HC-3.29).
 
     ``neighbors``: int[n, k], the step table as it stands now (-1 = no step). ``seeds``:
@@ -283,8 +302,9 @@ def reachable_modes(neighbors: np.ndarray, seeds: Sequence[Seed], budget: int,
         hinders.extend(hind)
         switches.extend(switch)
         ends_by_mode.append(end)
-    best, pred, best_stop, pred_stop = _search(n, seeds, budget, steps, codes, arrivals, hinders,
-                                               switches, switch_cost)
+    best, pred, best_stop, pred_stop = _search(
+        n, seeds, budget, steps, codes, arrivals, hinders, switches, switch_cost
+    )
     going_on = np.array(best, dtype=np.int32).reshape(n_modes, n)
     cost = np.minimum(going_on, np.array(best_stop, dtype=np.int32).reshape(n_modes, n))
     ends = (cost != NOT_REACHED) & np.stack(ends_by_mode)
@@ -295,9 +315,17 @@ def reachable_modes(neighbors: np.ndarray, seeds: Sequence[Seed], budget: int,
     return ModeReach(seeds, cost, going_on, ends, pred, pred_stop)
 
 
-def _search(n: int, seeds: tuple[Seed, ...], budget: int, steps: list, codes: list,
-            arrivals: list, hinders: list, switches: list, switch_cost: int
-            ) -> tuple[list[int], list[int], list[int], list[int]]:
+def _search(
+    n: int,
+    seeds: tuple[Seed, ...],
+    budget: int,
+    steps: list,
+    codes: list,
+    arrivals: list,
+    hinders: list,
+    switches: list,
+    switch_cost: int,
+) -> tuple[list[int], list[int], list[int], list[int]]:
     """Bucket-queue Dijkstra over going-on states ``mode * n + cell``; stopped arrivals are
     leaves (never expanded), so they are kept in their own lists, outside the queue. Every
     list here is indexed by state (``steps`` already names target states).
@@ -342,8 +370,9 @@ def _search(n: int, seeds: tuple[Seed, ...], budget: int, steps: list, codes: li
                         elif state < pred[target] and not done[target]:
                             pred[target] = state  # a tie goes to the lowest-index predecessor
                     elif (code == _STOPS or code == _HINDERS) and total < known:
-                        if total < best_stop[target] or (total == best_stop[target]
-                                                         and state < pred_stop[target]):
+                        if total < best_stop[target] or (
+                            total == best_stop[target] and state < pred_stop[target]
+                        ):
                             best_stop[target] = total
                             pred_stop[target] = state
             if not (can_switch and switches[state]) or cost + switch_cost > budget:
@@ -363,8 +392,9 @@ def _search(n: int, seeds: tuple[Seed, ...], budget: int, steps: list, codes: li
                     elif state < pred[target] and not done[target]:
                         pred[target] = state
                 elif code == _STOPS and total < known:
-                    if total < best_stop[target] or (total == best_stop[target]
-                                                     and state < pred_stop[target]):
+                    if total < best_stop[target] or (
+                        total == best_stop[target] and state < pred_stop[target]
+                    ):
                         best_stop[target] = total
                         pred_stop[target] = state
     return best, pred, best_stop, pred_stop
@@ -373,6 +403,7 @@ def _search(n: int, seeds: tuple[Seed, ...], budget: int, steps: list, codes: li
 # -------------------------------------------------------------------------------------------
 # Stop squares next to enemies (HC-3.13, HC-3.21, HC-3.23, HC-3.25, HC-3.29)
 # -------------------------------------------------------------------------------------------
+
 
 def _cell_list(cells: Iterable[int], n: int) -> list[int]:
     out = [int(c) for c in cells]
@@ -424,8 +455,9 @@ def squares_touching(board_or_shape: Board | tuple[int, int], cells: Iterable[in
     return squares_next_to(touching_table(board_or_shape), cells)
 
 
-def enemy_stop_cells(adjacency: np.ndarray, enemies: Iterable[int],
-                     start: int | None = None) -> np.ndarray:
+def enemy_stop_cells(
+    adjacency: np.ndarray, enemies: Iterable[int], start: int | None = None
+) -> np.ndarray:
     """bool[n]: one mode's ``stop_cells``: squares next to (under ``adjacency``) a *new* enemy
     (HC-3.21; HC-3.25 default: any enemy not adjacent to ``start``, the square the move
     began on, when it began). After a successful breakaway (HC-3.23) the enemies next to

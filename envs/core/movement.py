@@ -21,8 +21,8 @@ double-space Heroscape figures (HS-7).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Union
 
 import numpy as np
 
@@ -30,15 +30,21 @@ from .board import Board
 from .lru import LRU
 
 __all__ = [
-    "NOT_REACHED", "Reach", "reachable", "climb_cost", "straight_line", "cells_within",
-    "DoubleReach", "reachable_double",
+    "NOT_REACHED",
+    "Reach",
+    "reachable",
+    "climb_cost",
+    "straight_line",
+    "cells_within",
+    "DoubleReach",
+    "reachable_double",
 ]
 
 NOT_REACHED = np.iinfo(np.int32).max
 """Cost of a cell the search did not reach (compares greater than any budget)."""
 
-StepCost = Union[None, np.ndarray, Callable[[int, int], Union[int, None]]]
-StopRule = Union[None, np.ndarray, Callable[[int, int], bool]]
+StepCost = None | np.ndarray | Callable[[int, int], int | None]
+StopRule = None | np.ndarray | Callable[[int, int], bool]
 
 
 def climb_cost(board: Board, per_level: int = 1) -> np.ndarray:
@@ -67,8 +73,10 @@ def _cost_rule(board: Board, step_cost: StepCost) -> Callable[[int, int, int], i
         return lambda a, d, b: step_cost(a, b)
     table = np.asarray(step_cost)
     if table.shape != board.neighbors.shape:
-        raise ValueError(f"step_cost table has shape {table.shape}, "
-                         f"expected {board.neighbors.shape} (cells x directions)")
+        raise ValueError(
+            f"step_cost table has shape {table.shape}, "
+            f"expected {board.neighbors.shape} (cells x directions)"
+        )
     rows = _as_rows(table)
     return lambda a, d, b: rows[a][d] if rows[a][d] >= 0 else None
 
@@ -103,9 +111,14 @@ def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[in
         return hit[2]
     neighbors = _as_rows(board.neighbors)
     rows = None if table is None else _as_rows(table)
-    adjacency = [[(nxt, 1 if rows is None else rows[cell][d]) for d, nxt in enumerate(cells)
-                  if nxt >= 0 and (rows is None or rows[cell][d] >= 0)]
-                 for cell, cells in enumerate(neighbors)]
+    adjacency = [
+        [
+            (nxt, 1 if rows is None else rows[cell][d])
+            for d, nxt in enumerate(cells)
+            if nxt >= 0 and (rows is None or rows[cell][d] >= 0)
+        ]
+        for cell, cells in enumerate(neighbors)
+    ]
     if cacheable:
         _ADJACENCY_CACHE[key] = (board, table, adjacency)
     return adjacency
@@ -158,9 +171,15 @@ class Reach:
         return path[::-1]
 
 
-def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCost = None,
-              can_enter: np.ndarray | None = None, stops_after_entering: StopRule = None,
-              can_end: np.ndarray | None = None) -> Reach:
+def reachable(
+    board: Board,
+    start: int,
+    max_cost: int | None,
+    step_cost: StepCost = None,
+    can_enter: np.ndarray | None = None,
+    stops_after_entering: StopRule = None,
+    can_end: np.ndarray | None = None,
+) -> Reach:
     """Every cell reachable from ``start`` within ``max_cost`` (``None``: unlimited).
 
     See the module docstring for the rules. Stop rules never apply to the start cell, so a
@@ -175,19 +194,21 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
     end = _cell_mask(can_end, n, "can_end", True)
     end_list = end.tolist()
     # Tables (the common case) are read directly in the loop; callables go through a call.
-    adjacency, cost_of = None, None
+    adjacency: list[list[tuple[int, int]]] | None = None
+    cost_of = _cost_rule(board, step_cost)  # also validates a table's shape
     if not callable(step_cost):
-        _cost_rule(board, step_cost)  # validates the table shape
         adjacency = _adjacency(board, step_cost)
         if not callable(stops_after_entering) and max_cost is not None:
             stop_cells = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
             # a cell whose entry stops the move may only be entered where the move may end
-            may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop_cells | end)
-            return _reachable_by_cell(adjacency, n, start, int(max_cost), may_enter.tolist(),
-                                      stop_cells.tolist(), end)
-    else:
-        cost_of = _cost_rule(board, step_cost)
-    stop_list, stop_of = None, None
+            may_enter = (
+                _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop_cells | end)
+            )
+            return _reachable_by_cell(
+                adjacency, n, start, int(max_cost), may_enter.tolist(), stop_cells.tolist(), end
+            )
+    stop_list: list[bool] | None = None
+    stop_of: Callable[[int, int], bool] | None = None
     if callable(stops_after_entering):
         stop_of = _stop_rule(stops_after_entering, n)
     else:
@@ -224,7 +245,8 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
             total = cost + step
             if total > budget:
                 continue
-            halt = stop_list[nxt] if stop_list is not None else stop_of(cell, nxt)
+            # stop_of is set exactly when stop_list is not (mypy cannot tie the two together).
+            halt = stop_list[nxt] if stop_list is not None else stop_of(cell, nxt)  # type: ignore[misc]
             if halt and not end_list[nxt]:
                 continue
             target = 2 * nxt + int(halt)
@@ -239,25 +261,26 @@ def reachable(board: Board, start: int, max_cost: int | None, step_cost: StepCos
         total = best[state]
         if cell not in chosen or total < chosen[cell][0]:
             chosen[cell] = (total, state)
-    cost = np.full(n, NOT_REACHED, dtype=np.int32)
+    cell_cost = np.full(n, NOT_REACHED, dtype=np.int32)
     label = np.zeros(n, dtype=np.int64)
     predecessor = np.full(n, -1, dtype=np.int32)
     state_pred = np.full(2 * n, -1, dtype=np.int64)
     states = list(best)
     state_pred[states] = [pred[s] for s in states]
     cells = list(chosen)
-    cost[cells] = [chosen[c][0] for c in cells]
+    cell_cost[cells] = [chosen[c][0] for c in cells]
     label[cells] = [chosen[c][1] & 1 for c in cells]
     predecessor[cells] = [pred[chosen[c][1]] >> 1 if pred[chosen[c][1]] >= 0 else -1 for c in cells]
-    end_mask = (cost != NOT_REACHED) & end
+    end_mask = (cell_cost != NOT_REACHED) & end
     end_mask[start] = True
-    for array in (cost, predecessor, end_mask, state_pred, label):
+    for array in (cell_cost, predecessor, end_mask, state_pred, label):
         array.setflags(write=False)
-    return Reach(start, cost, predecessor, end_mask, state_pred, label)
+    return Reach(start, cell_cost, predecessor, end_mask, state_pred, label)
 
 
-def _search_by_cell(adjacency: list, n: int, start: int, budget: int, may_enter: list,
-                    stop: list) -> tuple[list[int], list[int], list[int]]:
+def _search_by_cell(
+    adjacency: list, n: int, start: int, budget: int, may_enter: list, stop: list
+) -> tuple[list[int], list[int], list[int]]:
     """The search of :func:`reachable` when stopping depends on the cell alone: each cell is
     then always stopped or always going on when entered, so one search state per cell
     suffices, and with small integer costs a bucket queue replaces the heap.
@@ -283,8 +306,9 @@ def _search_by_cell(adjacency: list, n: int, start: int, budget: int, may_enter:
     return reached, best_list, pred_list
 
 
-def _reachable_by_cell(adjacency: list, n: int, start: int, budget: int, may_enter: list,
-                       stop: list, end: np.ndarray) -> Reach:
+def _reachable_by_cell(
+    adjacency: list, n: int, start: int, budget: int, may_enter: list, stop: list, end: np.ndarray
+) -> Reach:
     reached, best_list, pred_list = _search_by_cell(adjacency, n, start, budget, may_enter, stop)
     best = {c: best_list[c] for c in reached}
     pred = {c: pred_list[c] for c in reached}
@@ -298,8 +322,9 @@ def _reachable_by_cell(adjacency: list, n: int, start: int, budget: int, may_ent
     label[stopped] = 1
     # Predecessors are always going-on states (stopped cells are never expanded).
     state_pred = np.full(2 * n, -1, dtype=np.int64)
-    state_pred[[2 * c + int(label[c]) for c in cells]] = [2 * pred[c] if pred[c] >= 0 else -1
-                                                          for c in cells]
+    state_pred[[2 * c + int(label[c]) for c in cells]] = [
+        2 * pred[c] if pred[c] >= 0 else -1 for c in cells
+    ]
     end_mask = (cost_array != NOT_REACHED) & end
     end_mask[start] = True
     for array in (cost_array, predecessor, end_mask, state_pred, label):
@@ -307,9 +332,15 @@ def _reachable_by_cell(adjacency: list, n: int, start: int, budget: int, may_ent
     return Reach(start, cost_array, predecessor, end_mask, state_pred, label)
 
 
-def reachable_destinations(board: Board, start: int, max_cost: int, step_cost: np.ndarray | None,
-                           can_enter: np.ndarray, stops_after_entering: np.ndarray,
-                           can_end: np.ndarray) -> list[int]:
+def reachable_destinations(
+    board: Board,
+    start: int,
+    max_cost: int,
+    step_cost: np.ndarray | None,
+    can_enter: np.ndarray,
+    stops_after_entering: np.ndarray,
+    can_end: np.ndarray,
+) -> list[int]:
     """``reachable(...).destinations()`` as a sorted list, for the common case of a cost
     table and per-cell stop rules, without building the paths (a game's legal-move mask
     needs only the destinations)."""
@@ -320,15 +351,20 @@ def reachable_destinations(board: Board, start: int, max_cost: int, step_cost: n
     stop = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
     may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop | end)
     _cost_rule(board, step_cost)  # validates the table shape
-    reached, _, _ = _search_by_cell(_adjacency(board, step_cost), n, start, int(max_cost),
-                                    may_enter.tolist(), stop.tolist())
+    reached, _, _ = _search_by_cell(
+        _adjacency(board, step_cost), n, start, int(max_cost), may_enter.tolist(), stop.tolist()
+    )
     end_list = end.tolist()
     return sorted(c for c in reached if end_list[c] or c == start)
 
 
-def step_counts(board: Board, start: int, can_enter: np.ndarray | None = None,
-                max_cost: int | None = None, stops_after_entering: np.ndarray | None = None
-                ) -> list[int]:
+def step_counts(
+    board: Board,
+    start: int,
+    can_enter: np.ndarray | None = None,
+    max_cost: int | None = None,
+    stops_after_entering: np.ndarray | None = None,
+) -> list[int]:
     """Fewest steps from ``start`` to every cell (``NOT_REACHED`` where none), one step per
     move, for searches that need only the counts (a shortest way forward, a shot around
     corners): ``reachable`` without the paths, as a plain list."""
@@ -338,13 +374,15 @@ def step_counts(board: Board, start: int, can_enter: np.ndarray | None = None,
     stop = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
     may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists
     budget = n if max_cost is None else int(max_cost)
-    _, best, _ = _search_by_cell(_adjacency(board, None), n, start, budget, may_enter.tolist(),
-                                 stop.tolist())
+    _, best, _ = _search_by_cell(
+        _adjacency(board, None), n, start, budget, may_enter.tolist(), stop.tolist()
+    )
     return best
 
 
-def straight_line(board: Board, start: int, direction: int, max_steps: int,
-                  stop_at: np.ndarray | None = None) -> list[int]:
+def straight_line(
+    board: Board, start: int, direction: int, max_steps: int, stop_at: np.ndarray | None = None
+) -> list[int]:
     """Cells met walking ``direction`` repeatedly from ``start`` (excluded), at most
     ``max_steps``; the walk ends before a non-space or wall, and just after the first cell
     marked in ``stop_at`` (e.g. the monster a Heroica Bow shot hits, HE-12.4)."""
@@ -396,10 +434,15 @@ class DoubleReach:
         return list(self._paths[key])
 
 
-def reachable_double(board: Board, halves: Pair, max_cost: int | None,
-                     step_cost: StepCost = None, can_enter: np.ndarray | None = None,
-                     stops_after_entering: np.ndarray | None = None,
-                     can_end: np.ndarray | None = None) -> DoubleReach:
+def reachable_double(
+    board: Board,
+    halves: Pair,
+    max_cost: int | None,
+    step_cost: StepCost = None,
+    can_enter: np.ndarray | None = None,
+    stops_after_entering: np.ndarray | None = None,
+    can_end: np.ndarray | None = None,
+) -> DoubleReach:
     """Destinations of a double-space figure standing on the adjacent spaces ``halves``.
 
     HS-7.1: one half leads for the whole move (both choices are searched); the follower

@@ -20,8 +20,8 @@ no view hard-codes a channel number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,9 @@ class View:
     constant: bool = False
     sep: str = ":"  # channel name = view name + sep + channel ("piece:bat", "hero@seat+0")
 
-    def __init__(self, name: str, channels: Sequence[str] = (), constant: bool = False,
-                 sep: str = ":"):
+    def __init__(
+        self, name: str, channels: Sequence[str] = (), constant: bool = False, sep: str = ":"
+    ):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "channels", tuple(channels))
         object.__setattr__(self, "constant", constant)
@@ -43,7 +44,9 @@ class View:
         return max(1, len(self.channels))
 
     def channel_names(self) -> list[str]:
-        return [f"{self.name}{self.sep}{c}" for c in self.channels] if self.channels else [self.name]
+        return (
+            [f"{self.name}{self.sep}{c}" for c in self.channels] if self.channels else [self.name]
+        )
 
 
 class PlaneLayout:
@@ -65,8 +68,9 @@ class PlaneLayout:
                 self._channel[(view.name, channel)] = start + k
             names += view.channel_names()
         self.channel_names: tuple[str, ...] = tuple(names)
-        self.board_channels = next((self._slices[v.name].start for v in self.views if v.constant),
-                                   len(names))
+        self.board_channels = next(
+            (self._slices[v.name].start for v in self.views if v.constant), len(names)
+        )
 
     def __len__(self) -> int:
         return len(self.channel_names)

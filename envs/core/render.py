@@ -30,22 +30,79 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board import HEX_ROW_PITCH, Board, Topology
-from .drawing import (ARROW, BACKGROUND, CAPTION_BG, DEFAULT_TERRAIN, HEX_RADIUS, HIGHLIGHT,
-                      MONSTER_COLOR, NEUTRAL_COLOR, PANEL_BG, RGB, SEAT_COLORS, SUPERSAMPLE,
-                      TEXT, TOKEN_COLOR, Canvas, Layout, cell_polygon, contrast, font, mix,
-                      panel_metrics, pil, shared_edge, thick_line)
-from .legend import LegendEntry, explained, level_range, level_shade, legend_for
+from .drawing import (
+    ARROW,
+    BACKGROUND,
+    CAPTION_BG,
+    DEFAULT_TERRAIN,
+    HEX_RADIUS,
+    HIGHLIGHT,
+    MONSTER_COLOR,
+    NEUTRAL_COLOR,
+    PANEL_BG,
+    RGB,
+    SEAT_COLORS,
+    SUPERSAMPLE,
+    TEXT,
+    TOKEN_COLOR,
+    Canvas,
+    Layout,
+    cell_polygon,
+    contrast,
+    font,
+    int_rgb,
+    mix,
+    panel_metrics,
+    pil,
+    shared_edge,
+    thick_line,
+)
+from .legend import LegendEntry, explained, legend_for, level_range, level_shade
 from .render_panel import caption_lines as _caption_lines
 from .render_panel import draw_caption, draw_panel
-from .render_pieces import (badge_boxes, draw_arrow, draw_cell_icons, draw_edges,
-                            draw_highlights, draw_marks, draw_paths, draw_pieces, layout_pieces)
+from .render_pieces import (
+    badge_boxes,
+    draw_arrow,
+    draw_cell_icons,
+    draw_edges,
+    draw_highlights,
+    draw_marks,
+    draw_paths,
+    draw_pieces,
+    layout_pieces,
+)
 from .scene import DiceGroup, EdgeMark, PathMark, Piece, Scene
 
-__all__ = ["ARROW", "BACKGROUND", "CAPTION_BG", "DEFAULT_TERRAIN", "HIGHLIGHT", "MONSTER_COLOR",
-           "NEUTRAL_COLOR", "PANEL_BG", "RGB", "SEAT_COLORS", "SUPERSAMPLE", "TEXT", "TOKEN_COLOR",
-           "HEX_RADIUS", "DiceGroup", "EdgeMark", "LegendEntry", "PathMark", "Piece", "PieceBox",
-           "Scene", "caption_lines", "explained", "fit_cell_px", "glyph_kinds", "legend_for",
-           "piece_boxes", "render_frame"]
+__all__ = [
+    "ARROW",
+    "BACKGROUND",
+    "CAPTION_BG",
+    "DEFAULT_TERRAIN",
+    "HIGHLIGHT",
+    "MONSTER_COLOR",
+    "NEUTRAL_COLOR",
+    "PANEL_BG",
+    "RGB",
+    "SEAT_COLORS",
+    "SUPERSAMPLE",
+    "TEXT",
+    "TOKEN_COLOR",
+    "HEX_RADIUS",
+    "DiceGroup",
+    "EdgeMark",
+    "LegendEntry",
+    "PathMark",
+    "Piece",
+    "PieceBox",
+    "Scene",
+    "caption_lines",
+    "explained",
+    "fit_cell_px",
+    "glyph_kinds",
+    "legend_for",
+    "piece_boxes",
+    "render_frame",
+]
 
 # Older names, still imported by game code.
 _mix, _contrast, _font = mix, contrast, font
@@ -56,8 +113,12 @@ def _board_extent(board: Board) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of the board's outline in board units."""
     if board.topology is Topology.HEX:
         shift = 0.5 if board.height > 1 else 0.0
-        return (-0.5, -HEX_RADIUS, board.width - 0.5 + shift,
-                (board.height - 1) * HEX_ROW_PITCH + HEX_RADIUS)
+        return (
+            -0.5,
+            -HEX_RADIUS,
+            board.width - 0.5 + shift,
+            (board.height - 1) * HEX_ROW_PITCH + HEX_RADIUS,
+        )
     return -0.5, -0.5, board.width - 0.5, board.height - 0.5
 
 
@@ -79,8 +140,17 @@ def _layout(board: Board, cell_px: int, min_height: int | None) -> Layout:
     # Centre the board vertically when the panel makes the body taller than the board.
     extra_y = (body_h - board_h) / 2
     origin = ((margin - x0 * cell_px) * s, (caption_h + extra_y + margin - y0 * cell_px) * s)
-    return Layout(cell_px * s, origin, caption_h * s, board_w * s, m["width"] * s,
-                  body_h * s, width, height, cell_px)
+    return Layout(
+        cell_px * s,
+        origin,
+        caption_h * s,
+        board_w * s,
+        m["width"] * s,
+        body_h * s,
+        width,
+        height,
+        cell_px,
+    )
 
 
 def fit_cell_px(board: Board, height: int, min_height: int | None = None) -> int:
@@ -124,8 +194,13 @@ def _neighbour_pairs(board: Board):
 
 
 @functools.lru_cache(maxsize=16)
-def _board_layer(board: Board, cell_px: int, min_height: int | None,
-                 colors_key: tuple[tuple[int, RGB], ...], walls: bool):
+def _board_layer(
+    board: Board,
+    cell_px: int,
+    min_height: int | None,
+    colors_key: tuple[tuple[int, RGB], ...],
+    walls: bool,
+):
     layout = _layout(board, cell_px, min_height)
     s = SUPERSAMPLE
     image = pil()[0].new("RGB", (layout.width * s, layout.height * s), BACKGROUND)
@@ -137,8 +212,12 @@ def _board_layer(board: Board, cell_px: int, min_height: int | None,
     for cell in np.flatnonzero(board.exists).tolist():
         code = int(board.terrain[cell])
         fill = level_shade(colors.get(code, DEFAULT_TERRAIN), int(board.level[cell]), lo, hi)
-        draw.polygon(cell_polygon(board, layout, cell), fill=fill,
-                     outline=mix(fill, (0, 0, 0), 0.45), width=grid_w)
+        draw.polygon(
+            cell_polygon(board, layout, cell),
+            fill=fill,
+            outline=mix(fill, (0, 0, 0), 0.45),
+            width=grid_w,
+        )
         drawn.add(f"terrain:{code}")
     if hi > lo:
         drawn.add("levels")
@@ -162,14 +241,22 @@ def _render(scene: Scene, cell_px: int, min_height: int | None):
     """The supersampled image and the canvas it was drawn with (layout, glyphs drawn)."""
     if cell_px < 8:
         raise ValueError(f"cell_px must be at least 8, got {cell_px}")
-    colors_key = tuple(sorted((int(k), tuple(int(c) for c in v))
-                              for k, v in scene.terrain_colors.items()))
-    base, layout, board_glyphs = _board_layer(scene.board, int(cell_px), min_height, colors_key,
-                                              not scene.edges)
+    colors_key = tuple(
+        sorted((int(k), tuple(int(c) for c in v)) for k, v in scene.terrain_colors.items())
+    )
+    base, layout, board_glyphs = _board_layer(
+        scene.board, int(cell_px), min_height, colors_key, not scene.edges
+    )
     image = base.copy()
-    seat_colors = [tuple(int(c) for c in col) for col in (scene.player_colors or SEAT_COLORS)]
-    canvas = Canvas(pil()[1].Draw(image), layout, scene.board, seat_colors or list(SEAT_COLORS),
-                    set(board_glyphs), image)
+    seat_colors = [int_rgb(col) for col in (scene.player_colors or SEAT_COLORS)]
+    canvas = Canvas(
+        pil()[1].Draw(image),
+        layout,
+        scene.board,
+        seat_colors or list(SEAT_COLORS),
+        set(board_glyphs),
+        image,
+    )
     draw_highlights(canvas, scene)
     draw_cell_icons(canvas, scene)
     draw_edges(canvas, scene)
@@ -183,8 +270,9 @@ def _render(scene: Scene, cell_px: int, min_height: int | None):
     return image, canvas
 
 
-def render_frame(scene: Scene, cell_px: int = 48, min_height: int | None = None,
-                 target_height: int | None = None) -> np.ndarray:
+def render_frame(
+    scene: Scene, cell_px: int = 48, min_height: int | None = None, target_height: int | None = None
+) -> np.ndarray:
     """Draw ``scene`` as an ``H x W x 3`` uint8 RGB frame.
 
     ``cell_px`` is the distance in pixels between adjacent cell centres. ``min_height`` pads
@@ -227,9 +315,14 @@ def piece_boxes(scene: Scene, cell_px: int = 48, min_height: int | None = None) 
     def final(box):
         return tuple(v / SUPERSAMPLE for v in box)
 
-    return [PieceBox(slot.index, tuple(final(b) for b in slot.boxes()),
-                     final(badges[slot.index]) if slot.index in badges else None)
-            for slot in slots]
+    return [
+        PieceBox(
+            slot.index,
+            tuple(final(b) for b in slot.boxes()),
+            final(badges[slot.index]) if slot.index in badges else None,
+        )
+        for slot in slots
+    ]
 
 
 def caption_lines(scene: Scene, cell_px: int = 48, min_height: int | None = None):

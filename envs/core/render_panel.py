@@ -11,8 +11,21 @@ import re
 from collections import OrderedDict
 
 from .dice_faces import die_width, draw_die
-from .drawing import (CAPTION_BG, DIM_TEXT, PANEL_BG, SUPERSAMPLE, TEXT, Canvas, fit_text,
-                      font, panel_metrics, pil, text_bbox, text_width, wrap)
+from .drawing import (
+    CAPTION_BG,
+    DIM_TEXT,
+    PANEL_BG,
+    SUPERSAMPLE,
+    TEXT,
+    Canvas,
+    fit_text,
+    font,
+    panel_metrics,
+    pil,
+    text_bbox,
+    text_width,
+    wrap,
+)
 from .legend import LegendEntry, legend_for
 from .scene import Scene, dice_groups, key_entries
 
@@ -34,8 +47,9 @@ def caption_lines(caption: str, layout) -> tuple[list[str], int]:
     m = panel_metrics(layout.cell_px)
     full, room = m["caption"] * s, layout.width * s - 2 * m["pad"] * s
     strip = layout.caption_h * 0.9
-    tries = [(1, full), (1, full * 0.85)] + [(n, min(full, strip / (n * LINE_SPACING)))
-                                             for n in (2, 3)]
+    tries = [(1, full), (1, full * 0.85)] + [
+        (n, min(full, strip / (n * LINE_SPACING))) for n in (2, 3)
+    ]
     for n, size in tries:
         lines = wrap(font(size), caption, room, n)
         if lines is not None:
@@ -98,8 +112,9 @@ def _dice(canvas: Canvas, scene: Scene, x: float, y: float, inner: float, m) -> 
         while spots and spots[-1][0] > 1:  # two rows at most: the last die counts the rest
             keep -= 1
             faces, kinds = faces[:keep] + [f"+{len(group.faces) - keep}"], kinds[:keep] + ["text"]
-            spots = _place([min(inner, die_width(k, f, die)) for k, f in zip(kinds, faces)],
-                           x, inner, gap)
+            spots = _place(
+                [min(inner, die_width(k, f, die)) for k, f in zip(kinds, faces)], x, inner, gap
+            )
         for face, kind, (row, dx, w) in zip(faces, kinds, spots):
             draw_die(draw, kind, face, dx, y + row * (die + gap), die, w, SUPERSAMPLE)
         rows = spots[-1][0] + 1 if spots else 0
@@ -146,8 +161,9 @@ def _flow(entries: list[float], columns: int, col_w: float) -> list[tuple[int, i
     return spots
 
 
-def _key_block(canvas: Canvas, scene: Scene, legend: list[LegendEntry], inner: float, m,
-               scale: float):
+def _key_block(
+    canvas: Canvas, scene: Scene, legend: list[LegendEntry], inner: float, m, scale: float
+):
     """The key's and legend's cells: (rows, drawer) for a given text scale."""
     size, line = m["text"] * scale, m["line"] * scale
     fnt = font(size)
@@ -166,30 +182,44 @@ def _key_block(canvas: Canvas, scene: Scene, legend: list[LegendEntry], inner: f
         for (label, name, owner), (row, col), width in zip(key, key_spots, key_w):
             lx, ly = x + col * (col_w + gap), y + row * line
             span = inner if width > col_w else col_w
-            _swatch(draw, lx, ly + line * 0.2, sw * 0.75, canvas.seat_color(owner) or NEUTRAL_SWATCH)
+            _swatch(
+                draw, lx, ly + line * 0.2, sw * 0.75, canvas.seat_color(owner) or NEUTRAL_SWATCH
+            )
             tx = lx + sw + gap
             draw.text((tx, ly), label, font=fnt, fill=TEXT)
             nx = tx + text_width(fnt, label + "  ")
             draw.text((nx, ly), fit_text(fnt, name, lx + span - nx), font=fnt, fill=DIM_TEXT)
         top = y + key_rows * line + sep
         if sep:
-            draw.line([(x, top - sep / 2), (x + inner, top - sep / 2)], fill=(70, 74, 86),
-                      width=SUPERSAMPLE)
+            draw.line(
+                [(x, top - sep / 2), (x + inner, top - sep / 2)],
+                fill=(70, 74, 86),
+                width=SUPERSAMPLE,
+            )
         for entry, (row, col), width in zip(legend, leg_spots, leg_w):
             lx, ly = x + col * (col_w + gap), top + row * line
             span = inner if width > col_w else col_w
             entry.swatch(draw, lx, ly + line * 0.08, lx + entry.width * sw, ly + line * 0.08 + sw)
             tx = lx + entry.width * sw + gap
-            draw.text((tx, ly), fit_text(fnt, entry.text, lx + span - tx), font=fnt,
-                      fill=(205, 205, 210))
+            draw.text(
+                (tx, ly), fit_text(fnt, entry.text, lx + span - tx), font=fnt, fill=(205, 205, 210)
+            )
 
     height = (key_rows + leg_rows) * line + sep
 
     def draw_at(x: float, y: float) -> None:
         # Drawn once and pasted: the key and legend rarely change from frame to frame, and
         # their text is most of the panel's drawing time.
-        what = (tuple(key), tuple((e.glyph, e.text, e.width, e.detail) for e in legend),
-                tuple(canvas.seat_colors), size, line, inner, height, gap)
+        what = (
+            tuple(key),
+            tuple((e.glyph, e.text, e.width, e.detail) for e in legend),
+            tuple(canvas.seat_colors),
+            size,
+            line,
+            inner,
+            height,
+            gap,
+        )
         tile = _BLOCKS.get(what)
         if tile is None:
             tile = pil()[0].new("RGB", (math.ceil(inner) + 2, math.ceil(height) + 2), PANEL_BG)
@@ -197,6 +227,7 @@ def _key_block(canvas: Canvas, scene: Scene, legend: list[LegendEntry], inner: f
             _BLOCKS[what] = tile
             while len(_BLOCKS) > 32:
                 _BLOCKS.popitem(last=False)
+        assert canvas.image is not None, "a frame's canvas (render.py) always has its image"
         canvas.image.paste(tile, (int(x), int(y)))
 
     return height, draw_at
@@ -215,7 +246,9 @@ def _status_rows(canvas: Canvas, lines: list[str], x: float, right: float, m):
             colour = canvas.seat_colors[int(match.group(1)) % len(canvas.seat_colors)]
             tx = x + swatch + m["pad"] // 2
         indent = len(line) - len(line.lstrip(" "))
-        parts = wrap(fnt, line.strip(), right - tx, 1) or wrap(fnt, line.strip(), right - tx - swatch, 2)
+        parts = wrap(fnt, line.strip(), right - tx, 1) or wrap(
+            fnt, line.strip(), right - tx - swatch, 2
+        )
         if parts is None:
             parts = [fit_text(fnt, line.strip(), right - tx)]
         lead = " " * indent
@@ -239,6 +272,7 @@ def draw_panel(canvas: Canvas, scene: Scene) -> list[LegendEntry]:
     x1, y1 = layout.width * s, layout.height * s
     draw.rectangle([x0, y0, x1, y1], fill=PANEL_BG)
     inner = x1 - x0 - 2 * m["pad"]
+    y: float  # grows by the dice block's height, a float
     x, y = x0 + m["pad"], y0 + m["pad"]
     reserve = max(1, scene.dice_slots) * (m["line"] + m["die"] + m["pad"] // 2)
     y += max(reserve, _dice(canvas, scene, x, y, inner, m)) + m["pad"] // 2

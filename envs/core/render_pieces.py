@@ -11,12 +11,39 @@ import math
 from dataclasses import dataclass
 
 from .board import Topology
-from .drawing import (ARROW, BLACK, HIGHLIGHT, MONSTER_COLOR, NEUTRAL_COLOR, RGB, SUPERSAMPLE,
-                      TOKEN_COLOR, Canvas, cell_polygon, contrast, draw_centered, fit_text,
-                      fitting_font, text_bbox)
-from .glyphs import (MONSTER_RING, SPIKE, badge_box, draw_badge, draw_discs, draw_label_box,
-                     draw_mark, draw_path, draw_path_ring, draw_tag, draw_tile, draw_wall,
-                     path_style)
+from .drawing import (
+    ARROW,
+    BLACK,
+    HIGHLIGHT,
+    MONSTER_COLOR,
+    NEUTRAL_COLOR,
+    RGB,
+    SUPERSAMPLE,
+    TOKEN_COLOR,
+    Canvas,
+    cell_polygon,
+    contrast,
+    draw_centered,
+    fit_text,
+    fitting_font,
+    int_rgb,
+    text_bbox,
+)
+from .glyphs import (
+    MONSTER_RING,
+    SPIKE,
+    badge_box,
+    draw_badge,
+    draw_discs,
+    draw_label_box,
+    draw_mark,
+    draw_path,
+    draw_path_ring,
+    draw_tag,
+    draw_tile,
+    draw_wall,
+    path_style,
+)
 from .icons import ICONS, draw_icon
 from .scene import Piece, Scene, key_covers, key_entries
 
@@ -63,8 +90,11 @@ def _offsets(n: int, hexagonal: bool) -> tuple[tuple[tuple[float, float], ...], 
     rows = math.ceil(n / cols)
     box = 0.72 if hexagonal else 0.86
     step = box / cols
-    spots = tuple(((c - (cols - 1) / 2) * step, (r - (rows - 1) / 2) * step)
-                  for r in range(rows) for c in range(cols))[:n]
+    spots = tuple(
+        ((c - (cols - 1) / 2) * step, (r - (rows - 1) / 2) * step)
+        for r in range(rows)
+        for c in range(cols)
+    )[:n]
     return spots, 0.44 * step
 
 
@@ -98,14 +128,17 @@ def layout_pieces(scene: Scene, layout) -> list[Slot]:
     for i, cells in enumerate(cells_of):
         if not cells:
             continue
-        spots = [place[(i, c)] for c in cells]
-        radius = min(r for _, _, r, _ in spots)
-        if scene.pieces[i].kind == "monster" and not spots[0][3]:
+        places = [place[(i, c)] for c in cells]
+        radius = min(r for _, _, r, _ in places)
+        if scene.pieces[i].kind == "monster" and not places[0][3]:
             radius = SINGLE_MONSTER * s
         if scene.pieces[i].kind == "token":
-            radius *= TOKEN_SCALE if spots[0][3] else 0.67
-        slots.append(Slot(i, [(x, y) for x, y, _, _ in spots], radius,
-                          any(g for *_, g in spots), i in below))
+            radius *= TOKEN_SCALE if places[0][3] else 0.67
+        slots.append(
+            Slot(
+                i, [(x, y) for x, y, _, _ in places], radius, any(g for *_, g in places), i in below
+            )
+        )
     return slots
 
 
@@ -167,7 +200,7 @@ def _draw_token(canvas: Canvas, scene: Scene, piece: Piece, slot: Slot) -> None:
     x, y = slot.centres[0]
     half = slot.size
     if piece.icon in ICONS:
-        tint = tuple(int(c) for c in piece.color) if piece.color is not None else None
+        tint = int_rgb(piece.color) if piece.color is not None else None
         draw_tile(canvas.draw, x, y, half, piece.icon, tint, canvas.seat_color(piece.owner))
         canvas.drawn.add(f"icon:{piece.icon}")
         if piece.label and _labelled_token_icon(scene, piece):
@@ -183,8 +216,14 @@ def _draw_token(canvas: Canvas, scene: Scene, piece: Piece, slot: Slot) -> None:
 def _outlined_text(draw, xy, text: str, fnt) -> None:
     left, top, right, bottom = text_bbox(fnt, text)
     x, y = xy[0] - (left + right) / 2, xy[1] - (top + bottom) / 2
-    draw.text((x, y), text, font=fnt, fill=(255, 255, 255), stroke_width=max(1, SUPERSAMPLE),
-              stroke_fill=BLACK)
+    draw.text(
+        (x, y),
+        text,
+        font=fnt,
+        fill=(255, 255, 255),
+        stroke_width=max(1, SUPERSAMPLE),
+        stroke_fill=BLACK,
+    )
 
 
 def _draw_figure(canvas: Canvas, scene: Scene, piece: Piece, slot: Slot) -> None:
@@ -194,8 +233,15 @@ def _draw_figure(canvas: Canvas, scene: Scene, piece: Piece, slot: Slot) -> None
     # The slot is the whole drawn extent: the outline, and a monster's spikes, inside it.
     radius = slot.size / SPIKE if monster else slot.size - outline
     fill = _fill(piece, canvas)
-    draw_discs(canvas.draw, slot.centres, radius, fill, MONSTER_RING if monster else BLACK,
-               outline, spiky=monster)
+    draw_discs(
+        canvas.draw,
+        slot.centres,
+        radius,
+        fill,
+        MONSTER_RING if monster else BLACK,
+        outline,
+        spiky=monster,
+    )
     if monster:
         canvas.drawn.add("shape:monster")
     centres = slot.centres
@@ -205,8 +251,9 @@ def _draw_figure(canvas: Canvas, scene: Scene, piece: Piece, slot: Slot) -> None
     room = 1.75 * radius + max(abs(x - lx) for x, _ in centres) * 2
     if piece.label:
         fnt = fitting_font(piece.label, room, 0.85 * radius, 0.4 * radius)
-        draw_centered(canvas.draw, (lx, ly), fit_text(fnt, piece.label, room * 1.05), fnt,
-                      contrast(fill))
+        draw_centered(
+            canvas.draw, (lx, ly), fit_text(fnt, piece.label, room * 1.05), fnt, contrast(fill)
+        )
         canvas.drawn.add(f"label:{piece.label}")
     elif piece.icon and draw_icon(canvas.draw, piece.icon, lx, ly, radius * 0.7):
         canvas.drawn.add(f"icon:{piece.icon}")
@@ -247,8 +294,9 @@ def draw_highlights(canvas: Canvas, scene: Scene) -> None:
     width = max(3, round(s * 0.07))
     for cell in scene.highlight:
         if 0 <= cell < board.n_cells:
-            canvas.draw.polygon(cell_polygon(board, canvas.layout, cell, inset=0.06),
-                                outline=HIGHLIGHT, width=width)
+            canvas.draw.polygon(
+                cell_polygon(board, canvas.layout, cell, inset=0.06), outline=HIGHLIGHT, width=width
+            )
             canvas.drawn.add("highlight")
 
 
@@ -278,8 +326,9 @@ def draw_marks(canvas: Canvas, scene: Scene, slots: list[Slot]) -> None:
             continue
         dx, dy = (-0.22, -0.3) if hexagonal else (-0.38, -0.38)
         cx, cy = canvas.layout.px(board, cell)
-        draw_mark(canvas.draw, cx + dx * s, cy + (-dy if cell in shared else dy) * s, mark,
-                  s * 0.18)
+        draw_mark(
+            canvas.draw, cx + dx * s, cy + (-dy if cell in shared else dy) * s, mark, s * 0.18
+        )
         canvas.drawn.add(f"mark:{mark}")
 
 
@@ -297,8 +346,13 @@ def draw_edges(canvas: Canvas, scene: Scene) -> None:
             continue
         cx, cy = canvas.layout.px(board, edge.cell)
         (ax, ay), (bx, by) = SIDE_CORNERS[edge.side]
-        draw_wall(canvas.draw, (cx + ax * s / 2, cy + ay * s / 2),
-                  (cx + bx * s / 2, cy + by * s / 2), edge.kind, width)
+        draw_wall(
+            canvas.draw,
+            (cx + ax * s / 2, cy + ay * s / 2),
+            (cx + bx * s / 2, cy + by * s / 2),
+            edge.kind,
+            width,
+        )
         canvas.drawn.add(f"edge:{edge.kind}")
 
 

@@ -77,8 +77,15 @@ class ScenarioError(ValueError):
             first problem is this error itself.
     """
 
-    def __init__(self, source: str | os.PathLike[str], message: str, *, line: int | None = None,
-                 field: str | None = None, others: Sequence["ScenarioError"] = ()):
+    def __init__(
+        self,
+        source: str | os.PathLike[str],
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+        others: Sequence[ScenarioError] = (),
+    ):
         self.source = str(source)
         self.line = line
         self.field = field
@@ -140,7 +147,9 @@ class LineMap:
                     raise ScenarioError(
                         self.source,
                         f"duplicate key '{key}' (first given on line {first_seen[key]})",
-                        line=key_line, field=dotted(path + (key,)))
+                        line=key_line,
+                        field=dotted(path + (key,)),
+                    )
                 first_seen[key] = key_line
                 self._walk(path + (key,), key_line, value_node)
         elif isinstance(node, yaml.SequenceNode):
@@ -179,8 +188,9 @@ class LineMap:
     def error(self, path: FieldPath, message: str, *, line: int | None = None) -> ScenarioError:
         """A :class:`ScenarioError` for ``path`` at its line (or at ``line`` if given)."""
         field = dotted(path) or None
-        return ScenarioError(self.source, message, line=self.line(path) if line is None else line,
-                             field=field)
+        return ScenarioError(
+            self.source, message, line=self.line(path) if line is None else line, field=field
+        )
 
 
 def looks_like_path(text: str, suffixes: Sequence[str] = YAML_SUFFIXES) -> bool:
@@ -195,8 +205,15 @@ def list_data_ids(folder: Path, suffixes: Sequence[str] = YAML_SUFFIXES) -> list
     return sorted(p.stem for p in folder.glob(f"*{suffixes[0]}"))
 
 
-def resolve_data_file(value: str | os.PathLike[str], folder: Path, suffixes: Sequence[str],
-                      what: str, *, shipped: str = "shipped", must_exist: bool = False) -> Path:
+def resolve_data_file(
+    value: str | os.PathLike[str],
+    folder: Path,
+    suffixes: Sequence[str],
+    what: str,
+    *,
+    shipped: str = "shipped",
+    must_exist: bool = False,
+) -> Path:
     """The data file that ``value``, "an id or a path", names.
 
     * A ``str`` for which :func:`looks_like_path` is false is an id: the result is
@@ -215,13 +232,17 @@ def resolve_data_file(value: str | os.PathLike[str], folder: Path, suffixes: Seq
     if isinstance(value, str) and not looks_like_path(value, suffixes):
         path = folder / f"{value}{suffixes[0]}"
         if not path.is_file():
-            raise ScenarioError(value, f"unknown {what} id '{value}'; {shipped}: "
-                                       f"{', '.join(list_data_ids(folder, suffixes))}")
+            raise ScenarioError(
+                value,
+                f"unknown {what} id '{value}'; {shipped}: "
+                f"{', '.join(list_data_ids(folder, suffixes))}",
+            )
         return path
     path = Path(value)
     if must_exist and not path.is_file():
-        raise ScenarioError(path, f"is a directory, not a {what} file" if path.is_dir()
-                            else f"no such {what} file")
+        raise ScenarioError(
+            path, f"is a directory, not a {what} file" if path.is_dir() else f"no such {what} file"
+        )
     return path
 
 
@@ -236,12 +257,16 @@ def read_text(path: str | os.PathLike[str]) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ScenarioError(path, f"not UTF-8 text ({exc.reason}: byte 0x{raw[exc.start]:02x} "
-                                  f"at byte {exc.start})", line=line) from None
+        raise ScenarioError(
+            path,
+            f"not UTF-8 text ({exc.reason}: byte 0x{raw[exc.start]:02x} at byte {exc.start})",
+            line=line,
+        ) from None
 
 
-def load_yaml(path_or_text: str | os.PathLike[str], source: str | None = None
-              ) -> tuple[Any, LineMap]:
+def load_yaml(
+    path_or_text: str | os.PathLike[str], source: str | None = None
+) -> tuple[Any, LineMap]:
     """Parse one YAML document with the safe loader.
 
     ``path_or_text``: a :class:`pathlib.Path` (any ``os.PathLike``) is read as a file; a
@@ -265,8 +290,9 @@ def load_yaml(path_or_text: str | os.PathLike[str], source: str | None = None
         # The reader refuses control characters (NUL, ...) before parsing starts.
         line = text.count("\n", 0, exc.position) + 1
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise ScenarioError(source, f"character U+{code:04X} ({chr(code)!r}) is not allowed in "
-                                    "YAML text", line=line) from None
+        raise ScenarioError(
+            source, f"character U+{code:04X} ({chr(code)!r}) is not allowed in YAML text", line=line
+        ) from None
     try:
         root = loader.get_single_node()
         data = None if root is None else loader.construct_document(root)
@@ -276,14 +302,16 @@ def load_yaml(path_or_text: str | os.PathLike[str], source: str | None = None
         if exc.context:
             # The context often starts lines earlier (an unclosed bracket); say where.
             where = exc.context_mark
-            opened = ("" if where is None or where is mark
-                      else f" that starts on line {where.line + 1}")
+            opened = (
+                "" if where is None or where is mark else f" that starts on line {where.line + 1}"
+            )
             if problem.startswith("but "):
                 problem = f"{exc.context}{opened}, {problem}"
             else:
                 problem += f" ({exc.context}{opened})"
-        raise ScenarioError(source, f"YAML syntax error: {problem}",
-                            line=None if mark is None else mark.line + 1) from None
+        raise ScenarioError(
+            source, f"YAML syntax error: {problem}", line=None if mark is None else mark.line + 1
+        ) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(source, f"YAML error: {exc}") from None
     finally:
@@ -296,8 +324,9 @@ def _describe_input(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def validate(model_cls: type[ModelT], data: Any, source: str, line_lookup: LineMap | None = None
-             ) -> ModelT:
+def validate(
+    model_cls: type[ModelT], data: Any, source: str, line_lookup: LineMap | None = None
+) -> ModelT:
     """Validate ``data`` with the pydantic v2 model ``model_cls``.
 
     Every pydantic error becomes a :class:`ScenarioError` with the field path and its line;
@@ -308,12 +337,18 @@ def validate(model_cls: type[ModelT], data: Any, source: str, line_lookup: LineM
         return model_cls.model_validate(data)
     except pydantic.ValidationError as exc:
         errors = [_convert_error(model_cls, err, source, line_lookup) for err in exc.errors()]
-    raise ScenarioError(errors[0].source, errors[0].message, line=errors[0].line,
-                        field=errors[0].field, others=errors[1:])
+    raise ScenarioError(
+        errors[0].source,
+        errors[0].message,
+        line=errors[0].line,
+        field=errors[0].field,
+        others=errors[1:],
+    )
 
 
-def _model_at(model_cls: type[pydantic.BaseModel], loc: Sequence[str | int]
-              ) -> type[pydantic.BaseModel] | None:
+def _model_at(
+    model_cls: type[pydantic.BaseModel], loc: Sequence[str | int]
+) -> type[pydantic.BaseModel] | None:
     # Walks nested models so an unknown key inside a sub-mapping lists that mapping's fields.
     current: Any = model_cls
     for part in loc:
@@ -333,8 +368,9 @@ def _model_at(model_cls: type[pydantic.BaseModel], loc: Sequence[str | int]
     return None
 
 
-def _convert_error(model_cls: type[pydantic.BaseModel], err: Mapping[str, Any], source: str,
-                   lines: LineMap | None) -> ScenarioError:
+def _convert_error(
+    model_cls: type[pydantic.BaseModel], err: Mapping[str, Any], source: str, lines: LineMap | None
+) -> ScenarioError:
     loc = tuple(err["loc"])
     kind = err["type"]
     if kind == "missing":
@@ -345,8 +381,11 @@ def _convert_error(model_cls: type[pydantic.BaseModel], err: Mapping[str, Any], 
         message = f"unknown field '{loc[-1]}'{allowed}"
     elif kind in ("model_type", "model_attributes_type", "dict_type") and not loc:
         got = err.get("input")
-        message = ("the document is empty; expected a mapping of fields" if got is None
-                   else f"expected a mapping of fields, got {_describe_input(got)}")
+        message = (
+            "the document is empty; expected a mapping of fields"
+            if got is None
+            else f"expected a mapping of fields, got {_describe_input(got)}"
+        )
     else:
         message = f"{err['msg']} (got {_describe_input(err.get('input'))})"
     line = None if lines is None else lines.line(loc)
@@ -361,8 +400,13 @@ def _char_name(char: str, trailing: bool) -> str:
     return repr(char)
 
 
-def parse_grid(text: str, legend: Mapping[str, str] | Iterable[str], source: str,
-               first_line: int | None = None, field: str | None = None) -> list[str]:
+def parse_grid(
+    text: str,
+    legend: Mapping[str, str] | Iterable[str],
+    source: str,
+    first_line: int | None = None,
+    field: str | None = None,
+) -> list[str]:
     """Split an ASCII grid into rows and check it.
 
     ``legend`` maps each allowed character to its meaning (or is just the allowed
@@ -388,20 +432,32 @@ def parse_grid(text: str, legend: Mapping[str, str] | Iterable[str], source: str
     for r, row in enumerate(rows):
         if len(row) != width:
             raise ScenarioError(
-                source, f"map row {r} has {len(row)} characters, expected {width} (the width of "
-                f"row 0); the map must be a rectangle", line=line_of(r), field=field)
+                source,
+                f"map row {r} has {len(row)} characters, expected {width} (the width of "
+                f"row 0); the map must be a rectangle",
+                line=line_of(r),
+                field=field,
+            )
         for c, char in enumerate(row):
             if char not in allowed:
                 listed = ", ".join(f"'{k}'" + (f" {v}" if v else "") for k, v in allowed.items())
                 raise ScenarioError(
-                    source, f"map row {r}, col {c}: unknown character "
+                    source,
+                    f"map row {r}, col {c}: unknown character "
                     f"{_char_name(char, not row[c:].strip())}; "
-                    f"allowed: {listed}", line=line_of(r), field=field)
+                    f"allowed: {listed}",
+                    line=line_of(r),
+                    field=field,
+                )
     return rows
 
 
-def grid_field(data: Mapping[str, Any], lines: LineMap, path: FieldPath,
-               legend: Mapping[str, str] | Iterable[str]) -> list[str]:
+def grid_field(
+    data: Mapping[str, Any],
+    lines: LineMap,
+    path: FieldPath,
+    legend: Mapping[str, str] | Iterable[str],
+) -> list[str]:
     """The grid stored at ``path``, checked with :func:`parse_grid`, with real line numbers.
 
     The field must be a YAML literal block scalar (``map: |``): other styles fold or escape
@@ -412,8 +468,11 @@ def grid_field(data: Mapping[str, Any], lines: LineMap, path: FieldPath,
     for part in key:
         value = value[int(part)] if isinstance(value, list) else value[part]
     if lines.scalar_style(key) != "|" or not isinstance(value, str):
-        raise lines.error(key, "write the map as a YAML literal block ('map: |' followed by the "
-                               "rows, indented) so that each row keeps its own line")
+        raise lines.error(
+            key,
+            "write the map as a YAML literal block ('map: |' followed by the "
+            "rows, indented) so that each row keeps its own line",
+        )
     header = lines.value_line(key)
     first_line = None if header is None else header + 1
     return parse_grid(value, legend, lines.source, first_line=first_line, field=dotted(key))

@@ -11,8 +11,8 @@ walls, paths, tags, icons); a glyph whose meaning the scene leaves out has no le
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence, Union
 
 from .board import Board
 from .drawing import RGB
@@ -80,8 +80,7 @@ class DiceGroup:
     owner: int | None = None
 
 
-KeyEntries = Union[Sequence[tuple[str, str, Union[int, None]]],
-                   Mapping[str, tuple[str, Union[int, None]]]]
+KeyEntries = Sequence[tuple[str, str, int | None]] | Mapping[str, tuple[str, int | None]]
 
 
 @dataclass
@@ -133,8 +132,7 @@ def key_entries(scene: Scene) -> list[tuple[str, str, int | None]]:
 
 def key_covers(key_label: str, label: str) -> bool:
     """Whether key label ``AA`` names piece label ``label`` (``AA`` or ``AA`` + digits)."""
-    return label == key_label or (label.startswith(key_label)
-                                  and label[len(key_label):].isdigit())
+    return label == key_label or (label.startswith(key_label) and label[len(key_label) :].isdigit())
 
 
 def badge_meaning(scene: Scene, kind: str) -> str:

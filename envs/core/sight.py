@@ -39,8 +39,13 @@ import numpy as np
 from .board import Board, Topology
 
 __all__ = [
-    "SquareLine", "square_line_cells", "square_line_of_fire", "square_hindering_cells",
-    "SquareSightTable", "require_topology", "square_edge_id",
+    "SquareLine",
+    "square_line_cells",
+    "square_line_of_fire",
+    "square_hindering_cells",
+    "SquareSightTable",
+    "require_topology",
+    "square_edge_id",
 ]
 
 
@@ -82,9 +87,10 @@ def _line_shape(dr: int, dc: int) -> _LineShape:
     else lies beyond the line's x- or y-extent). A square in the box is crossed exactly when
     the infinite line has corners of the square strictly on both sides.
     """
-    rows, cols = np.meshgrid(np.arange(min(0, dr), max(0, dr) + 1),
-                             np.arange(min(0, dc), max(0, dc) + 1), indexing="ij")
-    rows, cols = rows.ravel(), cols.ravel()
+    grid_rows, grid_cols = np.meshgrid(
+        np.arange(min(0, dr), max(0, dr) + 1), np.arange(min(0, dc), max(0, dc) + 1), indexing="ij"
+    )
+    rows, cols = grid_rows.ravel(), grid_cols.ravel()
     dx, dy = 2 * dc, 2 * dr
     above = np.zeros(rows.shape, dtype=bool)
     below = np.zeros(rows.shape, dtype=bool)
@@ -103,7 +109,9 @@ def _line_shape(dr: int, dc: int) -> _LineShape:
 
     vertical = cols < max(0, dc)  # edge to the right stays in the box
     horizontal = rows < max(0, dr)
-    kind = np.concatenate([np.full(vertical.sum(), _VERTICAL), np.full(horizontal.sum(), _HORIZONTAL)])
+    kind = np.concatenate(
+        [np.full(vertical.sum(), _VERTICAL), np.full(horizontal.sum(), _HORIZONTAL)]
+    )
     er = np.concatenate([rows[vertical], rows[horizontal]])
     ec = np.concatenate([cols[vertical], cols[horizontal]])
     is_v = kind == _VERTICAL
@@ -111,7 +119,9 @@ def _line_shape(dr: int, dc: int) -> _LineShape:
     py = np.where(is_v, 2 * er - 1, 2 * er + 1)
     qx, qy = 2 * ec + 1, 2 * er + 1
     touched = _segments_meet(0, 0, dx, dy, px, py, qx, qy)
-    edges = np.stack([kind[touched], er[touched], ec[touched]], axis=1).astype(np.int16).reshape(-1, 3)
+    edges = (
+        np.stack([kind[touched], er[touched], ec[touched]], axis=1).astype(np.int16).reshape(-1, 3)
+    )
     for array in (cells, edges):
         array.setflags(write=False)
     return _LineShape(cells, edges)
@@ -119,18 +129,23 @@ def _line_shape(dr: int, dc: int) -> _LineShape:
 
 def _segments_meet(ax, ay, bx, by, px, py, qx, qy) -> np.ndarray:
     """Do closed segments A-B and P-Q meet? Exact on integers; broadcasts."""
+
     def orient(ox, oy, ux, uy, vx, vy):
         return np.sign((ux - ox) * (vy - oy) - (uy - oy) * (vx - ox))
 
     o1, o2 = orient(ax, ay, bx, by, px, py), orient(ax, ay, bx, by, qx, qy)
     o3, o4 = orient(px, py, qx, qy, ax, ay), orient(px, py, qx, qy, bx, by)
     # The bounding-box overlap settles the all-collinear case; otherwise the signs decide.
-    boxes = ((min(ax, bx) <= np.maximum(px, qx)) & (max(ax, bx) >= np.minimum(px, qx))
-             & (min(ay, by) <= np.maximum(py, qy)) & (max(ay, by) >= np.minimum(py, qy)))
+    boxes = (
+        (min(ax, bx) <= np.maximum(px, qx))
+        & (max(ax, bx) >= np.minimum(px, qx))
+        & (min(ay, by) <= np.maximum(py, qy))
+        & (max(ay, by) >= np.minimum(py, qy))
+    )
     return (o1 * o2 <= 0) & (o3 * o4 <= 0) & boxes
 
 
-_WALL_MASKS: "weakref.WeakKeyDictionary[Board, np.ndarray]" = weakref.WeakKeyDictionary()
+_WALL_MASKS: weakref.WeakKeyDictionary[Board, np.ndarray] = weakref.WeakKeyDictionary()
 
 
 def _wall_edge_mask(board: Board) -> np.ndarray:
@@ -181,7 +196,9 @@ def square_line_cells(board: Board, a: int, b: int) -> SquareLine:
     shape = _line_shape(rb - ra, cb - ca)
     # Relative flat offsets are safe: everything met lies between the two ends.
     cells = a + shape.cells[:, 0].astype(np.int64) * board.width + shape.cells[:, 1]
-    touch = bool(board.walls) and bool(_wall_edge_mask(board)[_edge_ids(board, a, shape.edges)].any())
+    touch = bool(board.walls) and bool(
+        _wall_edge_mask(board)[_edge_ids(board, a, shape.edges)].any()
+    )
     return SquareLine(cells, touch)
 
 
@@ -194,8 +211,9 @@ def square_line_of_fire(board: Board, a: int, b: int, blocking: np.ndarray) -> b
     return not line.touches_wall and not bool(np.asarray(blocking)[line.cells].any())
 
 
-def square_hindering_cells(board: Board, a: int, b: int, hindering: np.ndarray,
-                           include_target: bool = False) -> np.ndarray:
+def square_hindering_cells(
+    board: Board, a: int, b: int, hindering: np.ndarray, include_target: bool = False
+) -> np.ndarray:
     """The crossed squares marked in ``hindering`` (bool[n_cells]), ordered from ``a``.
 
     HC-5.11 counts the target's square but never the attacker's: pass ``include_target=True``
@@ -204,8 +222,9 @@ def square_hindering_cells(board: Board, a: int, b: int, hindering: np.ndarray,
     return _hindering(square_line_cells(board, a, b).cells, b, hindering, include_target)
 
 
-def _hindering(crossed: np.ndarray, b: int, hindering: np.ndarray,
-               include_target: bool) -> np.ndarray:
+def _hindering(
+    crossed: np.ndarray, b: int, hindering: np.ndarray, include_target: bool
+) -> np.ndarray:
     hindering = np.asarray(hindering, dtype=bool)
     cells = crossed[hindering[crossed]]
     return np.append(cells, b) if include_target and hindering[b] else cells
@@ -216,8 +235,8 @@ def _padded(rows: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray]
     table = np.zeros((len(rows), max(width, 1)), dtype=np.int32)
     valid = np.zeros(table.shape, dtype=bool)
     for i, row in enumerate(rows):
-        table[i, :len(row)] = row
-        valid[i, :len(row)] = True
+        table[i, : len(row)] = row
+        valid[i, : len(row)] = True
     return table, valid
 
 
@@ -236,23 +255,33 @@ class SquareSightTable:
         require_topology(board, square=True)
         n = board.n_cells
         self.board = board
-        self.blocking = (~board.exists if blocking is None
-                         else np.asarray(blocking, dtype=bool).copy())
+        self.blocking = (
+            ~board.exists if blocking is None else np.asarray(blocking, dtype=bool).copy()
+        )
         if self.blocking.shape != (n,):
             raise ValueError(f"blocking mask has shape {self.blocking.shape}, expected ({n},)")
         self.blocking.setflags(write=False)
         height, width = board.height, board.width
         self._span = 2 * width - 1
-        shapes = [_line_shape(dr, dc) for dr in range(-(height - 1), height)
-                  for dc in range(-(width - 1), width)]
+        shapes = [
+            _line_shape(dr, dc)
+            for dr in range(-(height - 1), height)
+            for dc in range(-(width - 1), width)
+        ]
         # Per offset, flat offsets of crossed squares and of touched edge ids from the start.
         self._cell_rel, self._cell_valid = _padded(
             [s.cells[:, 0].astype(np.int32) * width + s.cells[:, 1] for s in shapes],
-            max(len(s.cells) for s in shapes))
+            max(len(s.cells) for s in shapes),
+        )
         self._edge_rel, self._edge_valid = _padded(
-            [s.edges[:, 0].astype(np.int32) * n + s.edges[:, 1].astype(np.int32) * width + s.edges[:, 2]
-             for s in shapes],
-            max(len(s.edges) for s in shapes))
+            [
+                s.edges[:, 0].astype(np.int32) * n
+                + s.edges[:, 1].astype(np.int32) * width
+                + s.edges[:, 2]
+                for s in shapes
+            ],
+            max(len(s.edges) for s in shapes),
+        )
         self._walls = _wall_edge_mask(board)
         self._rows, self._cols = np.divmod(np.arange(n), width)
         self._static = np.zeros((n, n), dtype=bool)
@@ -261,8 +290,9 @@ class SquareSightTable:
 
     def _offset_ids(self, a: int, b: np.ndarray | int) -> np.ndarray:
         ra, ca = self.board.rc(a)
-        return ((self._rows[b] - ra + self.board.height - 1) * self._span
-                + (self._cols[b] - ca + self.board.width - 1))
+        return (self._rows[b] - ra + self.board.height - 1) * self._span + (
+            self._cols[b] - ca + self.board.width - 1
+        )
 
     def _crossed_rows(self, a: int) -> np.ndarray:
         """int32[n, L]: crossed squares from ``a`` to every square, padded with ``n_cells``."""
@@ -339,7 +369,8 @@ class SquareSightTable:
             row &= ~padded[self._crossed_rows(a)].any(axis=1)
         return row
 
-    def hindering(self, a: int, b: int, hindering: np.ndarray,
-                  include_target: bool = False) -> np.ndarray:
+    def hindering(
+        self, a: int, b: int, hindering: np.ndarray, include_target: bool = False
+    ) -> np.ndarray:
         """Crossed squares marked in ``hindering``; see :func:`square_hindering_cells`."""
         return _hindering(self.crossed(a, b), b, hindering, include_target)

@@ -39,13 +39,12 @@ import types
 import typing
 import weakref
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeGuard
 
 import numpy as np
 
 from .dice import Dice, dice_from_state
 from .errors import StateError
-
 
 MASK_CACHE = "_legal_mask"  # the key of the cached legal mask in a state's __dict__
 
@@ -74,11 +73,12 @@ class Problem(NamedTuple):
 
     field: str
     problem: str
-    index: tuple[Any, ...] = ()
+    # The field name shadows tuple.index (a method); StateError's argument is named the same.
+    index: tuple[Any, ...] = ()  # type: ignore[assignment]
 
 
 # -- layer 1: types ------------------------------------------------------------------------
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -95,8 +95,9 @@ _SCALAR_TYPES: dict[Any, tuple[Any, str]] = {
 }
 
 
-def _type_problem(value: Any, hint: Any, index: tuple[int, ...] = ()
-                  ) -> tuple[tuple[int, ...], str] | None:
+def _type_problem(
+    value: Any, hint: Any, index: tuple[int, ...] = ()
+) -> tuple[tuple[int, ...], str] | None:
     """Where ``value`` differs from the annotation ``hint``: a scalar type, ``list[...]``, or a
     union of them (``int | None``)."""
     origin = typing.get_origin(hint)
@@ -113,8 +114,8 @@ def _type_problem(value: Any, hint: Any, index: tuple[int, ...] = ()
         options = typing.get_args(hint)
         if value is None and type(None) in options:
             return None
-        found = [_type_problem(value, o, index) for o in options if o is not type(None)]
-        return None if not all(found) else found[0]
+        problems = [_type_problem(value, o, index) for o in options if o is not type(None)]
+        return None if not all(problems) else problems[0]
     if hint not in _SCALAR_TYPES:
         # A state field whose type from_dict cannot check is the engine's bug, not the user's.
         raise TypeError(f"FlatState.from_dict cannot check fields annotated {hint!r}")
@@ -148,31 +149,43 @@ def _array(name: str, value: Any, dtype: Any) -> np.ndarray:
     outside = (raw < info.min) | (raw > info.max)
     if outside.any():
         index = tuple(int(i) for i in np.argwhere(outside)[0])
-        raise StateError(name, f"= {_show(raw[index])} does not fit {want.name} "
-                                f"({info.min}..{info.max})", index)
+        raise StateError(
+            name, f"= {_show(raw[index])} does not fit {want.name} ({info.min}..{info.max})", index
+        )
     return raw.astype(want)
 
 
 def _dice(value: Any) -> Dice:
     if not isinstance(value, dict) or value.get("kind") not in ("random", "scripted"):
-        raise StateError("dice", f"= {_show(value)} is not a dice state saved by to_dict "
-                                  "(kind 'random' or 'scripted')")
+        raise StateError(
+            "dice",
+            f"= {_show(value)} is not a dice state saved by to_dict (kind 'random' or 'scripted')",
+        )
     if value["kind"] == "scripted":
         script, position = value.get("script"), value.get("position")
-        faces = isinstance(script, list) and all(_is_int(e) or isinstance(e, str) for e in script)
-        if not faces or not _is_int(position) or not 0 <= position <= len(script):
-            raise StateError("dice", "is not a scripted dice state: a 'script' of faces (integers "
-                                      "or symbols) and a 'position' 0..len(script)")
+        if not (
+            isinstance(script, list)
+            and all(_is_int(e) or isinstance(e, str) for e in script)
+            and _is_int(position)
+            and 0 <= position <= len(script)
+        ):
+            raise StateError(
+                "dice",
+                "is not a scripted dice state: a 'script' of faces (integers "
+                "or symbols) and a 'position' 0..len(script)",
+            )
     try:
         return dice_from_state(value)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise StateError("dice", f"is not a dice state saved by to_dict ({type(exc).__name__}: "
-                                  f"{exc})") from None
+        raise StateError(
+            "dice", f"is not a dice state saved by to_dict ({type(exc).__name__}: {exc})"
+        ) from None
 
 
 # -- layer 2: rules ------------------------------------------------------------------------
-def _shape_problem(value: Any, shape: tuple[int | None, ...], index: tuple[int, ...] = ()
-                   ) -> tuple[tuple[int, ...], str] | None:
+def _shape_problem(
+    value: Any, shape: tuple[int | None, ...], index: tuple[int, ...] = ()
+) -> tuple[tuple[int, ...], str] | None:
     if isinstance(value, np.ndarray):
         if value.size == 0 and any(n == 0 for n in shape):
             return None
@@ -180,9 +193,12 @@ def _shape_problem(value: Any, shape: tuple[int | None, ...], index: tuple[int, 
             return index, f"has {value.ndim} dimensions, expected {len(shape)}"
         for axis, (got, want) in enumerate(zip(value.shape, shape)):
             if want is not None and got != want:
-                return index, (f"has {_count(got)}, expected {want}" if axis == 0 else
-                               f"has shape {value.shape}, expected "
-                               f"({', '.join('any' if n is None else str(n) for n in shape)})")
+                return index, (
+                    f"has {_count(got)}, expected {want}"
+                    if axis == 0
+                    else f"has shape {value.shape}, expected "
+                    f"({', '.join('any' if n is None else str(n) for n in shape)})"
+                )
         return None
     if not isinstance(value, list):
         return index, f"= {_show(value)} is not a list"
@@ -220,8 +236,10 @@ def _bound_at(bound: Any, index: tuple[int, ...]) -> Any:
     return bound[index[-1]] if isinstance(bound, (list, tuple, np.ndarray)) else bound
 
 
-_LIMITS = (("low", operator.lt, "is below its minimum"),
-           ("high", operator.gt, "is above its maximum"))
+_LIMITS = (
+    ("low", operator.lt, "is below its minimum"),
+    ("high", operator.gt, "is above its maximum"),
+)
 
 
 def _array_problem(values: np.ndarray, rule: FieldRule) -> tuple[tuple[int, ...], str] | None:
@@ -260,22 +278,26 @@ def _rule_problem(value: Any, rule: FieldRule) -> tuple[tuple[int, ...], str] | 
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _field_hints(cls: type) -> dict[str, Any]:
     # Evaluating string annotations costs more than the checks; a class's never change.
     return typing.get_type_hints(cls)
 
 
 def _named(index: tuple[int, ...], axes: tuple[Sequence[str] | None, ...]) -> tuple[Any, ...]:
-    return tuple(axes[k][i] if k < len(axes) and axes[k] is not None and i < len(axes[k])
-                 else i for k, i in enumerate(index))
+    return tuple(_name_at(axes[k] if k < len(axes) else None, i) for k, i in enumerate(index))
 
 
-_FIELD_RULES: weakref.WeakKeyDictionary[Any, dict[type, dict[str, FieldRule]]] = \
+def _name_at(names: Sequence[str] | None, i: int) -> str | int:
+    return names[i] if names is not None and i < len(names) else i
+
+
+_FIELD_RULES: weakref.WeakKeyDictionary[Any, dict[type[FlatState], dict[str, FieldRule]]] = (
     weakref.WeakKeyDictionary()
+)
 
 
-def _cached_field_rules(cls: type, game: Any) -> dict[str, FieldRule]:
+def _cached_field_rules(cls: type[FlatState], game: Any) -> dict[str, FieldRule]:
     # A game's tables never change once built, so neither do the bounds they give; building
     # them per from_dict cost more than the checks (the fuzz round-trips every step).
     per_class = _FIELD_RULES.setdefault(game, {})
@@ -350,13 +372,18 @@ class FlatState:
         """What relates fields; subclasses ``yield from super().invariants(game, state)``."""
         over = state.phase is game.GAME_OVER_PHASE
         if over != (state.seat == -1):
-            yield Problem("seat", f"= {state.seat} in phase {state.phase.name}: the seat is -1 "
-                                  "exactly when the game is over")
+            yield Problem(
+                "seat",
+                f"= {state.seat} in phase {state.phase.name}: the seat is -1 "
+                "exactly when the game is over",
+            )
         if state.winners != sorted(set(state.winners)):
             yield Problem("winners", f"= {state.winners} is not sorted without repeats")
         if state.winners and not over:
-            yield Problem("winners", f"= {state.winners} while the game is not over "
-                                     f"(phase {state.phase.name})")
+            yield Problem(
+                "winners",
+                f"= {state.winners} while the game is not over (phase {state.phase.name})",
+            )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], game: Any = None, *, owned: bool = False):
@@ -367,9 +394,12 @@ class FlatState:
             raise StateError(None, f"expected a dict from to_dict, got {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
         if set(data) != known:
-            raise StateError(None, f"{cls.__module__}.{cls.__name__} dict: unknown keys "
-                                    f"{sorted(set(data) - known, key=str)}, missing keys "
-                                    f"{sorted(known - set(data))}")
+            raise StateError(
+                None,
+                f"{cls.__module__}.{cls.__name__} dict: unknown keys "
+                f"{sorted(set(data) - known, key=str)}, missing keys "
+                f"{sorted(known - set(data))}",
+            )
         values = cls._typed_values(data, owned)
         state = cls(**values)
         if game is not None:
@@ -378,7 +408,8 @@ class FlatState:
 
     @classmethod
     def _typed_values(cls, data: dict[str, Any], owned: bool) -> dict[str, Any]:
-        hints = _field_hints(cls)
+        # mypy checks a class object against Hashable with its instances' unbound __hash__.
+        hints = _field_hints(cls)  # type: ignore[arg-type]
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):  # type: ignore[arg-type]
             name, value, hint = f.name, data[f.name], hints[f.name]
@@ -386,8 +417,11 @@ class FlatState:
                 values[name] = _array(name, value, cls.ARRAY_DTYPES[name])
             elif hint is cls.PHASE:
                 if not isinstance(value, str) or value not in cls.PHASE.__members__:
-                    raise StateError(name, f"= {_show(value)} is not a phase; phases: "
-                                            f"{', '.join(cls.PHASE.__members__)}")
+                    raise StateError(
+                        name,
+                        f"= {_show(value)} is not a phase; phases: "
+                        f"{', '.join(cls.PHASE.__members__)}",
+                    )
                 values[name] = cls.PHASE[value]
             elif isinstance(hint, type) and issubclass(hint, Dice):
                 values[name] = _dice(value)
@@ -406,8 +440,8 @@ class FlatState:
                 index, problem = found
                 note = f" ({rule.note})" if rule.note else ""
                 raise StateError(name, problem + note, _named(index, rule.axes))
-        for problem in cls.invariants(game, state):
-            raise StateError(problem.field, problem.problem, problem.index)
+        for broken in cls.invariants(game, state):
+            raise StateError(broken.field, broken.problem, broken.index)
 
 
 __all__ = ["MASK_CACHE", "FieldRule", "FlatState", "Problem"]

@@ -8,7 +8,8 @@ indent for odd rows (hex boards). Nothing here needs Pillow or knows any game's 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .board import Board, Topology
 
@@ -18,16 +19,25 @@ if TYPE_CHECKING:
 __all__ = ["render_text", "text_grid"]
 
 
-def text_grid(board: Board, rows: int, cols: int, token: Callable[[int], str], *,
-              odd_row_indent: str = "", row_width: int | None = None) -> list[str]:
+def text_grid(
+    board: Board,
+    rows: int,
+    cols: int,
+    token: Callable[[int], str],
+    *,
+    odd_row_indent: str = "",
+    row_width: int | None = None,
+) -> list[str]:
     """One string per row ``0..rows-1``: ``token(cell)`` concatenated for the ``cols`` cells
     ``cell = row * (row_width or board.width) + col`` of the row, odd rows prefixed with
     ``odd_row_indent``. Rows are returned as built, not stripped.
     """
     width = row_width or board.width
-    return [(odd_row_indent if row & 1 else "")
-            + "".join(token(row * width + col) for col in range(cols))
-            for row in range(rows)]
+    return [
+        (odd_row_indent if row & 1 else "")
+        + "".join(token(row * width + col) for col in range(cols))
+        for row in range(rows)
+    ]
 
 
 def render_text(scene: Scene, terrain_glyphs: dict[int, str] | None = None) -> str:
@@ -65,16 +75,23 @@ def render_text(scene: Scene, terrain_glyphs: dict[int, str] | None = None) -> s
                 grid[cell] = piece.label[0]
     if board.topology is Topology.HEX:
         # Cells are space-separated: every cell but a row's first brings its separator.
-        lines = text_grid(board, board.height, board.width,
-                          lambda cell: (" " + grid[cell]) if cell % board.width else grid[cell],
-                          odd_row_indent=" ")
+        lines = text_grid(
+            board,
+            board.height,
+            board.width,
+            lambda cell: (" " + grid[cell]) if cell % board.width else grid[cell],
+            odd_row_indent=" ",
+        )
     else:
         lines = text_grid(board, board.height, board.width, grid.__getitem__)
     if scene.caption:
         lines.append(scene.caption)
     if scene.dice_groups:
-        lines += [f"{g.label}: {' '.join(str(f) for f in g.faces)}"
-                  + (f" ({g.result_text})" if g.result_text else "") for g in scene.dice_groups]
+        lines += [
+            f"{g.label}: {' '.join(str(f) for f in g.faces)}"
+            + (f" ({g.result_text})" if g.result_text else "")
+            for g in scene.dice_groups
+        ]
     elif scene.dice:
         lines.append("dice: " + " ".join(scene.dice))
     lines.extend(scene.status_lines)

@@ -56,8 +56,10 @@ class TokenLayer:
         bad = (where < GONE) | (where >= self.n_cells)
         if bad.any():
             token = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"token {self.names[token]!r} has position {int(where[token])}: "
-                             f"not a cell of 0..{self.n_cells - 1}, HELD ({HELD}) or GONE ({GONE})")
+            raise ValueError(
+                f"token {self.names[token]!r} has position {int(where[token])}: "
+                f"not a cell of 0..{self.n_cells - 1}, HELD ({HELD}) or GONE ({GONE})"
+            )
 
     def lying(self, where: np.ndarray, kind: int | None = None) -> np.ndarray:
         """bool[n_cells]: squares with at least one unheld token (of ``kind`` if given)."""

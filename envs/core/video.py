@@ -31,11 +31,15 @@ from __future__ import annotations
 
 import io
 import struct
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO, Iterable, Sequence
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
+
+if TYPE_CHECKING:  # imageio is imported where an mp4 is written (see _open)
+    from imageio.core.format import Format
 
 __all__ = ["VideoWriter", "palette_image", "write_video", "write_videos"]
 
@@ -101,26 +105,40 @@ class _GifStream:
             rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
             top, left = int(rows[0]), int(cols[0])
             bottom, right = int(rows[-1]) + 1, int(cols[-1]) + 1
-            crop = rgb[top: bottom, left: right]
+            crop = rgb[top:bottom, left:right]
             if self.optimize:
-                unchanged = ~changed[top: bottom, left: right]
+                unchanged = ~changed[top:bottom, left:right]
         palette, interlace, lzw, transparent = _encode_gif_image(crop, unchanged, self.optimize)
         if self._shown is None:
             height, width = rgb.shape[:2]
             # Header, a logical screen with the first frame's palette as global table, and
             # the NETSCAPE2.0 extension with loop count 0 (forever).
-            self.fp.write(b"GIF89a" + struct.pack("<HHBBB", width, height,
-                                                  0x80 | _table_bits(palette), 0, 0)
-                          + palette + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")
+            self.fp.write(
+                b"GIF89a"
+                + struct.pack("<HHBBB", width, height, 0x80 | _table_bits(palette), 0, 0)
+                + palette
+                + b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+            )
         # Graphic control: disposal 1 (keep this frame under the next, which only covers
         # what changed), the transparent index if any, delay in hundredths of a second; then
         # the image with a local table.
         delay = min(0xFFFF, self._pending_ms // 10)
         flags = 1 << 2 | (transparent is not None)
-        self.fp.write(b"!\xf9\x04" + struct.pack("<BHBB", flags, delay, transparent or 0, 0)
-                      + b"," + struct.pack("<HHHHB", left, top, crop.shape[1], crop.shape[0],
-                                           0x80 | interlace | _table_bits(palette))
-                      + palette + lzw)
+        self.fp.write(
+            b"!\xf9\x04"
+            + struct.pack("<BHBB", flags, delay, transparent or 0, 0)
+            + b","
+            + struct.pack(
+                "<HHHHB",
+                left,
+                top,
+                crop.shape[1],
+                crop.shape[0],
+                0x80 | interlace | _table_bits(palette),
+            )
+            + palette
+            + lzw
+        )
         self._shown, self._pending = rgb, None
 
 
@@ -129,22 +147,25 @@ def _table_bits(palette: bytes) -> int:
     return max(0, (len(palette) // 3).bit_length() - 2)
 
 
-def palette_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
-                  optimize: bool = True) -> Image.Image:
+def palette_image(
+    rgb: np.ndarray, unchanged: np.ndarray | None = None, optimize: bool = True
+) -> Image.Image:
     """``rgb`` as a palette image (see the module docstring); with ``unchanged``, those pixels
     take a transparent index. The HTML replay embeds its frames this way too."""
     if not optimize:
         return Image.fromarray(rgb).convert("P", palette=Image.Palette.ADAPTIVE)
     if unchanged is None or not unchanged.any():
-        return Image.fromarray(rgb).quantize(256, method=Image.Quantize.FASTOCTREE,
-                                             dither=Image.Dither.NONE)
+        return Image.fromarray(rgb).quantize(
+            256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     changed = ~unchanged
     index = np.full(rgb.shape[:2], 255, np.uint8)
     colours: list[int] = []
     if changed.any():
         # The palette is spent on the new pixels alone: they are all this image shows.
         quantised = Image.fromarray(rgb[changed][None]).quantize(
-            255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
         index[changed] = np.asarray(quantised)[0]
         colours = (quantised.getpalette() or [])[: 3 * 255]
     image = Image.fromarray(index, "P")
@@ -153,8 +174,9 @@ def palette_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
     return image
 
 
-def _encode_gif_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
-                      optimize: bool = True) -> tuple[bytes, int, bytes, int | None]:
+def _encode_gif_image(
+    rgb: np.ndarray, unchanged: np.ndarray | None = None, optimize: bool = True
+) -> tuple[bytes, int, bytes, int | None]:
     """(colour table, interlace flag, LZW code size and data sub-blocks, transparent index or
     None) of ``rgb`` as one GIF image, the ``unchanged`` pixels transparent when optimising.
 
@@ -170,7 +192,7 @@ def _encode_gif_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
     transparent = None
     if flags & 0x80:
         size = 3 << ((flags & 7) + 1)
-        palette, at = data[at: at + size], at + size
+        palette, at = data[at : at + size], at + size
     while data[at] == 0x21:  # extensions before the image: only the graphic control matters
         if data[at + 1] == 0xF9 and data[at + 3] & 1:
             transparent = data[at + 6]
@@ -184,12 +206,12 @@ def _encode_gif_image(rgb: np.ndarray, unchanged: np.ndarray | None = None,
     at += 10
     if local & 0x80:  # a local table replaces the global one for this image
         size = 3 << ((local & 7) + 1)
-        palette, at = data[at: at + size], at + size
+        palette, at = data[at : at + size], at + size
     start = at
     at += 1  # LZW minimum code size, then sub-blocks up to an empty one
     while data[at]:
         at += data[at] + 1
-    return palette, local & 0x40, data[start: at + 1], transparent
+    return palette, local & 0x40, data[start : at + 1], transparent
 
 
 class VideoWriter:
@@ -205,7 +227,7 @@ class VideoWriter:
         self.gif_optimize = gif_optimize
         self.frames = 0  # frames written so far, repeats included
         self._shape: tuple[int, ...] | None = None
-        self._mp4 = None
+        self._mp4: Format.Writer | None = None
         self._gif: _GifStream | None = None
         self._file: IO[bytes] | None = None
 
@@ -217,8 +239,10 @@ class VideoWriter:
             self._open()
             self._shape = shape
         elif shape != self._shape:
-            raise ValueError(f"frame {self.frames} has shape {shape}, but frame 0 has shape "
-                             f"{self._shape}; all frames must match")
+            raise ValueError(
+                f"frame {self.frames} has shape {shape}, but frame 0 has shape "
+                f"{self._shape}; all frames must match"
+            )
         else:
             array = _even_rgb(frame, self.frames)
         if self._mp4 is not None:
@@ -234,10 +258,17 @@ class VideoWriter:
             import imageio.v2 as imageio  # imported here so that rendering frames never needs it
 
             # macro_block_size=1: sizes are already even, and the default (16) would resize.
-            self._mp4 = imageio.get_writer(self.path, format="FFMPEG", mode="I", fps=self.fps,
-                                           codec="libx264", pixelformat="yuv420p",
-                                           macro_block_size=1, quality=7,
-                                           ffmpeg_log_level="error")
+            self._mp4 = imageio.get_writer(
+                self.path,
+                format="FFMPEG",
+                mode="I",
+                fps=self.fps,
+                codec="libx264",
+                pixelformat="yuv420p",
+                macro_block_size=1,
+                quality=7,
+                ffmpeg_log_level="error",
+            )
         else:
             self._file = open(self.path, "wb")
             self._gif = _GifStream(self._file, max(20, round(1000 / self.fps)), self.gif_optimize)
@@ -266,7 +297,7 @@ class VideoWriter:
         self._mp4 = self._gif = self._file = None
         self.path.unlink(missing_ok=True)
 
-    def __enter__(self) -> "VideoWriter":
+    def __enter__(self) -> VideoWriter:
         return self
 
     def __exit__(self, kind, error, trace) -> None:
@@ -276,8 +307,13 @@ class VideoWriter:
             self.discard()
 
 
-def write_videos(frames: Iterable[np.ndarray], paths: Sequence[str | Path], fps: float = 2,
-                 repeat_last: int = 0, gif_optimize: bool = True) -> list[Path]:
+def write_videos(
+    frames: Iterable[np.ndarray],
+    paths: Sequence[str | Path],
+    fps: float = 2,
+    repeat_last: int = 0,
+    gif_optimize: bool = True,
+) -> list[Path]:
     """Write the same frames to each of ``paths`` in one pass (each frame is read once), the
     last one shown ``1 + repeat_last`` times. On any error no partial file is left."""
     writers = [VideoWriter(path, fps, gif_optimize) for path in paths]

@@ -121,8 +121,10 @@ class WallGeometry:
         """``intact`` as bool[n_edges], or ValueError naming the expected shape."""
         mask = np.asarray(intact, dtype=bool)
         if mask.shape != (self.n_edges,):
-            raise ValueError(f"walls_intact has shape {mask.shape}, expected ({self.n_edges},): "
-                             f"one flag per wall id of this map's WallGeometry")
+            raise ValueError(
+                f"walls_intact has shape {mask.shape}, expected ({self.n_edges},): "
+                f"one flag per wall id of this map's WallGeometry"
+            )
         return mask
 
     # -- construction ----------------------------------------------------------------------
@@ -138,8 +140,9 @@ class WallGeometry:
             table[:, direction] = np.where(ok, there, -1)
         return table
 
-    def _blockers(self, rows: np.ndarray, cols: np.ndarray, east: np.ndarray,
-                  south: np.ndarray) -> np.ndarray:
+    def _blockers(
+        self, rows: np.ndarray, cols: np.ndarray, east: np.ndarray, south: np.ndarray
+    ) -> np.ndarray:
         """int32[n, 8, 4]: the wall ids that block each step, padded with ``n_edges``."""
         width, pad = self.board.width, self.n_edges
         n = self.board.n_cells
@@ -158,18 +161,23 @@ class WallGeometry:
             left = np.minimum(cols[cells], cols[cells] + dc)
             corner = top * width + left
             out[cells, direction] = np.stack(
-                [east[corner], east[corner + width], south[corner], south[corner + 1]], axis=1)
+                [east[corner], east[corner + width], south[corner], south[corner + 1]], axis=1
+            )
         return out
 
-    def _around(self, rows: np.ndarray, cols: np.ndarray, east: np.ndarray,
-                south: np.ndarray) -> np.ndarray:
+    def _around(
+        self, rows: np.ndarray, cols: np.ndarray, east: np.ndarray, south: np.ndarray
+    ) -> np.ndarray:
         cells = np.arange(self.board.n_cells)
         pad = self.n_edges
         width = self.board.width
-        sides = np.stack([
-            np.where(rows > 0, south[np.maximum(cells - width, 0)], pad),
-            east[cells],
-            south[cells],
-            np.where(cols > 0, east[np.maximum(cells - 1, 0)], pad),
-        ], axis=1)
+        sides = np.stack(
+            [
+                np.where(rows > 0, south[np.maximum(cells - width, 0)], pad),
+                east[cells],
+                south[cells],
+                np.where(cols > 0, east[np.maximum(cells - 1, 0)], pad),
+            ],
+            axis=1,
+        )
         return np.where(sides == pad, -1, sides).astype(np.int32)

@@ -2,7 +2,13 @@
 
 from envs.registry import register_bots, register_env
 
-register_env("heroclix_v0", module="envs.heroclix.heroclix_v0",
-             game="envs.heroclix.rules:HeroclixGame")
-register_bots("heroclix", {"heuristic": "envs.heroclix.bots.heuristic:HeuristicBot",
-                           "lookahead": "envs.heroclix.bots.lookahead:LookaheadBot"})
+register_env(
+    "heroclix_v0", module="envs.heroclix.heroclix_v0", game="envs.heroclix.rules:HeroclixGame"
+)
+register_bots(
+    "heroclix",
+    {
+        "heuristic": "envs.heroclix.bots.heuristic:HeuristicBot",
+        "lookahead": "envs.heroclix.bots.lookahead:LookaheadBot",
+    },
+)

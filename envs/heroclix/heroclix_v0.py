@@ -212,55 +212,68 @@ when at most one player has figures (HC-7.1 default) or after ``max_rounds`` rou
 
 Options
 -------
-================================  ========  ===============================================
+================================  ========  ====================================================
 option                            default   meaning
-================================  ========  ===============================================
-scenario                          "duel"    scenario id (``envs.heroclix.data.scenarios
-                                            .scenario_ids()``) or a path to a scenario file
-board_size                        None      (H, W) of observations and action cells; None:
-                                            the map's size
-max_rounds                        scenario  rounds before the game ends on points (30)
-reward                            "win"     "win" or "vp" (see above)
-full_dial_visibility              False     observe the next clicks of every dial (HC-8.1)
-passenger_may_act_after_drop      True      HC-3.32 as written; False: the Nexus reading
-setup                             "fixed"   "fixed": the scenario's forces and placements;
-                                            "play": setup as decisions (see below)
-hover_adjacent_ranged_exception   True      HC-4.21: an adjacent hovering enemy can be
-                                            shot (only it); False: HC-4.16 prevails [2002]
-tk_flyer_limit_includes_hover     True      HC-6.15: hurling reaches every flyer at 5;
-                                            False: soaring ones only
-hindering_to_hindering_continues  False     HC-5.10 [2002]: a step from hindering into
+================================  ========  ====================================================
+scenario                          "duel"    scenario id
+                                            (envs.heroclix.data.scenarios.scenario_ids()) or a
+                                            path to a scenario file
+board_size                        None      (H, W) of observations and action cells; None: the
+                                            map's size
+max_rounds                        scenario  rounds before the game ends on points
+reward                            "win"     "win" or "vp" (see Rewards)
+full_dial_visibility              False     HC-8.1: observe the next clicks of every dial
+passenger_may_act_after_drop      True      HC-3.32: as written; False: the Nexus reading
+setup                             "fixed"   HC-2: "fixed": the scenario's forces and placements;
+                                            "play": setup as decisions (see Setup played)
+hover_adjacent_ranged_exception   True      HC-4.21: an adjacent hovering enemy can be shot
+                                            (only it); False: HC-4.16 prevails [2002]
+tk_flyer_limit_includes_hover     True      HC-6.15: hurling reaches every flyer at 5; False:
+                                            soaring ones only
+hindering_to_hindering_continues  False     HC-5.10: [2002]: a step from hindering into
                                             hindering does not end the move
-leapclimb_ignores_characters      False     P-SPD-2: no stop next to enemies
-leapclimb_hits_soaring            False     P-SPD-2: close attacks on soaring figures
-phasing_ignores_characters        False     P-SPD-3: no stop next to enemies
-superstrength_2008_wall_bonus     False     P-ATT-5: +2 close damage on walls and objects
-psychic_blast_ignores_lof         False     P-ATT-7: figures and hindering do not block
-support_vs_target_defense         False     P-DMG-3: roll against the friend's defense
-support_no_adjacent_enemies       False     P-DMG-3: not while either is next to an enemy
-support_min_heal                  0         P-DMG-3: least heal of a success (0 or 1)
-pulse_wave_while_adjacent         False     P-ATT-3: Pulse Wave next to an enemy
-probability_control               False     P-DMG-6: Probability Control works (off is
-                                            the card's Default): rerolls as INTERRUPTs
-mastermind_pushing                False     P-DEF-7: Mastermind passes on pushing too
-combat_reflexes_2008              False     P-DEF-4: may be knocked back by any damage
-                                            (an INTERRUPT), no knockback damage
-tk_move_friend                    False     P-ATT-11 option 2: Telekinesis moves an
-                                            adjacent friend 10 squares (power_telekinesis)
-tk_move_enemy                     False     P-ATT-11 option 1: ... an adjacent enemy it hits
+leapclimb_ignores_characters      False     P-SPD-2: Leap/Climb: no stop next to enemies
+leapclimb_hits_soaring            False     P-SPD-2: Leap/Climb: close attacks on soaring
+                                            figures on touching squares
+phasing_ignores_characters        False     P-SPD-3: Phasing: no stop next to enemies
+superstrength_2008_wall_bonus     False     P-ATT-5: Super Strength: +2 close damage on walls,
+                                            blocking squares and objects
+psychic_blast_ignores_lof         False     P-ATT-7: Psychic Blast: figures and hindering
+                                            terrain do not block its line of fire
+support_vs_target_defense         False     P-DMG-3: Support rolls against the friend's defense
+                                            value instead of 10
+support_no_adjacent_enemies       False     P-DMG-3: no Support while either figure is next to
+                                            an enemy
+support_min_heal                  0         P-DMG-3: the least a successful Support heals (0 or
+                                            1)
+pulse_wave_while_adjacent         False     P-ATT-3: Pulse Wave may be used next to an enemy
+probability_control               False     P-DMG-6: Probability Control works (off is the
+                                            card's Default): rerolls as INTERRUPT decisions
+                                            after each roll
+mastermind_pushing                False     P-DEF-7: Mastermind passes on pushing damage too
+combat_reflexes_2008              False     P-DEF-4: Combat Reflexes may be knocked back by any
+                                            damaging attack (an INTERRUPT), and takes no
+                                            knockback damage
+tk_move_friend                    False     P-ATT-11: option 2: Telekinesis moves an adjacent
+                                            friend 10 squares (power_telekinesis)
+tk_move_enemy                     False     P-ATT-11: option 1: ... or an adjacent enemy it hits
                                             in close combat for no damage
-hypersonic_option2                False     P-SPD-9 option 2: a streak of close attacks
-team_abilities                    False     R-13: the team abilities of ``teams.yaml``
-                                            (TA-*) for figures with a ``team``
+hypersonic_option2                False     P-SPD-9: option 2: Hypersonic Speed may make a
+                                            streak of close attacks, each harder, for rising
+                                            damage
+team_abilities                    False     R-13: the team abilities of teams.yaml (TA-*) for
+                                            figures with a team
 render_mode                       None      "rgb_array", "ansi" or "human" (needs pygame)
 max_turns                         None      truncate after this many player turns
 cell_px                           48        pixels per cell in rgb frames
-obs_format                        "dict"    "dict" (planes + action_mask), "box" (planes)
-                                            or "box_hwc" (channel-last; mask in ``infos``)
-================================  ========  ===============================================
+obs_format                        "dict"    "dict" (planes + action_mask), "box" (planes),
+                                            "box_hwc" (channel-last planes; the mask in infos)
+                                            or "rllib" (see envs.pettingzoo_env)
+================================  ========  ====================================================
 
-The flags are those of ``envs.heroclix.flags``; each is the alternative its rule names
-beside the default.
+The options with a rule ID are the rule flags: each is the alternative its rule names beside
+its default. The table is generated from ``envs.heroclix.options.HeroclixOptions``
+(``python -m envs.optiondocs --write``).
 
 Setup played (``setup="play"``, HC-2)
 -----------------------------------
@@ -308,8 +321,8 @@ Version history
 
 from __future__ import annotations
 
-from envs.pettingzoo_env import make_env_factory, make_parallel_factory
 from envs.heroclix.rules import HeroclixGame
+from envs.pettingzoo_env import make_env_factory, make_parallel_factory
 
 env = make_env_factory(HeroclixGame, "heroclix_v0")
 raw_env = env

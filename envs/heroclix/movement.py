@@ -42,8 +42,16 @@ from envs.core.lru import named_lru
 from envs.core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
 from envs.heroclix.flags import IGNORES_ENEMY_STOPS
 from envs.heroclix.game import HeroclixBase
-from envs.heroclix.powers.hooks import (AUTO_BREAKAWAY, CLIMBS, CROSSES_BLOCKING_INDOORS, CROSSES_BLOCKING_OUTDOORS,
-                     IGNORES_HINDERING, PASSES_FIGURES, SLIPPERY, has_trait)
+from envs.heroclix.powers.hooks import (
+    AUTO_BREAKAWAY,
+    CLIMBS,
+    CROSSES_BLOCKING_INDOORS,
+    CROSSES_BLOCKING_OUTDOORS,
+    IGNORES_HINDERING,
+    PASSES_FIGURES,
+    SLIPPERY,
+    has_trait,
+)
 from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, SOAR, State
 
 # The mask and the move of one decision ask about the same position, so a few entries catch
@@ -99,16 +107,25 @@ def figure_traits(game: HeroclixBase, state: State, figure: int) -> frozenset[st
     """The movement traits of ``figure``'s powers now. A carrier moves without Phasing's
     (P-SPD-3 default: a passenger is not carried through blocking terrain or figures)."""
     powers = game.powers(state, figure)
-    traits = frozenset(t for t in (CLIMBS, IGNORES_HINDERING, CROSSES_BLOCKING_OUTDOORS,
-                                   CROSSES_BLOCKING_INDOORS, PASSES_FIGURES)
-                       if has_trait(powers, t))
+    traits = frozenset(
+        t
+        for t in (
+            CLIMBS,
+            IGNORES_HINDERING,
+            CROSSES_BLOCKING_OUTDOORS,
+            CROSSES_BLOCKING_INDOORS,
+            PASSES_FIGURES,
+        )
+        if has_trait(powers, t)
+    )
     if state.passenger != NO_FIGURE and figure == state.selected:
         traits -= {CROSSES_BLOCKING_INDOORS, PASSES_FIGURES}
     return traits
 
 
-def _step_costs(game: HeroclixBase, state: State, tables: MoveTables, *, flying: bool,
-                traits: frozenset[str]) -> np.ndarray:
+def _step_costs(
+    game: HeroclixBase, state: State, tables: MoveTables, *, flying: bool, traits: frozenset[str]
+) -> np.ndarray:
     """int[n, 8] over the open table for walking or hovering: -1 forbidden. Read-only and
     cached per walls standing, flight and traits, so the search reuses its step lists."""
     key = (state.walls_intact.tobytes(), flying, traits)
@@ -134,8 +151,9 @@ def _step_costs(game: HeroclixBase, state: State, tables: MoveTables, *, flying:
     return cost
 
 
-def _occupied(game: HeroclixBase, state: State, figure: int) -> tuple[np.ndarray, np.ndarray,
-                                                                   np.ndarray]:
+def _occupied(
+    game: HeroclixBase, state: State, figure: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(squares of the other figures, squares of enemies) as bool[n], and the enemy figures
     as bool[F]; a passenger being carried is on no square."""
     n = game.n_cells
@@ -186,10 +204,13 @@ def mode_rules(game: HeroclixBase, state: State, figure: int) -> list[ModeRules]
         ground_foes = np.zeros_like(ground_foes)
         soaring_foes = np.zeros_like(soaring_foes)
     walk = ModeRules(
-        can_enter=enter, can_end=end & enter,
+        can_enter=enter,
+        can_end=end & enter,
         step_cost=_step_costs(game, state, tables, flying=flying, traits=traits),
-        hindering=walk_hinder, hindering_chains=game.flags["hindering_to_hindering_continues"],
-        stop_cells=squares_next_to(game.adjacency(state), state.cell[ground_foes].tolist()))
+        hindering=walk_hinder,
+        hindering_chains=game.options.hindering_to_hindering_continues,
+        stop_cells=squares_next_to(game.adjacency(state), state.cell[ground_foes].tolist()),
+    )
     if not flying:
         return [walk]
     soar_end = end & ~game.indoor
@@ -197,14 +218,17 @@ def mode_rules(game: HeroclixBase, state: State, figure: int) -> list[ModeRules]
         soar_end = np.zeros_like(soar_end)  # HC-3.30: it must end hovering
         walk = _with_landing(game, state, walk, end)
     soar = ModeRules(
-        can_enter=exists & ~game.indoor, can_end=soar_end,
+        can_enter=exists & ~game.indoor,
+        can_end=soar_end,
         step_cost=tables.soar_cost,
-        stop_cells=squares_next_to(game.touching, state.cell[soaring_foes].tolist()))
+        stop_cells=squares_next_to(game.touching, state.cell[soaring_foes].tolist()),
+    )
     return [walk, soar]
 
 
-def _with_landing(game: HeroclixBase, state: State, walk: ModeRules,
-                  landing: np.ndarray) -> ModeRules:
+def _with_landing(
+    game: HeroclixBase, state: State, walk: ModeRules, landing: np.ndarray
+) -> ModeRules:
     """HC-3.30: a carrier may end only where the passenger can be set down beside it
     (``landing``: empty squares that are not blocking, :func:`landing_squares_mask`)."""
     table = game.adjacency(state)
@@ -235,37 +259,54 @@ def reach(game: HeroclixBase, state: State, figure: int) -> ModeReach:
 
     The legal mask and the move it allows ask the same question of the same position, so
     the last few answers are kept, keyed by everything the search reads."""
-    key = (figure, state.cell.tobytes(), state.mode.tobytes(), state.click.tobytes(),
-           state.power_off.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
-           state.rubble.tobytes(), state.objects.tobytes(), state.smoke.tobytes(),
-           state.move_spent, state.move_budget, state.passenger, tuple(state.broke_away),
-           state.move_ignores_enemies,
-           tuple(map(tuple, state.outwits)), tuple(map(tuple, state.perplex)))
+    key = (
+        figure,
+        state.cell.tobytes(),
+        state.mode.tobytes(),
+        state.click.tobytes(),
+        state.power_off.tobytes(),
+        state.walls_intact.tobytes(),
+        state.blocking.tobytes(),
+        state.rubble.tobytes(),
+        state.objects.tobytes(),
+        state.smoke.tobytes(),
+        state.move_spent,
+        state.move_budget,
+        state.passenger,
+        tuple(state.broke_away),
+        state.move_ignores_enemies,
+        tuple(map(tuple, state.outwits)),
+        tuple(map(tuple, state.perplex)),
+    )
     cache = named_lru(game.caches, "reach", REACH_CACHE_SIZE)
     found = cache.get(key)
     if found is None:
         seed = (int(state.cell[figure]), int(state.mode[figure]), int(state.move_spent))
         budget = max(state.move_budget, state.move_spent)
-        found = reachable_modes(game.walls.open_neighbors, [seed], budget,
-                                mode_rules(game, state, figure))
+        found = reachable_modes(
+            game.walls.open_neighbors, [seed], budget, mode_rules(game, state, figure)
+        )
         cache[key] = found
     return found
 
 
 # -- a move's start, its breakaway and its legs ------------------------------------------------
 
+
 def needs_breakaway(game: HeroclixBase, state: State, figure: int) -> bool:
     """HC-3.23: adjacent to an enemy (HC-3.13, flight included) and no automatic breakaway."""
     return bool(game.adjacent_enemies(state, figure)) and not has_trait(
-        game.powers(state, figure), AUTO_BREAKAWAY)
+        game.powers(state, figure), AUTO_BREAKAWAY
+    )
 
 
 def breakaway_target(game: HeroclixBase, state: State, figure: int) -> int:
     """The d6 result a breakaway needs: 4 (HC-3.23); Plasticity (P-SPD-7) 2 for itself, 6 to
     leave an enemy with it; two Plasticity figures ignore each other's (4) [impl]."""
     own = has_trait(game.powers(state, figure), SLIPPERY)
-    slippery_foe = any(has_trait(game.powers(state, e), SLIPPERY)
-                       for e in game.adjacent_enemies(state, figure))
+    slippery_foe = any(
+        has_trait(game.powers(state, e), SLIPPERY) for e in game.adjacent_enemies(state, figure)
+    )
     if own:
         return BREAKAWAY_SUCCESS if slippery_foe else SLIPPERY_BREAKAWAY
     return LEAVING_SLIPPERY if slippery_foe else BREAKAWAY_SUCCESS
@@ -275,8 +316,14 @@ def roll_breakaway(game: HeroclixBase, state: State, figure: int, events: list[E
     need = breakaway_target(game, state, figure)
     roll = game.roll_for(state, figure)[0]
     ok = roll >= need
-    events.append(Event("breakaway", f"{game.label(figure)} breaks away: "
-                        f"{'succeeds' if ok else 'fails'}", state.seat, dice=(str(roll),)))
+    events.append(
+        Event(
+            "breakaway",
+            f"{game.label(figure)} breaks away: {'succeeds' if ok else 'fails'}",
+            state.seat,
+            dice=(str(roll),),
+        )
+    )
     return ok
 
 
@@ -294,8 +341,9 @@ def mark_destinations(game: HeroclixBase, state: State, legal: LegalMask, figure
             legal.cells(plane, [int(c) for c in found.ends[mode].nonzero()[0]])
 
 
-def walk_to(game: HeroclixBase, state: State, figure: int, action: DecodedAction,
-            events: list[Event]) -> None:
+def walk_to(
+    game: HeroclixBase, state: State, figure: int, action: DecodedAction, events: list[Event]
+) -> None:
     """One leg of the move in progress to ``action.cell``, ending in the plane's mode."""
     mode = SOAR if action.kind == "soar" else GROUND
     found = reach(game, state, figure)
@@ -307,5 +355,12 @@ def walk_to(game: HeroclixBase, state: State, figure: int, action: DecodedAction
         game.move_figure(state, figure, cell)
     if state.mode[figure] != mode:
         state.mode[figure] = mode
-    events.append(Event("move", f"{game.label(figure)} moves to {game.cell_label(cell)}"
-                        + (" soaring" if mode == SOAR else ""), state.seat, cells=(start, cell)))
+    events.append(
+        Event(
+            "move",
+            f"{game.label(figure)} moves to {game.cell_label(cell)}"
+            + (" soaring" if mode == SOAR else ""),
+            state.seat,
+            cells=(start, cell),
+        )
+    )

@@ -19,23 +19,29 @@ start-of-turn powers (Leadership, Poison) act then, rolling the scripted dice fi
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from envs.core.dice import ScriptedDice
 from envs.core.tokens import GONE, HELD
 from envs.heroclix.game import HeroclixBase
-from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, State
 from envs.heroclix.phases.endings import start_turn
+from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, State
 
 
-def set_position(game: HeroclixBase, state: State, *,
-                 placements: Mapping[str, Sequence[Any] | None] | None = None,
-                 clicks: Mapping[str, int] | None = None,
-                 tokens: Mapping[str, int] | None = None,
-                 held: Mapping[str, str] | None = None,
-                 objects: Mapping[str, Sequence[int] | None] | None = None,
-                 broken_walls: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (),
-                 turn: int | None = None, dice: Sequence[int | str] | None = None) -> None:
+def set_position(
+    game: HeroclixBase,
+    state: State,
+    *,
+    placements: Mapping[str, Sequence[Any] | None] | None = None,
+    clicks: Mapping[str, int] | None = None,
+    tokens: Mapping[str, int] | None = None,
+    held: Mapping[str, str] | None = None,
+    objects: Mapping[str, Sequence[int] | None] | None = None,
+    broken_walls: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (),
+    turn: int | None = None,
+    dice: Sequence[int | str] | None = None,
+) -> None:
     figures = {game.label(f): f for f in range(game.n_figures)}
     objects_by_kind = {name: k for k, name in enumerate(game.objects.names)}
 
@@ -68,18 +74,24 @@ def set_position(game: HeroclixBase, state: State, *,
     for label, click in (clicks or {}).items():
         f = figure(label)
         if not 0 <= click < game.dial_length[f]:
-            raise ValueError(f"{label}: click {click} is not on its dial (0..{game.dial_length[f] - 1})")
+            raise ValueError(
+                f"{label}: click {click} is not on its dial (0..{game.dial_length[f] - 1})"
+            )
         state.click[f] = click
     for label, count in (tokens or {}).items():
         state.tokens[figure(label)] = count
     for kind, where in (objects or {}).items():
         if kind not in objects_by_kind:
-            raise ValueError(f"no object {kind!r} in this scenario; objects: {sorted(objects_by_kind)}")
+            raise ValueError(
+                f"no object {kind!r} in this scenario; objects: {sorted(objects_by_kind)}"
+            )
         state.objects[objects_by_kind[kind]] = GONE if where is None else square(where, kind)
     for label, kind in (held or {}).items():
         f = figure(label)
         if kind not in objects_by_kind:
-            raise ValueError(f"no object {kind!r} in this scenario; objects: {sorted(objects_by_kind)}")
+            raise ValueError(
+                f"no object {kind!r} in this scenario; objects: {sorted(objects_by_kind)}"
+            )
         obj = objects_by_kind[kind]
         state.objects[obj] = HELD
         state.held[f] = obj

@@ -1,30 +1,37 @@
 """HeroClix rules engine (HC-1 ... HC-8 and R-1 ... R-22 of envs/heroclix/RULES.md; the powers of
 envs/heroclix/RULES.md).
 
-:class:`HeroclixGame` assembles the pieces:
+:class:`HeroclixGame` assembles the pieces (the same skeleton as Heroica's and Heroscape's):
 
-=======================  ================================================================
-:mod:`.game`             the static game: options, map tables, dials, today's terrain;
-                         :mod:`.flags` the rule flags
-:mod:`envs.heroclix.data.scenarios`        scenario files (map, forces, placements, objects); :mod:`envs.heroclix.data.maps`,
-                         :mod:`envs.heroclix.data.figures`, :mod:`envs.heroclix.data.forces` their parts
-:mod:`.state`            the state record and the ``Phase`` enum
-:mod:`envs.heroclix.phases.turn`           one rule per phase (the turn flow); :mod:`envs.heroclix.phases.attacks` the attack
-                         actions and the TARGETS phase
-:mod:`envs.heroclix.movement`            where a figure may move (``envs.core.modemove`` masks)
-:mod:`envs.heroclix.combat.targets`          whom it may attack (``envs.core.firelines``)
-:mod:`envs.heroclix.combat.resolve`           one attack: roll, damage pipeline, knockback, KO, victory points
-:mod:`envs.heroclix.combat.objects`          Super Strength and Telekinesis objects (HC-6)
-:mod:`envs.heroclix.powers.hooks`           the hook registry and the powers' traits and reductions;
-                         :mod:`envs.heroclix.powers.actions` the action powers; :mod:`envs.heroclix.powers.variant_base` and
-                         :mod:`envs.heroclix.powers.variants`, :mod:`envs.heroclix.powers.markers` the power
-                         variants of actions (the VARIANT phase); :mod:`envs.heroclix.powers.free`
-                         Outwit and Perplex; :mod:`envs.heroclix.powers.turn_start` start-of-turn powers;
-                         :mod:`envs.heroclix.phases.interrupts` decisions inside another seat's action;
-                         :mod:`envs.heroclix.powers.catalog` the 44 powers of the card
-:mod:`envs.heroclix.phases.endings`            tokens and pushing, the end of a turn and of the game
-:mod:`envs.heroclix.view.planes`             observations (one declared plane layout), names, text, scenes
-=======================  ================================================================
+* :mod:`.game` the static game (:class:`~envs.heroclix.game.HeroclixBase`), made of
+  :mod:`.options` (the options and rule flags, declared once; :mod:`.flags` the traits some
+  flags add), :mod:`.dials` (the figures and their dials) and :mod:`.terrain` (the map's
+  tables and the terrain as it stands now)
+* :mod:`.state` the state record and the ``Phase`` enum; :mod:`.dice` the 2d6
+* ``data/``: :mod:`~envs.heroclix.data.scenarios` scenario files (map, forces, placements,
+  objects); :mod:`~envs.heroclix.data.maps`, :mod:`~envs.heroclix.data.figures`,
+  :mod:`~envs.heroclix.data.forces`, :mod:`~envs.heroclix.data.teams` their parts
+* ``phases/``: :mod:`~envs.heroclix.phases.turn` one rule per phase (the turn flow);
+  :mod:`~envs.heroclix.phases.attacks` the attack actions and the TARGETS phase;
+  :mod:`~envs.heroclix.phases.setup` setup as decisions; :mod:`~envs.heroclix.phases.interrupts`
+  decisions inside another seat's action; :mod:`~envs.heroclix.phases.endings` tokens and
+  pushing, the end of a turn and of the game
+* :mod:`.movement` where a figure may move (``envs.core.modemove`` masks)
+* ``combat/``: :mod:`~envs.heroclix.combat.targets` whom it may attack
+  (``envs.core.firelines``); :mod:`~envs.heroclix.combat.resolve` one attack (roll, damage
+  pipeline, knockback, KO, victory points); :mod:`~envs.heroclix.combat.rolls` rolls and
+  rerolls; :mod:`~envs.heroclix.combat.objects` Super Strength and Telekinesis objects (HC-6)
+* ``powers/``: :mod:`~envs.heroclix.powers.hooks` the hook registry and the powers' traits;
+  :mod:`~envs.heroclix.powers.catalog` the 44 powers of the card;
+  :mod:`~envs.heroclix.powers.actions` the action powers;
+  :mod:`~envs.heroclix.powers.variant_base`, :mod:`~envs.heroclix.powers.variants` and
+  :mod:`~envs.heroclix.powers.markers` the power variants of actions (the VARIANT phase);
+  :mod:`~envs.heroclix.powers.free` Outwit and Perplex; :mod:`~envs.heroclix.powers.turn_start`
+  start-of-turn powers; :mod:`~envs.heroclix.powers.mind_control`,
+  :mod:`~envs.heroclix.powers.telekinesis`
+* ``view/``: :mod:`~envs.heroclix.view.planes` observations (one declared plane layout), names,
+  text; :mod:`~envs.heroclix.view.scene` the scene for rendering
+* ``bots/``: the heuristic and its parts, the lookahead bot, the balance table
 """
 
 from __future__ import annotations
@@ -34,50 +41,57 @@ from typing import Any
 import numpy as np
 
 from envs.core.flow import PhaseTable
-from envs.heroclix.phases.attacks import Targets
+from envs.heroclix.combat.rolls import roll_for
 from envs.heroclix.data.scenarios import Scenario
-from envs.heroclix.game import DEFAULT_BOARD_SIZE, DEFAULT_SCENARIO, HeroclixBase
-from envs.heroclix.position import set_position
-from envs.heroclix.phases.turn import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
-from envs.heroclix.phases.setup import Draft, Edge, PlaceFigure, PlaceObject
-from envs.heroclix.state import Phase, State
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.phases.attacks import Targets
 from envs.heroclix.phases.endings import final_scores, start_turn
 from envs.heroclix.phases.interrupts import Interrupt, apply_with_interrupts
+from envs.heroclix.phases.setup import Draft, Edge, PlaceFigure, PlaceObject
+from envs.heroclix.phases.turn import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
+from envs.heroclix.position import set_position
+from envs.heroclix.powers import free, markers, mind_control, telekinesis, turn_start, variants  # noqa: F401  (they register powers)
 from envs.heroclix.powers.mind_control import finish_controlled
-from envs.heroclix.combat.rolls import roll_for
 from envs.heroclix.powers.variant_base import VariantPhase
+from envs.heroclix.state import Phase, State
 from envs.heroclix.view.planes import ClixView
-from envs.heroclix.powers import (free, markers, mind_control,  # noqa: F401  (they register powers)
-                                  telekinesis, turn_start, variants)
 
-__all__ = ["HeroclixGame", "DEFAULT_BOARD_SIZE", "DEFAULT_SCENARIO"]
+__all__ = ["HeroclixGame"]
 
 
 class HeroclixGame(HeroclixBase):
     """HeroClix for 2-4 players: forces of dial figures on a square map with walls."""
 
-    phases = PhaseTable(Phase, {
-        Phase.ACTION: Action(),
-        Phase.FIGURE: Figure(),
-        Phase.MOVE: Move(),
-        Phase.PICKUP: Pickup(),
-        Phase.DROP: Drop(),
-        Phase.TARGETS: Targets(),
-        Phase.TELEKINESIS: Telekinesis(),
-        Phase.VARIANT: VariantPhase(),
-        Phase.INTERRUPT: Interrupt(),
-        Phase.DRAFT: Draft(),
-        Phase.EDGE: Edge(),
-        Phase.PLACE_OBJECT: PlaceObject(),
-        Phase.PLACE_FIGURE: PlaceFigure(),
-        Phase.GAME_OVER: GameOver(),
-    })
+    phases = PhaseTable(
+        Phase,
+        {
+            Phase.ACTION: Action(),
+            Phase.FIGURE: Figure(),
+            Phase.MOVE: Move(),
+            Phase.PICKUP: Pickup(),
+            Phase.DROP: Drop(),
+            Phase.TARGETS: Targets(),
+            Phase.TELEKINESIS: Telekinesis(),
+            Phase.VARIANT: VariantPhase(),
+            Phase.INTERRUPT: Interrupt(),
+            Phase.DRAFT: Draft(),
+            Phase.EDGE: Edge(),
+            Phase.PLACE_OBJECT: PlaceObject(),
+            Phase.PLACE_FIGURE: PlaceFigure(),
+            Phase.GAME_OVER: GameOver(),
+        },
+    )
     VIEW = ClixView
 
     @classmethod
-    def from_scenario(cls, scenario: str | Scenario = DEFAULT_SCENARIO, *, seed: int = 0,
-                      options: dict[str, Any] | None = None, **position: Any
-                      ) -> tuple["HeroclixGame", State]:
+    def from_scenario(
+        cls,
+        scenario: str | Scenario = "duel",
+        *,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        **position: Any,
+    ) -> tuple[HeroclixGame, State]:
         """Any position: the scenario's opening changed as :mod:`envs.heroclix.position`
         describes; ``options`` go to the game."""
         game = cls(scenario, **(options or {}))

@@ -50,11 +50,25 @@ class Phase(enum.IntEnum):
 
 @dataclass
 class State(FlatState):
-    ARRAY_DTYPES = {"cell": np.int16, "click": np.int8, "mode": np.int8, "tokens": np.int8,
-                    "acted": bool, "carried": bool, "drafted": bool, "held": np.int8, "last_damager": np.int8,
-                    "power_off": bool, "occupant": np.int16, "objects": np.int16,
-                    "walls_intact": bool, "blocking": bool, "rubble": bool, "smoke": np.int16,
-                    "barrier": np.int16}
+    ARRAY_DTYPES = {
+        "cell": np.int16,
+        "click": np.int8,
+        "mode": np.int8,
+        "tokens": np.int8,
+        "acted": bool,
+        "carried": bool,
+        "drafted": bool,
+        "held": np.int8,
+        "last_damager": np.int8,
+        "power_off": bool,
+        "occupant": np.int16,
+        "objects": np.int16,
+        "walls_intact": bool,
+        "blocking": bool,
+        "rubble": bool,
+        "smoke": np.int16,
+        "barrier": np.int16,
+    }
     PHASE = Phase
 
     cell: np.ndarray  # int16[F]: the figure's square, NO_CELL once KO'd (HC-4.5)
@@ -141,8 +155,14 @@ class State(FlatState):
 EDGE_NAMES = ("N", "E", "S", "W")  # the map edges a seat may claim (setup="play", HC-2.6)
 COLUMN_NAMES = ("speed", "attack", "defense", "damage")
 PERPLEX_STAT_HIGH = 4  # speed, attack, defense, damage, range (P-DMG-9)
-FIGURE_LISTS = ("targets", "broke_away", "untargetable", "free_used", "powers_ignored",
-                "controlled_next")
+FIGURE_LISTS = (
+    "targets",
+    "broke_away",
+    "untargetable",
+    "free_used",
+    "powers_ignored",
+    "controlled_next",
+)
 FIGURE_SCALARS = ("selected", "passenger", "controlled", "mind_source")
 COUNTS = ("actions_left", "move_spent", "move_budget", "variant_stage", "mind_points")
 
@@ -152,47 +172,96 @@ def _field_rules(game: Any) -> dict[str, FieldRule]:
     objects = len(game.objects)
     last_figure, last_seat = figures - 1, seats - 1
     per_figure = FieldRule(shape=(figures,), note="one per figure")
-    figure = FieldRule(low=NO_FIGURE, high=last_figure,
-                       note=f"a figure 0..{last_figure} or {NO_FIGURE}")
-    figure_list = FieldRule(shape=(None,), low=0, high=last_figure,
-                            note=f"figures 0..{last_figure}")
+    figure = FieldRule(
+        low=NO_FIGURE, high=last_figure, note=f"a figure 0..{last_figure} or {NO_FIGURE}"
+    )
+    figure_list = FieldRule(
+        shape=(None,), low=0, high=last_figure, note=f"figures 0..{last_figure}"
+    )
     on_cells = FieldRule(shape=(cells,), note="one per square")
-    marker = FieldRule(shape=(cells,), low=NO_FIGURE, high=last_figure,
-                       note=f"one per square: the figure whose marker is there, or {NO_FIGURE}")
+    marker = FieldRule(
+        shape=(cells,),
+        low=NO_FIGURE,
+        high=last_figure,
+        note=f"one per square: the figure whose marker is there, or {NO_FIGURE}",
+    )
     rules = {
-        "cell": FieldRule(shape=(figures,), low=NO_CELL, high=cells - 1,
-                          note=f"one per figure: a square 0..{cells - 1} or {NO_CELL}"),
+        "cell": FieldRule(
+            shape=(figures,),
+            low=NO_CELL,
+            high=cells - 1,
+            note=f"one per figure: a square 0..{cells - 1} or {NO_CELL}",
+        ),
         # KO is the click at the dial's length (HC-4.5): one maximum per figure
-        "click": FieldRule(shape=(figures,), low=0, high=game.dial_length,
-                           note="one per figure: a click of its dial, its length at KO"),
-        "mode": FieldRule(shape=(figures,), low=GROUND, high=SOAR,
-                          note=f"one per figure: {GROUND} ground / hovering, {SOAR} soaring"),
-        "tokens": FieldRule(shape=(figures,), low=0, high=2,
-                            note="one per figure: action tokens (HC-3.17)"),
-        "acted": per_figure, "carried": per_figure, "drafted": per_figure,
-        "held": FieldRule(shape=(figures,), low=NO_OBJECT, high=objects - 1,
-                          note=f"one per figure: an object 0..{objects - 1} or {NO_OBJECT}"),
-        "last_damager": FieldRule(shape=(figures,), low=NO_SEAT, high=last_seat,
-                                  note=f"one per figure: a seat 0..{last_seat} or {NO_SEAT}"),
-        "power_off": FieldRule(shape=(figures, len(COLUMN_NAMES)), axes=(None, COLUMN_NAMES),
-                               note="one row per figure, one column per dial value"),
-        "occupant": FieldRule(shape=(cells,), low=NO_FIGURE, high=last_figure,
-                              note=f"one per square: a figure 0..{last_figure} or {NO_FIGURE}"),
-        "objects": FieldRule(shape=(objects,), low=GONE, high=cells - 1,
-                             axes=(game.objects.names,),
-                             note=f"one per object: a square, {HELD} held or {GONE} gone"),
+        "click": FieldRule(
+            shape=(figures,),
+            low=0,
+            high=game.dial_length,
+            note="one per figure: a click of its dial, its length at KO",
+        ),
+        "mode": FieldRule(
+            shape=(figures,),
+            low=GROUND,
+            high=SOAR,
+            note=f"one per figure: {GROUND} ground / hovering, {SOAR} soaring",
+        ),
+        "tokens": FieldRule(
+            shape=(figures,), low=0, high=2, note="one per figure: action tokens (HC-3.17)"
+        ),
+        "acted": per_figure,
+        "carried": per_figure,
+        "drafted": per_figure,
+        "held": FieldRule(
+            shape=(figures,),
+            low=NO_OBJECT,
+            high=objects - 1,
+            note=f"one per figure: an object 0..{objects - 1} or {NO_OBJECT}",
+        ),
+        "last_damager": FieldRule(
+            shape=(figures,),
+            low=NO_SEAT,
+            high=last_seat,
+            note=f"one per figure: a seat 0..{last_seat} or {NO_SEAT}",
+        ),
+        "power_off": FieldRule(
+            shape=(figures, len(COLUMN_NAMES)),
+            axes=(None, COLUMN_NAMES),
+            note="one row per figure, one column per dial value",
+        ),
+        "occupant": FieldRule(
+            shape=(cells,),
+            low=NO_FIGURE,
+            high=last_figure,
+            note=f"one per square: a figure 0..{last_figure} or {NO_FIGURE}",
+        ),
+        "objects": FieldRule(
+            shape=(objects,),
+            low=GONE,
+            high=cells - 1,
+            axes=(game.objects.names,),
+            note=f"one per object: a square, {HELD} held or {GONE} gone",
+        ),
         "walls_intact": FieldRule(shape=(game.walls.n_edges,), note="one per wall segment"),
-        "blocking": on_cells, "rubble": on_cells, "smoke": marker, "barrier": marker,
+        "blocking": on_cells,
+        "rubble": on_cells,
+        "smoke": marker,
+        "barrier": marker,
         "vp": FieldRule(shape=(seats,), low=0, note="one per seat"),
         "tk_object": FieldRule(low=NO_OBJECT, high=objects - 1),
         "action_kind": FieldRule(choices=("", "move")),
         "variant": FieldRule(choices=("",) + tuple(game.playing_keys)),
-        "outwits": FieldRule(shape=(None, 3), low=(0, 0, 0),
-                             high=(last_figure, len(COLUMN_NAMES) - 1, last_figure),
-                             note="[target, column, source] per Outwit"),
-        "perplex": FieldRule(shape=(None, 4), low=(0, 0, -1, 0),
-                             high=(last_figure, PERPLEX_STAT_HIGH, 1, last_figure),
-                             note="[target, stat, +1 or -1, source] per Perplex"),
+        "outwits": FieldRule(
+            shape=(None, 3),
+            low=(0, 0, 0),
+            high=(last_figure, len(COLUMN_NAMES) - 1, last_figure),
+            note="[target, column, source] per Outwit",
+        ),
+        "perplex": FieldRule(
+            shape=(None, 4),
+            low=(0, 0, -1, 0),
+            high=(last_figure, PERPLEX_STAT_HIGH, 1, last_figure),
+            note="[target, stat, +1 or -1, source] per Perplex",
+        ),
         "asked": FieldRule(low=-1),
         "pending_action": FieldRule(low=-1, high=game.layout.size - 1),
         "saved_phase": FieldRule(low=0, high=len(Phase) - 1, note="a phase number"),
@@ -214,42 +283,62 @@ def _occupancy(game: Any, state: Any) -> Iterator[Problem]:
     """One figure per square, ``occupant`` naming it; a carried passenger (HC-3.30) keeps the
     square it was taken from in ``cell`` but is on no square meanwhile."""
     exists = game.board.exists
-    for f in np.flatnonzero(state.cell != NO_CELL):
-        f, c = int(f), int(state.cell[f])
+    for placed in np.flatnonzero(state.cell != NO_CELL):
+        f, c = int(placed), int(state.cell[placed])
         label = game.label(f)
         if not exists[c]:
-            yield Problem("cell", f"= {c}: {label} is not on a square of map "
-                                  f"'{game.map.id}'", (f,))
+            yield Problem("cell", f"= {c}: {label} is not on a square of map '{game.map.id}'", (f,))
         elif state.click[f] >= game.dial_length[f]:
-            yield Problem("click", f"= {int(state.click[f])} is KO for {label}, which is still "
-                                   f"on the map at {game.cell_label(c)}", (f,))
+            yield Problem(
+                "click",
+                f"= {int(state.click[f])} is KO for {label}, which is still "
+                f"on the map at {game.cell_label(c)}",
+                (f,),
+            )
         elif f != state.passenger and state.occupant[c] != f:
-            yield Problem("cell", f"= {c}: {label} stands on {game.cell_label(c)}, but "
-                                  f"'occupant'[{c}] is {int(state.occupant[c])} (one figure per "
-                                  "square)", (f,))
+            yield Problem(
+                "cell",
+                f"= {c}: {label} stands on {game.cell_label(c)}, but "
+                f"'occupant'[{c}] is {int(state.occupant[c])} (one figure per "
+                "square)",
+                (f,),
+            )
         elif not state.drafted[f]:
             yield Problem("cell", f"= {c}: {label} is on the map but not drafted", (f,))
-    for c in np.flatnonzero(state.occupant != NO_FIGURE):
-        f = int(state.occupant[c])
-        if state.cell[f] != c or f == state.passenger:
-            yield Problem("occupant", f"= {f}, but {game.label(f)} is not on "
-                                      f"{game.cell_label(int(c))}", (int(c),))
+    for square in np.flatnonzero(state.occupant != NO_FIGURE):
+        f = int(state.occupant[square])
+        if state.cell[f] != square or f == state.passenger:
+            yield Problem(
+                "occupant",
+                f"= {f}, but {game.label(f)} is not on {game.cell_label(int(square))}",
+                (int(square),),
+            )
 
 
 def _held_objects(game: Any, state: Any) -> Iterator[Problem]:
     names = game.objects.names
     holders: dict[int, int] = {}
-    for f in np.flatnonzero(state.held != NO_OBJECT):
-        f, obj = int(f), int(state.held[f])
+    for holder in np.flatnonzero(state.held != NO_OBJECT):
+        f, obj = int(holder), int(state.held[holder])
         if obj in holders:
-            yield Problem("held", f"= {obj}: the {names[obj]} is already held by "
-                                  f"{game.label(holders[obj])}", (f,))
+            yield Problem(
+                "held",
+                f"= {obj}: the {names[obj]} is already held by {game.label(holders[obj])}",
+                (f,),
+            )
         elif state.objects[obj] != HELD:
-            yield Problem("held", f"= {obj}: {game.label(f)} holds the {names[obj]}, but "
-                                  f"'objects'[{names[obj]}] is {int(state.objects[obj])}, not "
-                                  f"{HELD} (held)", (f,))
+            yield Problem(
+                "held",
+                f"= {obj}: {game.label(f)} holds the {names[obj]}, but "
+                f"'objects'[{names[obj]}] is {int(state.objects[obj])}, not "
+                f"{HELD} (held)",
+                (f,),
+            )
         holders[obj] = f
-    for obj in np.flatnonzero(state.objects == HELD):
-        if int(obj) not in holders:
-            yield Problem("objects", f"= {HELD} (held), but no figure holds the "
-                                     f"{names[obj]}", (names[obj],))
+    for unheld in np.flatnonzero(state.objects == HELD):
+        if int(unheld) not in holders:
+            yield Problem(
+                "objects",
+                f"= {HELD} (held), but no figure holds the {names[unheld]}",
+                (names[unheld],),
+            )

@@ -3,5 +3,10 @@
 from envs.registry import register_bots, register_env
 
 register_env("heroica_v0", module="envs.heroica.heroica_v0", game="envs.heroica.rules:HeroicaGame")
-register_bots("heroica", {"heuristic": "envs.heroica.bots.heuristic:HeuristicBot",
-                         "lookahead": "envs.heroica.bots.lookahead:LookaheadBot"})
+register_bots(
+    "heroica",
+    {
+        "heuristic": "envs.heroica.bots.heuristic:HeuristicBot",
+        "lookahead": "envs.heroica.bots.lookahead:LookaheadBot",
+    },
+)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from envs.core.game import Event
 from envs.heroica.dice import SHIELD, SKULL, SWORD, SWORD_SKULL
+from envs.heroica.game import HeroicaBase
 from envs.heroica.moves import hero_enter, pick_up, post_move, roll
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
-from envs.heroica.game import HeroicaBase
 
 
 def fight(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
@@ -50,8 +50,9 @@ def move_back_options(game: HeroicaBase, state: State, seat: int, away_from: int
     return options
 
 
-def start_move_back(game: HeroicaBase, state: State, seat: int, away_from: int,
-                    events: list[Event]) -> bool:
+def start_move_back(
+    game: HeroicaBase, state: State, seat: int, away_from: int, events: list[Event]
+) -> bool:
     """HE-6.9; True when the Hero's controller must choose where (phase MOVE_BACK)."""
     options = move_back_options(game, state, seat, away_from)
     if not options:
@@ -69,25 +70,37 @@ def start_move_back(game: HeroicaBase, state: State, seat: int, away_from: int,
     return True
 
 
-def finish_move_back(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def finish_move_back(
+    game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]
+) -> None:
     here = game.hero_cell(state, seat)
     state.heroes[seat, HeroField.CELL] = cell
-    events.append(Event("move", f"{game.player_names[seat]} moves back "
-                        f"{game.cell_name(state, here)}->{game.cell_name(state, cell)}", seat,
-                        cells=(here, cell)))
+    events.append(
+        Event(
+            "move",
+            f"{game.player_names[seat]} moves back "
+            f"{game.cell_name(state, here)}->{game.cell_name(state, cell)}",
+            seat,
+            cells=(here, cell),
+        )
+    )
     pick_up(game, state, seat, cell, events)  # HE-6.9: pick up items, trigger nothing else
     if cell == game.targets[state.mission] and seat != game.monster_seat:
         game.mission_over(state, seat, events)
 
 
-def explore_rocks(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def explore_rocks(
+    game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]
+) -> None:
     """HE-13.3: Shield passes through, Sword removes the rocks, a Skull moves the Hero back."""
     state.rocks_pending = False
     state.last_fight_won = False
     symbol = roll(game, state, events, "explore the rocks")
     if symbol == SWORD:
         state.piece[cell] = 0
-        events.append(Event("rocks", f"{game.player_names[seat]} clears the rocks", seat, cells=(cell,)))
+        events.append(
+            Event("rocks", f"{game.player_names[seat]} clears the rocks", seat, cells=(cell,))
+        )
     elif symbol == SHIELD:
         beyond = _space_beyond(game, state, seat, cell)
         if beyond == NO_CELL:

@@ -12,22 +12,21 @@ phase table, the view and the Game protocol on top.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
-from envs.core import options
 from envs.core.actions import ActionLayout, SlotFamily
 from envs.core.board import PaddedBoard
 from envs.core.game import Event, OptionError, StandardGame
 from envs.core.movement import NOT_REACHED, step_counts, straight_line
+from envs.core.options import is_int
 from envs.heroica.data.mission import Mission, load_mission
 from envs.heroica.data.pieces import PIECES_FILE, Pieces, Skill, default_pieces, load_pieces_file
+from envs.heroica.options import HeroicaOptions
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
 
 PLANES = ("step", "target", "place")
-DEFAULT_MISSION = "fork"
-DEFAULT_BOARD_SIZE = (16, 16)
 ITEM_KINDS = ("life_potion", "speed_potion", "torch", "scepter")
 
 
@@ -36,77 +35,94 @@ class HeroicaBase(StandardGame[State]):
 
     name = "heroica"
 
-    def __init__(
-        self,
-        mission: str | Mission | Sequence[str | Mission] = DEFAULT_MISSION,
-        num_players: int = 2,
-        heroes: Sequence[str] | None = None,
-        battle: bool = False,
-        max_rounds: int = 100,
-        board_size: tuple[int, int] = DEFAULT_BOARD_SIZE,
-        pieces: str | Path | None = None,
-        store_gold: int | None = None,
-    ):
-        if pieces is not None:
-            options.data_refs("pieces", pieces, "pieces", ids=False)
-            if not Path(pieces).is_file():
-                raise OptionError("pieces", f"no pieces file at {str(pieces)!r}")
+    OPTIONS = HeroicaOptions
+
+    def __init__(self, *args: Any, **given: Any):
+        """``HeroicaGame("tunnel", num_players=3)`` or ``HeroicaGame(HeroicaOptions(...))``:
+        the options of :class:`~envs.heroica.options.HeroicaOptions`."""
+        self.options = opts = HeroicaOptions.of(*args, **given)
+        pieces, battle, num_players = opts.pieces, opts.battle, opts.num_players
+        if pieces is not None and not Path(pieces).is_file():
+            raise OptionError("pieces", f"no pieces file at {str(pieces)!r}")
         self.pieces_source = PIECES_FILE if pieces is None else Path(pieces)
         self.pieces: Pieces = default_pieces() if pieces is None else load_pieces_file(Path(pieces))
         self.hero_ids = tuple(self.pieces.heroes)
         self.monster_ids = tuple(self.pieces.monsters)
         self.weapon_ids = tuple(self.pieces.weapons)
         self.max_health = self.pieces.health
-        self.battle = options.boolean("battle", battle)
-        if not options.is_int(num_players) or not 2 <= num_players <= len(self.hero_ids) + battle:
-            raise OptionError("num_players", f"must be 2..{len(self.hero_ids) + battle} "
-                              f"{'with' if battle else 'without'} battle, got {num_players!r}")
+        self.battle = battle
+        if not is_int(num_players) or not 2 <= num_players <= len(self.hero_ids) + battle:
+            raise OptionError(
+                "num_players",
+                f"must be 2..{len(self.hero_ids) + battle} "
+                f"{'with' if battle else 'without'} battle, got {num_players!r}",
+            )
         self.num_players = num_players
         self.num_heroes = num_players - 1 if battle else num_players
         self.monster_seat = num_players - 1 if battle else -1  # HE-20.2: plays last
-        if heroes is not None and not (isinstance(heroes, (list, tuple))
-                                       and all(isinstance(h, str) for h in heroes)):
-            raise OptionError("heroes", f"must be a list of hero ids {list(self.hero_ids)}, "
-                                        f"got {heroes!r}")
-        heroes = list(heroes) if heroes is not None else list(self.hero_ids[: self.num_heroes])
+        heroes = list(self.hero_ids[: self.num_heroes] if opts.heroes is None else opts.heroes)
         for hero in heroes:
             if hero not in self.hero_ids:
                 raise OptionError("heroes", f"unknown hero {hero!r}; known: {list(self.hero_ids)}")
         if len(heroes) != self.num_heroes or len(set(heroes)) != len(heroes):
-            raise OptionError("heroes", f"need {self.num_heroes} different heroes (HE-3.4), got {heroes}")
+            raise OptionError(
+                "heroes", f"need {self.num_heroes} different heroes (HE-3.4), got {heroes}"
+            )
         self.heroes = tuple(heroes)
-        self.max_rounds = options.integer("max_rounds", max_rounds)
-        self.store_gold = options.integer("store_gold", store_gold, least=0,
-                                               none_means="unlimited, HE-12.6")
-        mission_ids = options.data_refs("mission", mission, "mission", Mission, many=True)
+        self.max_rounds = opts.max_rounds
+        self.store_gold = opts.store_gold
+        mission = opts.mission
+        mission_ids = list(mission) if isinstance(mission, (list, tuple)) else [mission]
         if battle and len(mission_ids) > 1:
             raise OptionError("mission", "Battle Heroica plays one mission, not an Epic sequence")
-        self.missions: list[Mission] = [m if isinstance(m, Mission) else load_mission(m)
-                                        for m in mission_ids]
-        self.height, self.width = options.board_size("board_size", board_size)
+        self.missions: list[Mission] = [
+            m if isinstance(m, Mission) else load_mission(m) for m in mission_ids
+        ]
+        self.height, self.width = board_size = opts.board_size
         for m in self.missions:
             if m.board.height > self.height or m.board.width > self.width:
-                raise OptionError("board_size", f"mission {m.id!r} is {m.board.height}x"
-                                  f"{m.board.width}, larger than board_size {board_size}")
+                raise OptionError(
+                    "board_size",
+                    f"mission {m.id!r} is {m.board.height}x"
+                    f"{m.board.width}, larger than board_size {board_size}",
+                )
         self._build_piece_codes()
         self.padded = [PaddedBoard.create(m.board, self.height, self.width) for m in self.missions]
         self.boards = [p.board for p in self.padded]
         self.starts = [p.to_padded(m.start) for p, m in zip(self.padded, self.missions)]
         self.targets = [p.to_padded(m.target) for p, m in zip(self.padded, self.missions)]
-        self.initial_pieces = [self._initial_pieces(m, p) for m, p in zip(self.missions, self.padded)]
-        self.player_names = tuple(
-            self.pieces.heroes[h].name for h in self.heroes) + (("Monster Player",) if battle else ())
+        self.initial_pieces = [
+            self._initial_pieces(m, p) for m, p in zip(self.missions, self.padded)
+        ]
+        self.player_names = tuple(self.pieces.heroes[h].name for h in self.heroes) + (
+            ("Monster Player",) if battle else ()
+        )
         self.source_names = ("skill",) + self.weapon_ids
         # Flat action order (kept from v0): planes, then these slots.
-        slots: list[str | SlotFamily] = ["roll", "end_move", "end_turn", "defeat", "stay",
-                                         "drink_life", "drink_speed"]
+        slots: list[str | SlotFamily] = [
+            "roll",
+            "end_move",
+            "end_turn",
+            "defeat",
+            "stay",
+            "drink_life",
+            "drink_speed",
+        ]
         slots += [SlotFamily.of("use", self.source_names), "use_scepter"]
-        slots += [SlotFamily.of("buy", self.weapon_ids), SlotFamily.of("sell", self.weapon_ids),
-                  "sell_scepter"]
-        takes = [(kind, seat) for seat in range(num_players) for kind in range(len(self.monster_ids))]
-        slots += [SlotFamily.of("take", [f"{self.monster_ids[k]}_from_{seat}" for k, seat in takes], takes)]
-        self.layout = ActionLayout.build(self.height * self.width, PLANES, slots,
-                                          width=self.width)
+        slots += [
+            SlotFamily.of("buy", self.weapon_ids),
+            SlotFamily.of("sell", self.weapon_ids),
+            "sell_scepter",
+        ]
+        takes = [
+            (kind, seat) for seat in range(num_players) for kind in range(len(self.monster_ids))
+        ]
+        slots += [
+            SlotFamily.of(
+                "take", [f"{self.monster_ids[k]}_from_{seat}" for k, seat in takes], takes
+            )
+        ]
+        self.layout = ActionLayout.build(self.height * self.width, PLANES, slots, width=self.width)
         self.finish_setup()
 
     def finish_setup(self) -> None:
@@ -114,8 +130,11 @@ class HeroicaBase(StandardGame[State]):
 
     # -- setup ----------------------------------------------------------------------------
     def _build_piece_codes(self) -> None:
-        kinds = [("monster", k) for k in self.monster_ids] + [
-            ("obstacle", "rocks"), ("obstacle", "chest")] + [("item", k) for k in ITEM_KINDS]
+        kinds = (
+            [("monster", k) for k in self.monster_ids]
+            + [("obstacle", "rocks"), ("obstacle", "chest")]
+            + [("item", k) for k in ITEM_KINDS]
+        )
         self.piece_kinds = kinds  # code = index + 1; 0 = empty
         self.code = {name: i + 1 for i, (_, name) in enumerate(kinds)}
         self.n_monster_kinds = len(self.monster_ids)
@@ -154,7 +173,7 @@ class HeroicaBase(StandardGame[State]):
             hero[HeroField.HEALTH] = self.max_health  # HE-18.2
             hero[HeroField.HEALING] = 0
             hero[HeroField.TORCH] = 0  # HE-18.4: torches go back in the box
-            hero[HeroField.KILLS:] = 0
+            hero[HeroField.KILLS :] = 0
         state.round = 0
         self.begin_turn(state, 0)
 
@@ -179,8 +198,12 @@ class HeroicaBase(StandardGame[State]):
     def adjacent_heroes(self, state: State, cell: int, healing_ok: bool = True) -> list[int]:
         board = self.board_of(state)
         near = set(int(c) for c in board.neighbors[cell] if c >= 0)
-        return [s for s in self.hero_seats() if int(state.heroes[s, HeroField.CELL]) in near
-                and (healing_ok or not state.heroes[s, HeroField.HEALING])]
+        return [
+            s
+            for s in self.hero_seats()
+            if int(state.heroes[s, HeroField.CELL]) in near
+            and (healing_ok or not state.heroes[s, HeroField.HEALING])
+        ]
 
     def hero_passable(self, state: State, cell: int) -> bool:
         """HE-5.1: a Hero may enter a space without a monster or rocks."""
@@ -222,8 +245,13 @@ class HeroicaBase(StandardGame[State]):
         """Cells one step away from which a monster would be adjacent (HE-12.4 Sword)."""
         board = self.board_of(state)
         here = self.hero_cell(state, seat)
-        return [int(c) for c in board.neighbors[here] if c >= 0 and self.skill_step_ok(state, seat, int(c))
-                and self.adjacent_monsters(state, int(c))]
+        return [
+            int(c)
+            for c in board.neighbors[here]
+            if c >= 0
+            and self.skill_step_ok(state, seat, int(c))
+            and self.adjacent_monsters(state, int(c))
+        ]
 
     def empty_cells(self, state: State) -> list[int]:
         """HE-19.3 "empty": a space with no Hero, monster, rocks or item."""
@@ -262,8 +290,13 @@ class HeroicaBase(StandardGame[State]):
         return seat != self.monster_seat or bool(self.is_monster[state.piece].any())
 
     def end_turn(self, state: State, events: list[Event]) -> None:
-        nxt = self.next_turn(state, state.turn_seat, first_player=0, count_skipped=True,
-                             may_play=lambda seat: self.monster_player_may_play(state, seat))
+        nxt = self.next_turn(
+            state,
+            state.turn_seat,
+            first_player=0,
+            count_skipped=True,
+            may_play=lambda seat: self.monster_player_may_play(state, seat),
+        )
         if nxt.new_round and state.round >= self.max_rounds:  # HE-4.2 default: round cap
             self.mission_over(state, winner=-1, events=events)
             return
@@ -294,14 +327,18 @@ class HeroicaBase(StandardGame[State]):
         self.enter_end_phase(state, events)
 
     # -- gold, health, monsters -----------------------------------------------------------
-    def gain_gold(self, state: State, seat: int, amount: int, events: list[Event], reason: str) -> None:
+    def gain_gold(
+        self, state: State, seat: int, amount: int, events: list[Event], reason: str
+    ) -> None:
         """Gold from the Store; in finite mode the taker gets min(owed, stock) (HE-12.6)."""
         if state.store_gold >= 0:
             amount = min(amount, state.store_gold)
             state.store_gold -= amount
         if amount:
             state.heroes[seat, HeroField.GOLD] += amount
-            events.append(Event("gold", f"{self.player_names[seat]} takes {amount} gold ({reason})", seat))
+            events.append(
+                Event("gold", f"{self.player_names[seat]} takes {amount} gold ({reason})", seat)
+            )
 
     def heal(self, state: State, seat: int, amount: int, events: list[Event], reason: str) -> None:
         hero = state.heroes[seat]
@@ -309,10 +346,18 @@ class HeroicaBase(StandardGame[State]):
         hero[HeroField.HEALTH] = min(self.max_health, before + amount)
         if hero[HeroField.HEALTH] == self.max_health:
             hero[HeroField.HEALING] = 0  # HE-9.3/9.4: full again, moves next turn
-        events.append(Event("heal", f"{self.player_names[seat]} heals {before}->"
-                            f"{int(hero[HeroField.HEALTH])} ({reason})", seat))
+        events.append(
+            Event(
+                "heal",
+                f"{self.player_names[seat]} heals {before}->"
+                f"{int(hero[HeroField.HEALTH])} ({reason})",
+                seat,
+            )
+        )
 
-    def damage(self, state: State, seat: int, amount: int, events: list[Event], by_monster: bool) -> None:
+    def damage(
+        self, state: State, seat: int, amount: int, events: list[Event], by_monster: bool
+    ) -> None:
         hero = state.heroes[seat]
         before = int(hero[HeroField.HEALTH])
         hero[HeroField.HEALTH] = max(0, before - amount)  # HE-9.4: Health stays in 0..4
@@ -323,13 +368,18 @@ class HeroicaBase(StandardGame[State]):
         events.append(Event("damage", text, seat, cells=(int(hero[HeroField.CELL]),)))
         if before > 0 and hero[HeroField.HEALTH] == 0:
             hero[HeroField.HEALING] = 1  # HE-9.1: temporarily defeated
-            events.append(Event("defeated", f"{self.player_names[seat]} is defeated and must heal", seat))
+            events.append(
+                Event("defeated", f"{self.player_names[seat]} is defeated and must heal", seat)
+            )
             if by_monster and self.battle:
                 hero[HeroField.DEFEATED_BY_MONSTERS] += 1
                 state.monster_player_defeats += 1
                 if state.monster_player_defeats >= 2:  # HE-20.3
-                    events.append(Event("win", "the Monster Player has defeated two Heroes",
-                                        self.monster_seat))
+                    events.append(
+                        Event(
+                            "win", "the Monster Player has defeated two Heroes", self.monster_seat
+                        )
+                    )
                     self.finish(state, [self.monster_seat])
 
     def defeat_monster(self, state: State, seat: int, cell: int, events: list[Event]) -> None:
@@ -337,9 +387,16 @@ class HeroicaBase(StandardGame[State]):
         kind = code - 1
         state.piece[cell] = 0
         state.heroes[seat, HeroField.KILLS + kind] += 1  # HE-6.6
-        events.append(Event("defeat", f"{self.player_names[seat]} defeats the "
-                            f"{self.pieces.monsters[self.monster_ids[kind]].name} at "
-                            f"{self.board_of(state).label(cell)}", seat, cells=(cell,)))
+        events.append(
+            Event(
+                "defeat",
+                f"{self.player_names[seat]} defeats the "
+                f"{self.pieces.monsters[self.monster_ids[kind]].name} at "
+                f"{self.board_of(state).label(cell)}",
+                seat,
+                cells=(cell,),
+            )
+        )
         if cell == self.targets[state.mission] and seat != self.monster_seat:
             self.mission_over(state, seat, events)  # HE-16.1
 
@@ -347,16 +404,27 @@ class HeroicaBase(StandardGame[State]):
         state.mission_winners.append(winner)
         if winner >= 0:
             state.heroes[winner, HeroField.MISSIONS_WON] += 1
-            events.append(Event("win", f"{self.player_names[winner]} completes mission "
-                                f"'{self.missions[state.mission].name}'", winner))
+            events.append(
+                Event(
+                    "win",
+                    f"{self.player_names[winner]} completes mission "
+                    f"'{self.missions[state.mission].name}'",
+                    winner,
+                )
+            )
         else:
-            events.append(Event("draw", f"mission '{self.missions[state.mission].name}' ends after "
-                                f"{self.max_rounds} rounds without a winner"))
+            events.append(
+                Event(
+                    "draw",
+                    f"mission '{self.missions[state.mission].name}' ends after "
+                    f"{self.max_rounds} rounds without a winner",
+                )
+            )
         if self.battle:
             self.finish(state, [winner] if winner >= 0 else [])
             return
         # HE-18.3: most defeated monsters takes 1 gold (every tied player with at least one).
-        kills = state.heroes[: self.num_heroes, HeroField.KILLS:].sum(axis=1)
+        kills = state.heroes[: self.num_heroes, HeroField.KILLS :].sum(axis=1)
         if kills.max() > 0:
             for seat in np.flatnonzero(kills == kills.max()):
                 self.gain_gold(state, int(seat), 1, events, reason="most monsters (HE-18.3)")

@@ -88,25 +88,30 @@ mission without a winner (HE-4.2); ``max_turns`` truncates the episode instead.
 
 Options
 -------
-=================  ============  ===========================================================
-option             default       meaning
-=================  ============  ===========================================================
-mission            "fork"        mission id (``envs.heroica.data.mission.list_missions()``) or a
-                                 path to a mission file; a list plays Epic Heroica (HE-18)
-num_players        2             agents, Monster Player included
-heroes             seat order    hero ids per Hero seat: barbarian, wizard, thief
-battle             False         Battle Heroica: the last agent controls the monsters
-max_rounds         100           rounds per mission before it ends without a winner
-board_size         (16, 16)      padded (H, W) of observations and action cells
-pieces             None          path to an alternative pieces.yaml (heroes, monsters, ...)
-store_gold         None          None = unlimited Store gold (HE-12.6 default); an int plays
-                                 the finite mode: takers get min(owed, stock), sales need stock
-render_mode        None          "rgb_array", "ansi" or "human" (needs pygame)
-max_turns          None          truncate after this many player turns
-cell_px            48            pixels per cell in rgb frames
-obs_format         "dict"        "dict" (planes + action_mask), "box" (planes) or "box_hwc"
-                                 (channel-last planes; the mask in ``infos``): ``envs.pettingzoo_env``
-=================  ============  ===========================================================
+===========  ==========  =======================================================================
+option       default     meaning
+===========  ==========  =======================================================================
+mission      "fork"      HE-18: mission id (envs.heroica.data.mission.list_missions()) or a path
+                         to a mission file; a list plays Epic Heroica
+num_players  2           agents, Monster Player included (2 to the heroes there are, one more
+                         with battle)
+heroes       seat order  hero ids per Hero seat (barbarian, wizard, thief, ...); None: in seat
+                         order
+battle       False       HE-20: Battle Heroica: the last agent controls the monsters
+max_rounds   100         rounds per mission before it ends without a winner
+board_size   (16, 16)    padded (H, W) of observations and action cells
+pieces       None        path to an alternative pieces.yaml (heroes, monsters, weapons, skills)
+store_gold   None        HE-12.6: None: unlimited Store gold; an int plays the finite mode
+                         (takers get min(owed, stock), sales need stock)
+render_mode  None        "rgb_array", "ansi" or "human" (needs pygame)
+max_turns    None        truncate after this many player turns
+cell_px      48          pixels per cell in rgb frames
+obs_format   "dict"      "dict" (planes + action_mask), "box" (planes), "box_hwc" (channel-last
+                         planes; the mask in infos) or "rllib" (see envs.pettingzoo_env)
+===========  ==========  =======================================================================
+
+The table is generated from ``envs.heroica.options.HeroicaOptions`` and the env's own options
+(``python -m envs.optiondocs --write``).
 
 Game info
 ---------
@@ -138,8 +143,8 @@ Version history
 
 from __future__ import annotations
 
-from envs.pettingzoo_env import GameEnv, make_env_factory, make_parallel_factory
 from envs.heroica.rules import HeroicaGame
+from envs.pettingzoo_env import GameEnv, make_env_factory, make_parallel_factory
 
 env = make_env_factory(HeroicaGame, "heroica_v0")
 raw_env = env

@@ -8,14 +8,20 @@ import numpy as np
 from envs.core.game import Event
 from envs.core.movement import NOT_REACHED, step_counts
 from envs.heroica.dice import CHEST_GOLD, HEROICA_DIE, SKULL, SWORD_SKULL
-from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
 from envs.heroica.game import HeroicaBase
+from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
 
 
 def roll(game: HeroicaBase, state: State, events: list[Event], why: str) -> str:
     symbol = state.dice.roll_symbol(HEROICA_DIE)
-    events.append(Event("roll", f"{game.player_names[state.seat]} rolls {symbol} ({why})",
-                        state.seat, dice=(symbol,)))
+    events.append(
+        Event(
+            "roll",
+            f"{game.player_names[state.seat]} rolls {symbol} ({why})",
+            state.seat,
+            dice=(symbol,),
+        )
+    )
     return symbol
 
 
@@ -24,12 +30,16 @@ def hero_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-5.1: adjacent spaces without monster or rocks, not entered before in this move."""
     board = game.board_of(state)
     visited = state.visited
-    return [int(c) for c in board.neighbors[here]
-            if c >= 0 and not (visited >> int(c)) & 1 and game.hero_passable(state, int(c))]
+    return [
+        int(c)
+        for c in board.neighbors[here]
+        if c >= 0 and not (visited >> int(c)) & 1 and game.hero_passable(state, int(c))
+    ]
 
 
-def steps_towards(game: HeroicaBase, state: State, here: int, passable: np.ndarray,
-                  goal: np.ndarray) -> list[int]:
+def steps_towards(
+    game: HeroicaBase, state: State, here: int, passable: np.ndarray, goal: np.ndarray
+) -> list[int]:
     """Neighbours of ``here`` on a shortest passable path to the nearest goal cell."""
     board = game.board_of(state)
     cost = np.array(step_counts(board, here, passable))
@@ -73,8 +83,14 @@ def monster_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-20.4: monsters may pass monsters and items, not Heroes or rocks."""
     board = game.board_of(state)
     visited = state.visited
-    return [int(c) for c in board.neighbors[here] if c >= 0 and not (visited >> int(c)) & 1
-            and state.piece[c] != game.ROCKS and game.hero_at(state, int(c)) < 0]
+    return [
+        int(c)
+        for c in board.neighbors[here]
+        if c >= 0
+        and not (visited >> int(c)) & 1
+        and state.piece[c] != game.ROCKS
+        and game.hero_at(state, int(c)) < 0
+    ]
 
 
 def monster_available(game: HeroicaBase, state: State, cell: int) -> bool:
@@ -108,15 +124,26 @@ def pick_up(game: HeroicaBase, state: State, seat: int, cell: int, events: list[
     else:
         hero[ITEM_FIELD[item]] += 1
     state.piece[cell] = 0
-    events.append(Event("item", f"{game.player_names[seat]} picks up the "
-                        f"{game.pieces.items[item].name}", seat, cells=(cell,)))
+    events.append(
+        Event(
+            "item",
+            f"{game.player_names[seat]} picks up the {game.pieces.items[item].name}",
+            seat,
+            cells=(cell,),
+        )
+    )
 
 
-ITEM_FIELD = {"life_potion": HeroField.LIFE_POTIONS, "speed_potion": HeroField.SPEED_POTIONS,
-              "scepter": HeroField.SCEPTER}
+ITEM_FIELD = {
+    "life_potion": HeroField.LIFE_POTIONS,
+    "speed_potion": HeroField.SPEED_POTIONS,
+    "scepter": HeroField.SCEPTER,
+}
 
 
-def search_chest(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
+def search_chest(
+    game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]
+) -> None:
     """HE-11: roll, take gold or spring the trap, then the chest leaves the board."""
     state.piece[cell] = 0
     symbol = roll(game, state, events, "treasure chest")
@@ -125,8 +152,15 @@ def search_chest(game: HeroicaBase, state: State, seat: int, cell: int, events: 
         game.damage(state, seat, 1, events, by_monster=False)
 
 
-def hero_enter(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event],
-               counted: bool, search: bool = True) -> str:
+def hero_enter(
+    game: HeroicaBase,
+    state: State,
+    seat: int,
+    cell: int,
+    events: list[Event],
+    counted: bool,
+    search: bool = True,
+) -> str:
     """Move a Hero into ``cell``: returns "over" (game/mission ended), "stop" or "go"."""
     previous = game.hero_cell(state, seat)
     state.heroes[seat, HeroField.CELL] = cell
@@ -135,9 +169,15 @@ def hero_enter(game: HeroicaBase, state: State, seat: int, cell: int, events: li
     if counted:
         state.steps_left -= 1
         state.steps_taken += 1
-    events.append(Event("move", f"{game.player_names[seat]} steps "
-                        f"{game.cell_name(state, previous)}->{game.cell_name(state, cell)}", seat,
-                        cells=(previous, cell)))
+    events.append(
+        Event(
+            "move",
+            f"{game.player_names[seat]} steps "
+            f"{game.cell_name(state, previous)}->{game.cell_name(state, cell)}",
+            seat,
+            cells=(previous, cell),
+        )
+    )
     pick_up(game, state, seat, cell, events)
     if cell == game.targets[state.mission]:
         game.mission_over(state, seat, events)  # HE-16.1
@@ -162,8 +202,15 @@ def finish_move(game: HeroicaBase, state: State, seat: int, events: list[Event])
             return
         fallback = state.last_free_cell if state.last_free_cell >= 0 else state.move_start
         state.heroes[seat, HeroField.CELL] = fallback
-        events.append(Event("move", f"{game.player_names[seat]} cannot move forward and returns to "
-                            f"{game.cell_name(state, fallback)} (HE-5.6)", seat, cells=(here, fallback)))
+        events.append(
+            Event(
+                "move",
+                f"{game.player_names[seat]} cannot move forward and returns to "
+                f"{game.cell_name(state, fallback)} (HE-5.6)",
+                seat,
+                cells=(here, fallback),
+            )
+        )
     post_move(game, state, seat, events)
 
 

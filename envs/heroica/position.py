@@ -19,7 +19,8 @@ Hero stands. If the map has no ``S``, seat 0's space is the Mission Start. Examp
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from envs.core.dice import Dice, ScriptedDice
 from envs.core.game import OptionError
@@ -27,9 +28,14 @@ from envs.heroica.data.mission import mission_from_text
 from envs.heroica.state import HeroField, Phase, State
 
 HERO_STATE_KEYS = {
-    "health": HeroField.HEALTH, "healing": HeroField.HEALING, "gold": HeroField.GOLD,
-    "life_potions": HeroField.LIFE_POTIONS, "speed_potions": HeroField.SPEED_POTIONS,
-    "torch": HeroField.TORCH, "scepter": HeroField.SCEPTER, "missions_won": HeroField.MISSIONS_WON,
+    "health": HeroField.HEALTH,
+    "healing": HeroField.HEALING,
+    "gold": HeroField.GOLD,
+    "life_potions": HeroField.LIFE_POTIONS,
+    "speed_potions": HeroField.SPEED_POTIONS,
+    "torch": HeroField.TORCH,
+    "scepter": HeroField.SCEPTER,
+    "missions_won": HeroField.MISSIONS_WON,
 }
 
 
@@ -69,10 +75,12 @@ def from_scenario(
         if 0 not in seats:
             raise OptionError("map", "needs an 'S' or a '0' (seat 0's Hero) to place the Start")
         r, c = seats[0]
-        clean[r] = clean[r][:c] + "S" + clean[r][c + 1:]
+        clean[r] = clean[r][:c] + "S" + clean[r][c + 1 :]
     body = "\n".join("  " + row for row in clean)
-    text = (f"id: scenario\nname: Scenario\ndescription: a position set up from text\n"
-            f"target: [{target[0]}, {target[1]}]\nmap: |\n{body}\n")
+    text = (
+        f"id: scenario\nname: Scenario\ndescription: a position set up from text\n"
+        f"target: [{target[0]}, {target[1]}]\nmap: |\n{body}\n"
+    )
     mission = mission_from_text(text, source="<scenario>")
     battle = bool(game_options.get("battle", False))
     heroes_needed = len(seats) if seats else 1
@@ -82,8 +90,10 @@ def from_scenario(
     state = game.new_state(dice=scripted)
     for seat, (r, c) in seats.items():
         if seat >= game.num_heroes:
-            raise OptionError("map", f"digit {seat} marks a Hero seat, but there are only "
-                              f"{game.num_heroes} Heroes")
+            raise OptionError(
+                "map",
+                f"digit {seat} marks a Hero seat, but there are only {game.num_heroes} Heroes",
+            )
         state.heroes[seat, HeroField.CELL] = r * game.width + c
     for seat, values in (hero_state or {}).items():
         if not 0 <= seat < game.num_heroes:
@@ -102,10 +112,15 @@ def from_scenario(
                 for monster, count in value.items():
                     if monster not in game.monster_ids:
                         raise OptionError("hero_state", f"unknown monster {monster!r}")
-                    state.heroes[seat, HeroField.KILLS + game.monster_ids.index(monster)] = int(count)
+                    state.heroes[seat, HeroField.KILLS + game.monster_ids.index(monster)] = int(
+                        count
+                    )
             else:
-                raise OptionError("hero_state", f"unknown key {key!r}; known: "
-                                  f"{sorted(list(HERO_STATE_KEYS) + ['weapons', 'kills'])}")
+                raise OptionError(
+                    "hero_state",
+                    f"unknown key {key!r}; known: "
+                    f"{sorted(list(HERO_STATE_KEYS) + ['weapons', 'kills'])}",
+                )
         if state.heroes[seat, HeroField.HEALTH] == 0:
             state.heroes[seat, HeroField.HEALING] = 1  # HE-9.1
     if store is not None:

@@ -5,6 +5,11 @@ table of phases (``envs.heroica.phases.heroes`` for the Heroes, ``envs.heroica.p
 Monster Player), its view and its :class:`~envs.core.game.GameInfo`. One ``apply`` is one
 decision: the layout decodes the action, the current phase applies it through the static game's
 named state changes, and the phase it leaves the state in is the next decision.
+
+The package has the skeleton every game has: :mod:`.game` the static game, :mod:`.options`
+its options (declared once), :mod:`.state`, :mod:`.dice`, ``data/`` (missions and pieces and
+their loaders), ``phases/``, :mod:`.moves`, :mod:`.fights` and :mod:`.skills` (the skill and
+weapon registry), :mod:`.position`, ``view/`` (observation planes) and ``bots/``.
 """
 
 from __future__ import annotations
@@ -16,24 +21,36 @@ import numpy as np
 from envs.core.dice import Dice
 from envs.core.flow import GameOverPhase, PhaseTable
 from envs.core.game import GameInfo
+from envs.heroica.game import HeroicaBase
 from envs.heroica.phases import battle, heroes
 from envs.heroica.position import from_scenario
 from envs.heroica.skills import check_skills
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
 from envs.heroica.view.planes import HeroicaView
-from envs.heroica.game import HeroicaBase
 
-PHASES = PhaseTable(Phase, {
-    Phase.START: heroes.Start(), Phase.MOVE: heroes.Move(), Phase.FORWARD: heroes.Forward(),
-    Phase.FIGHT_CHOOSE: heroes.FightChoose(), Phase.FIGHT_SHIELD: heroes.FightShield(),
-    Phase.SKILL_TARGET: heroes.SkillTarget(), Phase.SKILL_STEP: heroes.SkillStep(),
-    Phase.MOVE_BACK: heroes.MoveBack(), Phase.ROCKS_CHOOSE: heroes.RocksChoose(),
-    Phase.SCEPTER_TAKE: heroes.ScepterTake(), Phase.SCEPTER_PLACE: heroes.ScepterPlace(),
-    Phase.END: heroes.End(),
-    Phase.MONSTER_SELECT: battle.MonsterSelect(), Phase.MONSTER_MOVE: battle.MonsterMove(),
-    Phase.MONSTER_FORWARD: battle.MonsterForward(), Phase.MONSTER_FIGHT_CHOOSE: battle.MonsterFightChoose(),
-    Phase.GAME_OVER: GameOverPhase(),
-})
+PHASES = PhaseTable(
+    Phase,
+    {
+        Phase.START: heroes.Start(),
+        Phase.MOVE: heroes.Move(),
+        Phase.FORWARD: heroes.Forward(),
+        Phase.FIGHT_CHOOSE: heroes.FightChoose(),
+        Phase.FIGHT_SHIELD: heroes.FightShield(),
+        Phase.SKILL_TARGET: heroes.SkillTarget(),
+        Phase.SKILL_STEP: heroes.SkillStep(),
+        Phase.MOVE_BACK: heroes.MoveBack(),
+        Phase.ROCKS_CHOOSE: heroes.RocksChoose(),
+        Phase.SCEPTER_TAKE: heroes.ScepterTake(),
+        Phase.SCEPTER_PLACE: heroes.ScepterPlace(),
+        Phase.END: heroes.End(),
+        Phase.MONSTER_SELECT: battle.MonsterSelect(),
+        Phase.MONSTER_MOVE: battle.MonsterMove(),
+        Phase.MONSTER_FORWARD: battle.MonsterForward(),
+        Phase.MONSTER_FIGHT_CHOOSE: battle.MonsterFightChoose(),
+        Phase.GAME_OVER: GameOverPhase(),
+    },
+)
+
 
 class HeroicaGame(HeroicaBase):
     """Heroica for 2-4 seats: 1-3 Heroes, plus the Monster Player in Battle Heroica."""
@@ -49,11 +66,18 @@ class HeroicaGame(HeroicaBase):
 
     @property
     def info(self) -> GameInfo:
-        return GameInfo(name=self.name, num_players=self.num_players, min_players=2,
-                        max_players=len(self.hero_ids) + 1, max_game_length=max_decisions(self))
+        return GameInfo(
+            name=self.name,
+            num_players=self.num_players,
+            min_players=2,
+            max_players=len(self.hero_ids) + 1,
+            max_game_length=max_decisions(self),
+        )
 
     @classmethod
-    def from_scenario(cls, map: str, target: tuple[int, int], **kwargs: Any) -> tuple["HeroicaGame", State]:
+    def from_scenario(
+        cls, map: str, target: tuple[int, int], **kwargs: Any
+    ) -> tuple[HeroicaGame, State]:
         """Any position from text: see :func:`envs.heroica.position.from_scenario`."""
         return from_scenario(cls, map, target, **kwargs)
 
@@ -64,10 +88,13 @@ class HeroicaGame(HeroicaBase):
         heroes[:, HeroField.CELL] = NO_CELL
         for seat, hero in enumerate(self.heroes):
             heroes[seat, HeroField.HERO] = self.hero_ids.index(hero)
-        state = State(piece=self.initial_pieces[0].copy(), heroes=heroes,
-                      store_weapons=(1 << len(self.weapon_ids)) - 1,
-                      store_gold=-1 if self.store_gold is None else self.store_gold,
-                      dice=dice if dice is not None else Dice(seed))
+        state = State(
+            piece=self.initial_pieces[0].copy(),
+            heroes=heroes,
+            store_weapons=(1 << len(self.weapon_ids)) - 1,
+            store_gold=-1 if self.store_gold is None else self.store_gold,
+            dice=dice if dice is not None else Dice(seed),
+        )
         self.start_mission(state, 0)
         return state
 
@@ -93,13 +120,24 @@ def max_decisions(game: HeroicaBase) -> int | None:
         return None
     turns = game.max_rounds * game.num_players * len(game.missions)
     cells = max(board.n_cells for board in game.boards)
-    count = {name: sum(sum(1 for s in m.pieces.values() if game.symbol_to_piece.get(s) == name)
-                       for m in game.missions) for name in game.code}
+    count = {
+        name: sum(
+            sum(1 for s in m.pieces.values() if game.symbol_to_piece.get(s) == name)
+            for m in game.missions
+        )
+        for name in game.code
+    }
     monsters = sum(count[m] for m in game.monster_ids) + turns
-    gold_skill = max([h.skill.gold for h in pieces.heroes.values()] +
-                     [w.skill.gold for w in pieces.weapons.values()])
-    gold = (2 * count["chest"] + len(game.missions) * game.num_heroes + gold_skill * monsters
-            + pieces.items["scepter"].resale * count["scepter"])
+    gold_skill = max(
+        [h.skill.gold for h in pieces.heroes.values()]
+        + [w.skill.gold for w in pieces.weapons.values()]
+    )
+    gold = (
+        2 * count["chest"]
+        + len(game.missions) * game.num_heroes
+        + gold_skill * monsters
+        + pieces.items["scepter"].resale * count["scepter"]
+    )
     shop = 2 * (3 * len(game.weapon_ids) + 2 * gold + 1)
     steps = 5 + pieces.items["speed_potion"].steps * count["speed_potion"] + 3 * cells
     per_turn = shop + count["life_potion"] + count["speed_potion"] + steps + 2 * cells + 10

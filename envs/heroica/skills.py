@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from envs.core.game import Event
 from envs.core.hooks import EXTRA_ACTIONS, HookRegistry
-from envs.heroica.moves import post_move, search_chest
 from envs.heroica.data.pieces import Skill
-from envs.heroica.state import NO_CELL, HeroField, Phase, State
 from envs.heroica.game import HeroicaBase
+from envs.heroica.moves import post_move, search_chest
+from envs.heroica.state import NO_CELL, HeroField, Phase, State
 
 HOOKS = HookRegistry("heroica")
 
@@ -33,7 +33,9 @@ class SkillEffect:
     def usable(self, game: HeroicaBase, state: State, seat: int, skill: Skill) -> bool:
         return True
 
-    def start(self, game: HeroicaBase, state: State, seat: int, skill: Skill, events: list[Event]) -> None:
+    def start(
+        self, game: HeroicaBase, state: State, seat: int, skill: Skill, events: list[Event]
+    ) -> None:
         raise NotImplementedError
 
     def targets(self, game: HeroicaBase, state: State, seat: int, skill: Skill) -> list[int]:
@@ -46,8 +48,9 @@ class SkillEffect:
         """(cells of the single step, whether staying put is allowed)."""
         return [], True
 
-    def after_step(self, game: HeroicaBase, state: State, seat: int, moved: bool,
-                   events: list[Event]) -> None:
+    def after_step(
+        self, game: HeroicaBase, state: State, seat: int, moved: bool, events: list[Event]
+    ) -> None:
         if moved:
             post_move(game, state, seat, events)
         else:
@@ -56,9 +59,11 @@ class SkillEffect:
 
 def register(name: str):
     """Class decorator: register one instance of the effect under ``name``."""
+
     def add(cls: type[SkillEffect]) -> type[SkillEffect]:
         HOOKS.register(EXTRA_ACTIONS, name)(cls())
         return cls
+
     return add
 
 
@@ -90,8 +95,11 @@ class DefeatAllThenStep(SkillEffect):
 
     def steps(self, game, state, seat) -> tuple[list[int], bool]:
         here = game.hero_cell(state, seat)
-        return [int(c) for c in game.board_of(state).neighbors[here]
-                if c >= 0 and game.skill_step_ok(state, seat, int(c))], True
+        return [
+            int(c)
+            for c in game.board_of(state).neighbors[here]
+            if c >= 0 and game.skill_step_ok(state, seat, int(c))
+        ], True
 
 
 @register("defeat_and_take_gold")
@@ -141,7 +149,8 @@ class StepThenDefeat(SkillEffect):
 
     def usable(self, game, state, seat, skill) -> bool:
         return bool(game.sword_steps(state, seat)) or bool(
-            game.adjacent_monsters(state, int(state.heroes[seat, HeroField.CELL])))
+            game.adjacent_monsters(state, int(state.heroes[seat, HeroField.CELL]))
+        )
 
     def start(self, game, state, seat, skill, events) -> None:
         state.phase = Phase.SKILL_STEP
@@ -149,7 +158,8 @@ class StepThenDefeat(SkillEffect):
 
     def steps(self, game, state, seat) -> tuple[list[int], bool]:
         return game.sword_steps(state, seat), bool(
-            game.adjacent_monsters(state, game.hero_cell(state, seat)))
+            game.adjacent_monsters(state, game.hero_cell(state, seat))
+        )
 
     def after_step(self, game, state, seat, moved, events) -> None:
         state.phase = Phase.SKILL_TARGET
@@ -175,9 +185,13 @@ def check_skills(game: HeroicaBase) -> None:
     owners += [(f"weapons.{k}", w.skill) for k, w in pieces.weapons.items()]
     for owner, skill in owners:
         if not HOOKS.has(EXTRA_ACTIONS, skill.effect):
-            raise ValueError(f"{path}, field '{owner}.skill.effect': unknown effect {skill.effect!r}; "
-                             f"known: {HOOKS.keys(EXTRA_ACTIONS)}")
+            raise ValueError(
+                f"{path}, field '{owner}.skill.effect': unknown effect {skill.effect!r}; "
+                f"known: {HOOKS.keys(EXTRA_ACTIONS)}"
+            )
         timing = effect_of(skill).timing
         if timing != skill.timing:
-            raise ValueError(f"{path}, field '{owner}.skill.timing': effect {skill.effect!r} is a "
-                             f"{timing} skill, not {skill.timing}")
+            raise ValueError(
+                f"{path}, field '{owner}.skill.timing': effect {skill.effect!r} is a "
+                f"{timing} skill, not {skill.timing}"
+            )

@@ -112,43 +112,77 @@ class State(FlatState):
         rules = super().field_rules(game)
         n_cells, n_kinds = game.height * game.width, len(game.piece_kinds)
         monsters, weapons = game.n_monster_kinds, len(game.weapon_ids)
-        cell = FieldRule(low=NO_CELL, high=n_cells - 1, note=f"a cell 0..{n_cells - 1} of the "
-                         f"{game.height}x{game.width} board, or {NO_CELL}")
+        cell = FieldRule(
+            low=NO_CELL,
+            high=n_cells - 1,
+            note=f"a cell 0..{n_cells - 1} of the {game.height}x{game.width} board, or {NO_CELL}",
+        )
         columns = HERO_COLUMNS + tuple(f"kills_{m}" for m in game.monster_ids)
         # One bound per Hero Pack column; counts the rules do not bound stay within int32.
-        maxima = {HeroField.HERO: len(game.hero_ids) - 1, HeroField.CELL: n_cells - 1,
-                  HeroField.HEALTH: game.max_health, HeroField.HEALING: 1, HeroField.TORCH: 1,
-                  HeroField.WEAPONS: (1 << weapons) - 1, HeroField.MISSIONS_WON: len(game.missions)}
+        maxima: dict[int, int] = {
+            HeroField.HERO: len(game.hero_ids) - 1,
+            HeroField.CELL: n_cells - 1,
+            HeroField.HEALTH: game.max_health,
+            HeroField.HEALING: 1,
+            HeroField.TORCH: 1,
+            HeroField.WEAPONS: (1 << weapons) - 1,
+            HeroField.MISSIONS_WON: len(game.missions),
+        }
         high = np.array([maxima.get(c, np.iinfo(np.int32).max) for c in range(len(columns))])
         # -1: the Monster Player has no Hero and no cell
-        low = np.array([-1 if c in (HeroField.HERO, HeroField.CELL) else 0
-                        for c in range(len(columns))])
-        rules.update({
-            "piece": FieldRule(shape=(n_cells,), low=0, high=n_kinds,
-                               note=f"one per cell; 0 or a piece code 1..{n_kinds}"),
-            "heroes": FieldRule(shape=(game.num_players, len(columns)), low=low, high=high,
-                                axes=(None, columns), note="one Hero Pack per seat; health at "
-                                "most the pieces' health"),
-            "store_weapons": FieldRule(low=0, high=(1 << weapons) - 1,
-                                       note=f"a bitset of the {weapons} weapons"),
-            "store_gold": (FieldRule(low=-1, high=-1, note="unlimited Store gold is -1")
-                           if game.store_gold is None else
-                           FieldRule(low=0, note="the finite Store's gold")),
-            "mission": FieldRule(low=0, high=len(game.missions) - 1,
-                                 note=f"{len(game.missions)} mission(s)"),
-            "turn_seat": FieldRule(low=0, high=game.num_players - 1),
-            "die": FieldRule(choices=("",) + DIE_SYMBOLS),
-            "steps_left": FieldRule(low=0), "steps_taken": FieldRule(low=0),
-            "visited": FieldRule(low=0, high=(1 << n_cells) - 1,
-                                 note=f"a bitset of the {n_cells} cells"),
-            "skill_source": FieldRule(low=-1, high=weapons, note="-1, 0 (own skill) or 1 + weapon"),
-            "moving_monster": FieldRule(low=0, high=monsters, note="0 or a monster's piece code"),
-            "scepter_monster": FieldRule(low=-1, high=monsters - 1,
-                                         note=f"-1 or a monster kind 0..{monsters - 1}"),
-            "monster_player_defeats": FieldRule(low=0, high=2 if game.battle else 0,
-                                                note="two defeats end Battle Heroica (HE-20.3)"),
-            "mission_winners": FieldRule(shape=(None,), low=-1, high=game.num_players - 1),
-        })
+        low = np.array(
+            [-1 if c in (HeroField.HERO, HeroField.CELL) else 0 for c in range(len(columns))]
+        )
+        rules.update(
+            {
+                "piece": FieldRule(
+                    shape=(n_cells,),
+                    low=0,
+                    high=n_kinds,
+                    note=f"one per cell; 0 or a piece code 1..{n_kinds}",
+                ),
+                "heroes": FieldRule(
+                    shape=(game.num_players, len(columns)),
+                    low=low,
+                    high=high,
+                    axes=(None, columns),
+                    note="one Hero Pack per seat; health at most the pieces' health",
+                ),
+                "store_weapons": FieldRule(
+                    low=0, high=(1 << weapons) - 1, note=f"a bitset of the {weapons} weapons"
+                ),
+                "store_gold": (
+                    FieldRule(low=-1, high=-1, note="unlimited Store gold is -1")
+                    if game.store_gold is None
+                    else FieldRule(low=0, note="the finite Store's gold")
+                ),
+                "mission": FieldRule(
+                    low=0, high=len(game.missions) - 1, note=f"{len(game.missions)} mission(s)"
+                ),
+                "turn_seat": FieldRule(low=0, high=game.num_players - 1),
+                "die": FieldRule(choices=("",) + DIE_SYMBOLS),
+                "steps_left": FieldRule(low=0),
+                "steps_taken": FieldRule(low=0),
+                "visited": FieldRule(
+                    low=0, high=(1 << n_cells) - 1, note=f"a bitset of the {n_cells} cells"
+                ),
+                "skill_source": FieldRule(
+                    low=-1, high=weapons, note="-1, 0 (own skill) or 1 + weapon"
+                ),
+                "moving_monster": FieldRule(
+                    low=0, high=monsters, note="0 or a monster's piece code"
+                ),
+                "scepter_monster": FieldRule(
+                    low=-1, high=monsters - 1, note=f"-1 or a monster kind 0..{monsters - 1}"
+                ),
+                "monster_player_defeats": FieldRule(
+                    low=0,
+                    high=2 if game.battle else 0,
+                    note="two defeats end Battle Heroica (HE-20.3)",
+                ),
+                "mission_winners": FieldRule(shape=(None,), low=-1, high=game.num_players - 1),
+            }
+        )
         rules.update({name: cell for name in CELL_FIELDS})
         return rules
 
@@ -158,29 +192,49 @@ class State(FlatState):
         exists = game.boards[state.mission].exists
         off = np.flatnonzero((state.piece != 0) & ~exists)
         if off.size:
-            yield Problem("piece", f"= {int(state.piece[off[0]])} lies on a wall, not a space of "
-                                   f"mission {game.missions[state.mission].id!r}", (int(off[0]),))
+            yield Problem(
+                "piece",
+                f"= {int(state.piece[off[0]])} lies on a wall, not a space of "
+                f"mission {game.missions[state.mission].id!r}",
+                (int(off[0]),),
+            )
         for seat in range(game.num_players):
             hero, cell = state.heroes[seat, HeroField.HERO], state.heroes[seat, HeroField.CELL]
             if seat == game.monster_seat:
                 if hero != -1 or cell != NO_CELL:
-                    yield Problem("heroes", "the Monster Player has no Hero and no cell (-1)",
-                                  (seat,))
+                    yield Problem(
+                        "heroes", "the Monster Player has no Hero and no cell (-1)", (seat,)
+                    )
                 continue
             plays = game.hero_ids.index(game.heroes[seat])
             if hero != plays:
-                yield Problem("heroes", f"= {int(hero)}: seat {seat} plays "
-                                        f"{game.heroes[seat]} (hero {plays})", (seat, "hero"))
+                yield Problem(
+                    "heroes",
+                    f"= {int(hero)}: seat {seat} plays {game.heroes[seat]} (hero {plays})",
+                    (seat, "hero"),
+                )
             if cell < 0 or not exists[cell]:
-                yield Problem("heroes", f"= {int(cell)} is not a space of mission "
-                                        f"{game.missions[state.mission].id!r}", (seat, "cell"))
+                yield Problem(
+                    "heroes",
+                    f"= {int(cell)} is not a space of mission {game.missions[state.mission].id!r}",
+                    (seat, "cell"),
+                )
         over = state.phase is Phase.GAME_OVER
         played = len(state.mission_winners) - state.mission
         if played not in ((0, 1) if over else (0,)):
-            yield Problem("mission_winners", f"has {len(state.mission_winners)} entries in "
-                                             f"mission {state.mission}: one per finished mission")
+            yield Problem(
+                "mission_winners",
+                f"has {len(state.mission_winners)} entries in "
+                f"mission {state.mission}: one per finished mission",
+            )
 
 
 HERO_COLUMNS = tuple(f.name.lower() for f in HeroField if f < HeroField.KILLS)
-CELL_FIELDS = ("move_start", "last_free_cell", "entered_from", "fight_target", "selected",
-               "move_back_from")
+CELL_FIELDS = (
+    "move_start",
+    "last_free_cell",
+    "entered_from",
+    "fight_target",
+    "selected",
+    "move_back_from",
+)

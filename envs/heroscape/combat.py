@@ -33,20 +33,25 @@ def defend_from_above(game: HeroscapeBase, state: State, attacker: int, defender
 
 def attack_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
     """The attack dice ``attacker`` rolls against ``defender``: its card's Attack plus effects."""
-    return HOOKS.total(ATTACK_VALUE, int(game.fig_attack[attacker]), game, state, attacker, defender)
+    return HOOKS.total(
+        ATTACK_VALUE, int(game.fig_attack[attacker]), game, state, attacker, defender
+    )
 
 
 def defense_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
     """The defense dice ``defender`` rolls against ``attacker``: its card's Defense plus effects."""
-    return HOOKS.total(DEFENSE_VALUE, int(game.fig_defense[defender]), game, state, attacker, defender)
+    return HOOKS.total(
+        DEFENSE_VALUE, int(game.fig_defense[defender]), game, state, attacker, defender
+    )
 
 
 def roll(state: State, count: int) -> list[str]:
     return [state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) for _ in range(count)]
 
 
-def resolve_attack(game: HeroscapeBase, state: State, attacker: int, defender: int,
-                   events: list[Event]) -> bool:
+def resolve_attack(
+    game: HeroscapeBase, state: State, attacker: int, defender: int, events: list[Event]
+) -> bool:
     """HS-12: attack dice need skulls, defense dice shields; more skulls destroys (HS-12.6).
 
     Marks the attacker as having attacked, removes a destroyed defender at once and returns
@@ -59,10 +64,17 @@ def resolve_attack(game: HeroscapeBase, state: State, attacker: int, defender: i
     state.selected = NO_FIGURE
     hit = skulls > shields
     target_cell = int(state.cell[defender])
-    events.append(Event("attack", f"{game.figure_label[attacker]} attacks {game.figure_label[defender]}: "
-                        f"{skulls} skull(s) vs {shields} shield(s) -> "
-                        f"{'destroyed' if hit else 'blocked'}", state.seat,
-                        cells=(int(state.cell[attacker]), target_cell), dice=tuple(a_roll + d_roll)))
+    events.append(
+        Event(
+            "attack",
+            f"{game.figure_label[attacker]} attacks {game.figure_label[defender]}: "
+            f"{skulls} skull(s) vs {shields} shield(s) -> "
+            f"{'destroyed' if hit else 'blocked'}",
+            state.seat,
+            cells=(int(state.cell[attacker]), target_cell),
+            dice=tuple(a_roll + d_roll),
+        )
+    )
     if hit:
         game.remove(state, defender)  # HS-12.6: removed at once
     return hit

@@ -11,11 +11,11 @@ gaps, ignoring levels: HS-9.5).
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.core import options
 from envs.core.actions import ActionLayout, SlotFamily
 from envs.core.dice import Dice
 from envs.core.game import GameInfo, GameView, OptionError, StandardGame
@@ -24,12 +24,11 @@ from envs.core.movement import reachable_destinations, reachable_double
 from envs.heroscape.data.army_cards import ArmyCard
 from envs.heroscape.data.scenario_file import MAX_PLAYERS, MIN_PLAYERS, Scenario, load_scenario
 from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
-from envs.heroscape.tables import map_tables
+from envs.heroscape.options import HeroscapeOptions
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
+from envs.heroscape.tables import map_tables
 
 PLANES = ("select", "move", "tail", "attack")
-DEFAULT_SCENARIO = "skirmish"
-DEFAULT_BOARD_SIZE = (16, 20)
 MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
 CARD_SLOTS = SlotFamily.of("card", [str(k) for k in range(MAX_CARDS)])
 INITIATIVE_DICE = 6  # HS-4.1
@@ -52,38 +51,35 @@ class HeroscapeBase(StandardGame[State]):
 
     name = "heroscape"
 
-    def __init__(self, scenario: str | Scenario = DEFAULT_SCENARIO,
-                 board_size: tuple[int, int] = DEFAULT_BOARD_SIZE,
-                 round_cap: int | None = None,
-                 victory: str | None = None,
-                 hold_rounds: int | None = None,
-                 level_height: float = 1.0 / 6.0,
-                 figure_radius: float = 0.3):
-        options.data_refs("scenario", scenario, "scenario", Scenario)
+    OPTIONS = HeroscapeOptions
+
+    def __init__(self, *args: Any, **given: Any):
+        """``HeroscapeGame("ridge_duel")`` or ``HeroscapeGame(HeroscapeOptions(...))``: the
+        options of :class:`~envs.heroscape.options.HeroscapeOptions`."""
+        self.options = opts = HeroscapeOptions.of(*args, **given)
+        scenario, board_size = opts.scenario, opts.board_size
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         sc = self.scenario
         self.battlefield = sc.battlefield
         self.num_players = len(sc.players)
-        self.height, self.width = board_size = options.board_size("board_size", board_size)
+        self.height, self.width = board_size
         source = self.battlefield.board
         if source.height > self.height or source.width > self.width:
-            raise OptionError("board_size", f"battlefield {self.battlefield.id!r} is {source.height}x"
-                              f"{source.width}, larger than board_size {board_size}")
-        self.round_cap = options.integer("round_cap", sc.round_cap if round_cap is None
-                                              else round_cap)
-        self.victory = victory if victory is not None else str(sc.victory.type.value)
-        if self.victory not in ("eliminate", "hold"):
-            raise OptionError("victory", f"must be 'eliminate' or 'hold', got {self.victory!r}")
+            raise OptionError(
+                "board_size",
+                f"battlefield {self.battlefield.id!r} is {source.height}x"
+                f"{source.width}, larger than board_size {board_size}",
+            )
+        self.round_cap: int = sc.round_cap if opts.round_cap is None else opts.round_cap
+        self.victory = str(sc.victory.type.value) if opts.victory is None else opts.victory
         self.hold_zone = sc.victory.zone if sc.victory.zone else "X"
-        options.integer("hold_rounds", hold_rounds, none_means="the scenario's")
+        hold_rounds = opts.hold_rounds
         self.hold_target = hold_rounds if hold_rounds is not None else (sc.victory.rounds or 2)
         if self.victory == "hold" and not self.battlefield.zones.get(self.hold_zone):
-            raise OptionError("victory", f"the battlefield has no '{self.hold_zone}' spaces to hold")
-        for option, value in (("level_height", level_height), ("figure_radius", figure_radius)):
-            options.positive_number(option, value)
-        if figure_radius >= 0.5:
-            raise OptionError("figure_radius", f"must be below 0.5 (half a hex), got {figure_radius!r}")
-        tables = map_tables(self.battlefield, board_size, float(level_height), float(figure_radius))
+            raise OptionError(
+                "victory", f"the battlefield has no '{self.hold_zone}' spaces to hold"
+            )
+        tables = map_tables(self.battlefield, board_size, opts.level_height, opts.figure_radius)
         self.padded = tables.padded
         self.board, self.sight, self.climb = tables.padded.board, tables.sight, tables.climb
         self.water, self.distance_rows = tables.water, tables.distance_rows
@@ -92,11 +88,16 @@ class HeroscapeBase(StandardGame[State]):
         self._dest_cache: LRU[tuple, list[tuple[int, ...]]] = LRU(DEST_CACHE_SIZE)
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
-        self.layout = ActionLayout.build(self.height * self.width, PLANES,
-                                         [CARD_SLOTS, "end_movement", "end_turn"],
-                                         width=self.width)
-        self.card_members = [[int(f) for f in np.flatnonzero(self.fig_card == card)]
-                             for card in range(len(self.cards))]
+        self.layout = ActionLayout.build(
+            self.height * self.width,
+            PLANES,
+            [CARD_SLOTS, "end_movement", "end_turn"],
+            width=self.width,
+        )
+        self.card_members = [
+            [int(f) for f in np.flatnonzero(self.fig_card == card)]
+            for card in range(len(self.cards))
+        ]
         self.view = self.VIEW(self)
         self.observation_shape = self.view.shape
 
@@ -108,9 +109,13 @@ class HeroscapeBase(StandardGame[State]):
         # without figures are skipped without a turn, so a round has at most num_players
         # turns, and the round cap ends the game after round_cap rounds.
         per_turn = 3 + 5 * max(card.figures for card in self.cards)
-        return GameInfo(name=self.name, num_players=self.num_players, min_players=MIN_PLAYERS,
-                        max_players=MAX_PLAYERS,
-                        max_game_length=per_turn * self.num_players * self.round_cap)
+        return GameInfo(
+            name=self.name,
+            num_players=self.num_players,
+            min_players=MIN_PLAYERS,
+            max_players=MAX_PLAYERS,
+            max_game_length=per_turn * self.num_players * self.round_cap,
+        )
 
     # -- setup ----------------------------------------------------------------------------
     def zone_cells(self, zone: str) -> tuple[int, ...]:
@@ -127,7 +132,9 @@ class HeroscapeBase(StandardGame[State]):
         self.figure_label: list[str] = []
         for seat, player in enumerate(self.scenario.players):
             if len(player.army) > MAX_CARDS:
-                raise OptionError("scenario", f"player {seat} has {len(player.army)} cards; at most {MAX_CARDS}")
+                raise OptionError(
+                    "scenario", f"player {seat} has {len(player.army)} cards; at most {MAX_CARDS}"
+                )
             mine = []
             for card in player.army:
                 index = len(self.cards)
@@ -143,7 +150,9 @@ class HeroscapeBase(StandardGame[State]):
                     attack.append(card.attack)
                     defense.append(card.defense)
                     height.append(card.height)
-                    self.figure_label.append(card.name if card.figures == 1 else f"{card.name} #{k + 1}")
+                    self.figure_label.append(
+                        card.name if card.figures == 1 else f"{card.name} #{k + 1}"
+                    )
             self.player_cards.append(mine)
         self.fig_owner = np.array(owner, dtype=np.int16)
         self.fig_card = np.array(card_of, dtype=np.int16)
@@ -161,12 +170,15 @@ class HeroscapeBase(StandardGame[State]):
     def new_state(self, seed: int | None = None, dice: Dice | None = None) -> State:
         dice = dice if dice is not None else Dice(seed)
         n = self.board.n_cells
-        state = State(cell=np.full(self.n_figures, NO_CELL, dtype=np.int16),
-                      cell2=np.full(self.n_figures, NO_CELL, dtype=np.int16),
-                      moved=np.zeros(self.n_figures, dtype=bool),
-                      attacked=np.zeros(self.n_figures, dtype=bool),
-                      occupant=np.full(n, NO_FIGURE, dtype=np.int16),
-                      hold_rounds=[0] * self.num_players, dice=dice)
+        state = State(
+            cell=np.full(self.n_figures, NO_CELL, dtype=np.int16),
+            cell2=np.full(self.n_figures, NO_CELL, dtype=np.int16),
+            moved=np.zeros(self.n_figures, dtype=bool),
+            attacked=np.zeros(self.n_figures, dtype=bool),
+            occupant=np.full(n, NO_FIGURE, dtype=np.int16),
+            hold_rounds=[0] * self.num_players,
+            dice=dice,
+        )
         self._deploy(state)
         state.first_player = self._roll_initiative(state)
         state.seat = state.first_player
@@ -189,11 +201,17 @@ class HeroscapeBase(StandardGame[State]):
                 pairs = self._free_pairs(free)
                 later = len(doubles) - k - 1
                 if later:
-                    pairs = [p for p in pairs
-                             if self._has_disjoint_pairs(frozenset(free) - set(p), later)]
+                    pairs = [
+                        p
+                        for p in pairs
+                        if self._has_disjoint_pairs(frozenset(free) - set(p), later)
+                    ]
                 if not pairs:
-                    raise OptionError("scenario", f"zone {player.zone} has no free same-level "
-                                      f"pair for {self.figure_label[figure]}")
+                    raise OptionError(
+                        "scenario",
+                        f"zone {player.zone} has no free same-level "
+                        f"pair for {self.figure_label[figure]}",
+                    )
                 a, b = pairs[state.dice.choice(len(pairs))]
                 self.place(state, figure, a, b)
             for figure in mine:
@@ -207,8 +225,12 @@ class HeroscapeBase(StandardGame[State]):
     def _free_pairs(self, free) -> list[tuple[int, int]]:
         """Adjacent same-level pairs (a < b) of the spaces ``free`` (HS-7.2)."""
         free_set = set(int(c) for c in free)
-        return [(int(a), int(b)) for a in free for b in self.board.neighbors[a]
-                if b > a and int(b) in free_set and self.board.level[a] == self.board.level[b]]
+        return [
+            (int(a), int(b))
+            for a in free
+            for b in self.board.neighbors[a]
+            if b > a and int(b) in free_set and self.board.level[a] == self.board.level[b]
+        ]
 
     def _has_disjoint_pairs(self, cells: frozenset, need: int) -> bool:
         """Whether ``cells`` hold ``need`` disjoint adjacent same-level pairs."""
@@ -227,9 +249,15 @@ class HeroscapeBase(StandardGame[State]):
         """HS-4.1..4.3: six combat dice each; most skulls goes first; only the tied re-roll."""
         contenders = list(range(self.num_players))
         while True:
-            skulls = [sum(state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) == "skull"
-                          for _ in range(INITIATIVE_DICE)) if p in contenders else -1
-                      for p in range(self.num_players)]
+            skulls = [
+                sum(
+                    state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) == "skull"
+                    for _ in range(INITIATIVE_DICE)
+                )
+                if p in contenders
+                else -1
+                for p in range(self.num_players)
+            ]
             state.initiative.append(skulls)
             best = max(skulls)
             contenders = [p for p in contenders if skulls[p] == best]
@@ -275,8 +303,11 @@ class HeroscapeBase(StandardGame[State]):
     def card_figures(self, state: State, card: int | None = None) -> list[int]:
         """Living figures on ``card`` (default: the chosen card)."""
         cells = state.cell.tolist()
-        return [f for f in self.card_members[state.card if card is None else card]
-                if cells[f] != NO_CELL]
+        return [
+            f
+            for f in self.card_members[state.card if card is None else card]
+            if cells[f] != NO_CELL
+        ]
 
     # -- movement -------------------------------------------------------------------------
     def destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
@@ -302,37 +333,72 @@ class HeroscapeBase(StandardGame[State]):
         can_end = ~occupied
         can_end[list(own)] = True
         if not self.fig_double[figure]:
-            return [(c,) for c in reachable_destinations(
-                self.board, own[0], int(self.fig_move[figure]), self.climb, ~enemy, self.water, can_end)]
-        reach2 = reachable_double(self.board, own, int(self.fig_move[figure]), step_cost=self.climb,
-                                  can_enter=~enemy, stops_after_entering=self.water, can_end=can_end)
+            return [
+                (c,)
+                for c in reachable_destinations(
+                    self.board,
+                    own[0],
+                    int(self.fig_move[figure]),
+                    self.climb,
+                    ~enemy,
+                    self.water,
+                    can_end,
+                )
+            ]
+        reach2 = reachable_double(
+            self.board,
+            own,
+            int(self.fig_move[figure]),
+            step_cost=self.climb,
+            can_enter=~enemy,
+            stops_after_entering=self.water,
+            can_end=can_end,
+        )
         return [tuple(pair) for pair in reach2.destinations()]
 
     def tails(self, state: State, figure: int, first: int) -> list[int]:
         """HS-7: the other space of each destination of a double-space figure that holds
         ``first``, sorted."""
-        return sorted(b if a == first else a for a, b in self.destinations(state, figure)
-                      if first in (a, b))
+        return sorted(
+            b if a == first else a for a, b in self.destinations(state, figure) if first in (a, b)
+        )
 
     # -- attacks --------------------------------------------------------------------------
     def in_range(self, state: State, attacker: int, target: int) -> bool:
         """HS-9: the shortest 2D path between any two of their spaces, levels ignored."""
         distance = self.board.distance
         reach = self.fig_range[attacker]
-        return any(distance[a, t] <= reach for a in self.cells_of(state, attacker)
-                   for t in self.cells_of(state, target))
+        return any(
+            distance[a, t] <= reach
+            for a in self.cells_of(state, attacker)
+            for t in self.cells_of(state, target)
+        )
 
-    def can_see(self, state: State, attacker: int, target: int,
-                occupant: list[int] | None = None) -> bool:
+    def can_see(
+        self, state: State, attacker: int, target: int, occupant: list[int] | None = None
+    ) -> bool:
         """HS-10.4: the 3D segment test; every other figure is a blocking cylinder.
 
         ``occupant`` is ``state.occupant.tolist()`` when the caller already has it.
         """
-        return self._sees(attacker, self.cells_of(state, attacker), target,
-                          self.cells_of(state, target), state, occupant)
+        return self._sees(
+            attacker,
+            self.cells_of(state, attacker),
+            target,
+            self.cells_of(state, target),
+            state,
+            occupant,
+        )
 
-    def _sees(self, attacker: int, a_cells: tuple[int, ...], target: int,
-              t_cells: tuple[int, ...], state: State, occupant: list[int] | None) -> bool:
+    def _sees(
+        self,
+        attacker: int,
+        a_cells: tuple[int, ...],
+        target: int,
+        t_cells: tuple[int, ...],
+        state: State,
+        occupant: list[int] | None,
+    ) -> bool:
         """:meth:`can_see` for callers that know both figures' spaces. The terrain part and
         each space's blocking effect are precomputed per geometry by ``HexSight.blockers``,
         so a query only ORs the masks of the occupied spaces."""
@@ -341,15 +407,21 @@ class HeroscapeBase(StandardGame[State]):
         table = self.sight_blockers.get(key)
         if table is None:
             table = self.sight_blockers[key] = self.sight.blockers(
-                a_cells, float(self.fig_height[attacker]), t_cells, float(self.fig_height[target]),
-                self.blocker_heights)
+                a_cells,
+                float(self.fig_height[attacker]),
+                t_cells,
+                float(self.fig_height[target]),
+                self.blocker_heights,
+            )
         if not table.clear_segments:
             return False
         if occupant is None:
             occupant = state.occupant.tolist()
-        return table.clear((cell, height_index[figure]) for cell in table.masks
-                           if (figure := occupant[cell]) != NO_FIGURE and figure != attacker
-                           and figure != target)
+        return table.clear(
+            (cell, height_index[figure])
+            for cell in table.masks
+            if (figure := occupant[cell]) != NO_FIGURE and figure != attacker and figure != target
+        )
 
     def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
         """Enemy figures in range (HS-9) and sight (HS-10); ``first_only`` stops at one."""
@@ -358,7 +430,11 @@ class HeroscapeBase(StandardGame[State]):
         reach = int(self.fig_range[attacker])
         cells = state.cell.tolist()
         cells2 = state.cell2.tolist()
-        a_cells = (cells[attacker],) if cells2[attacker] == NO_CELL else (cells[attacker], cells2[attacker])
+        a_cells = (
+            (cells[attacker],)
+            if cells2[attacker] == NO_CELL
+            else (cells[attacker], cells2[attacker])
+        )
         rows = [self.distance_rows[a] for a in a_cells]
         occupant = None
         found = []
@@ -382,5 +458,8 @@ class HeroscapeBase(StandardGame[State]):
 
     def attackers(self, state: State) -> list[int]:
         """HS-8.1: figures of the chosen card that have not attacked and have a target."""
-        return [f for f in self.card_figures(state)
-                if not state.attacked[f] and self.targets(state, f, first_only=True)]
+        return [
+            f
+            for f in self.card_figures(state)
+            if not state.attacked[f] and self.targets(state, f, first_only=True)
+        ]

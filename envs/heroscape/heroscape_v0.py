@@ -87,22 +87,27 @@ players +1 / -1). Victory by destroying every enemy figure (HS-13.1 default), or
 
 Options
 -------
-=================  ============  ===========================================================
-option             default       meaning
-=================  ============  ===========================================================
-scenario           "skirmish"    scenario id (``envs.heroscape.data.scenario_file.list_scenarios()``) or path
-board_size         (16, 20)      padded (H, W) of observations and action cells
-round_cap          scenario      rounds before a draw
-victory            scenario      "eliminate" or "hold"
-hold_rounds        scenario      consecutive rounds to hold the objective
-level_height       1/6           HS-10.4 scale: one level in hex spacings
-figure_radius      0.3           HS-10.4: radius of a figure's cylinder
-render_mode        None          "rgb_array", "ansi" or "human" (needs pygame)
-max_turns          None          truncate after this many player turns
-cell_px            48            pixels per cell in rgb frames
-obs_format         "dict"        "dict" (planes + action_mask), "box" (planes) or "box_hwc"
-                                 (channel-last planes; the mask in ``infos``): ``envs.pettingzoo_env``
-=================  ============  ===========================================================
+=============  ==========  =====================================================================
+option         default     meaning
+=============  ==========  =====================================================================
+scenario       "skirmish"  scenario id (envs.heroscape.data.scenario_file.list_scenarios()) or
+                           path
+board_size     (16, 20)    padded (H, W) of observations and action cells
+round_cap      scenario    rounds before a draw
+victory        scenario    "eliminate" or "hold"
+hold_rounds    scenario    consecutive rounds to hold the objective
+level_height   1/6         HS-10.4: scale: one level in hex spacings
+figure_radius  0.3         HS-10.4: radius of a figure's cylinder, in hex spacings
+render_mode    None        "rgb_array", "ansi" or "human" (needs pygame)
+max_turns      None        truncate after this many player turns
+cell_px        48          pixels per cell in rgb frames
+obs_format     "dict"      "dict" (planes + action_mask), "box" (planes), "box_hwc"
+                           (channel-last planes; the mask in infos) or "rllib" (see
+                           envs.pettingzoo_env)
+=============  ==========  =====================================================================
+
+The table is generated from ``envs.heroscape.options.HeroscapeOptions`` and the env's own options
+(``python -m envs.optiondocs --write``).
 
 PettingZoo extras
 -----------------
@@ -121,8 +126,8 @@ Version history
 
 from __future__ import annotations
 
-from envs.pettingzoo_env import make_env_factory, make_parallel_factory
 from envs.heroscape.rules import HeroscapeGame
+from envs.pettingzoo_env import make_env_factory, make_parallel_factory
 
 env = make_env_factory(HeroscapeGame, "heroscape_v0")
 raw_env = env

@@ -28,8 +28,13 @@ class Phase(enum.IntEnum):
 
 @dataclass
 class State(FlatState):
-    ARRAY_DTYPES = {"cell": np.int16, "cell2": np.int16, "occupant": np.int16,
-                    "moved": bool, "attacked": bool}
+    ARRAY_DTYPES = {
+        "cell": np.int16,
+        "cell2": np.int16,
+        "occupant": np.int16,
+        "moved": bool,
+        "attacked": bool,
+    }
     PHASE = Phase
 
     cell: np.ndarray  # int16[F]: a figure's (first) space, NO_CELL once destroyed
@@ -55,23 +60,38 @@ class State(FlatState):
     def field_rules(cls, game: Any) -> dict[str, FieldRule]:
         rules = super().field_rules(game)
         figures, cells, seats = game.n_figures, game.board.n_cells, game.num_players
-        cell = FieldRule(shape=(figures,), low=NO_CELL, high=cells - 1,
-                         note=f"one per figure: a space 0..{cells - 1} or {NO_CELL}")
+        cell = FieldRule(
+            shape=(figures,),
+            low=NO_CELL,
+            high=cells - 1,
+            note=f"one per figure: a space 0..{cells - 1} or {NO_CELL}",
+        )
         flags = FieldRule(shape=(figures,), note="one per figure")
-        rules.update({
-            "cell": cell, "cell2": cell, "moved": flags, "attacked": flags,
-            "occupant": FieldRule(shape=(cells,), low=NO_FIGURE, high=figures - 1,
-                                  note=f"one per cell: a figure 0..{figures - 1} or {NO_FIGURE}"),
-            "card": FieldRule(low=-1, high=len(game.cards) - 1,
-                              note=f"-1 or a card 0..{len(game.cards) - 1}"),
-            "selected": FieldRule(low=NO_FIGURE, high=figures - 1),
-            "destination": FieldRule(low=NO_CELL, high=cells - 1),
-            "first_player": FieldRule(low=0, high=seats - 1),
-            "hold_rounds": FieldRule(shape=(seats,), low=0, note="one per seat"),
-            # -1 marks a player out of a re-roll (HS-4.3); six dice show at most six skulls
-            "initiative": FieldRule(shape=(None, seats), low=-1, high=6,
-                                    note="skulls per seat per roll-off"),
-        })
+        rules.update(
+            {
+                "cell": cell,
+                "cell2": cell,
+                "moved": flags,
+                "attacked": flags,
+                "occupant": FieldRule(
+                    shape=(cells,),
+                    low=NO_FIGURE,
+                    high=figures - 1,
+                    note=f"one per cell: a figure 0..{figures - 1} or {NO_FIGURE}",
+                ),
+                "card": FieldRule(
+                    low=-1, high=len(game.cards) - 1, note=f"-1 or a card 0..{len(game.cards) - 1}"
+                ),
+                "selected": FieldRule(low=NO_FIGURE, high=figures - 1),
+                "destination": FieldRule(low=NO_CELL, high=cells - 1),
+                "first_player": FieldRule(low=0, high=seats - 1),
+                "hold_rounds": FieldRule(shape=(seats,), low=0, note="one per seat"),
+                # -1 marks a player out of a re-roll (HS-4.3); six dice show at most six skulls
+                "initiative": FieldRule(
+                    shape=(None, seats), low=-1, high=6, note="skulls per seat per roll-off"
+                ),
+            }
+        )
         return rules
 
     @classmethod
@@ -81,13 +101,22 @@ class State(FlatState):
         over = state.phase is Phase.GAME_OVER
         if state.phase is Phase.CHOOSE_CARD and state.card != -1:
             yield Problem("card", f"= {state.card} before a card is chosen (phase CHOOSE_CARD)")
-        if not over and state.phase is not Phase.CHOOSE_CARD and (
-                state.card < 0 or game.card_owner[state.card] != state.seat):
-            yield Problem("card", f"= {state.card} is not a card of seat {state.seat}, whose "
-                                  f"turn it is (phase {state.phase.name})")
+        if (
+            not over
+            and state.phase is not Phase.CHOOSE_CARD
+            and (state.card < 0 or game.card_owner[state.card] != state.seat)
+        ):
+            yield Problem(
+                "card",
+                f"= {state.card} is not a card of seat {state.seat}, whose "
+                f"turn it is (phase {state.phase.name})",
+            )
         if not over and state.selected >= 0 and game.fig_owner[state.selected] != state.seat:
-            yield Problem("selected", f"= {state.selected} ({game.figure_label[state.selected]}) "
-                                      f"is not a figure of seat {state.seat}")
+            yield Problem(
+                "selected",
+                f"= {state.selected} ({game.figure_label[state.selected]}) "
+                f"is not a figure of seat {state.seat}",
+            )
 
 
 def _occupancy(game: Any, state: State) -> Iterator[Problem]:
@@ -102,8 +131,9 @@ def _occupancy(game: Any, state: State) -> Iterator[Problem]:
                 yield Problem("cell2", f"= {tail}, but {label} is off the battlefield", (f,))
             continue
         if game.fig_double[f] != (tail != NO_CELL):
-            yield Problem("cell2", f"= {tail}: {label} fills "
-                                   f"{2 if game.fig_double[f] else 1} space(s)", (f,))
+            yield Problem(
+                "cell2", f"= {tail}: {label} fills {2 if game.fig_double[f] else 1} space(s)", (f,)
+            )
             continue
         if tail != NO_CELL and tail not in neighbors[head]:
             yield Problem("cell2", f"= {tail} is not next to {label}'s other space {head}", (f,))
@@ -113,9 +143,15 @@ def _occupancy(game: Any, state: State) -> Iterator[Problem]:
             if not exists[c]:
                 yield Problem(name, f"= {c} is not a space of the battlefield ({label})", (f,))
             elif state.occupant[c] != f:
-                yield Problem(name, f"= {c}: {label} stands there, but 'occupant'[{c}] is "
-                                    f"{int(state.occupant[c])} (one figure per space)", (f,))
-    for c in np.flatnonzero(state.occupant != NO_FIGURE):
-        f = int(state.occupant[c])
-        if c not in (state.cell[f], state.cell2[f]):
-            yield Problem("occupant", f"= {f}, but {game.figure_label[f]} is not there", (int(c),))
+                yield Problem(
+                    name,
+                    f"= {c}: {label} stands there, but 'occupant'[{c}] is "
+                    f"{int(state.occupant[c])} (one figure per space)",
+                    (f,),
+                )
+    for spot in np.flatnonzero(state.occupant != NO_FIGURE):
+        f = int(state.occupant[spot])
+        if spot not in (state.cell[f], state.cell2[f]):
+            yield Problem(
+                "occupant", f"= {f}, but {game.figure_label[f]} is not there", (int(spot),)
+            )

@@ -32,7 +32,8 @@ class MapTables:
     water: np.ndarray  # bool per cell: entering stops the move (HS-6.8)
     distance_rows: list[list[int]]  # board.distance as lists (range checks, HS-9)
     blockers: LRU[tuple, Any] = field(  # sight geometry -> SightBlockers
-        default_factory=lambda: LRU(BLOCKER_CACHE_SIZE))
+        default_factory=lambda: LRU(BLOCKER_CACHE_SIZE)
+    )
 
 
 _MAP_TABLES: LRU[tuple, MapTables] = LRU(MAX_CACHED_MAPS)
@@ -45,8 +46,9 @@ def shared_int_rows(matrix: np.ndarray) -> list[list[int]]:
     return [[seen.setdefault(value, value) for value in row] for row in matrix.tolist()]
 
 
-def map_tables(battlefield: Any, board_size: tuple[int, int], level_height: float,
-               figure_radius: float) -> MapTables:
+def map_tables(
+    battlefield: Any, board_size: tuple[int, int], level_height: float, figure_radius: float
+) -> MapTables:
     """The tables of ``battlefield`` padded to ``board_size`` (cached per process)."""
     key = (battlefield.map_text(), tuple(board_size), level_height, figure_radius)
     tables = _MAP_TABLES.get(key)
@@ -55,8 +57,11 @@ def map_tables(battlefield: Any, board_size: tuple[int, int], level_height: floa
         board = padded.board
         climb = climb_cost(board)  # HS-6.6 / HS-6.7
         climb.setflags(write=False)  # lets the movement search reuse its list form
-        sight = HexSight(board, HexSightConfig(level_height=level_height, figure_radius=figure_radius))
-        tables = MapTables(padded, sight, climb, board.terrain == Terrain.WATER,
-                           shared_int_rows(board.distance))
+        sight = HexSight(
+            board, HexSightConfig(level_height=level_height, figure_radius=figure_radius)
+        )
+        tables = MapTables(
+            padded, sight, climb, board.terrain == Terrain.WATER, shared_int_rows(board.distance)
+        )
         _MAP_TABLES[key] = tables
     return tables

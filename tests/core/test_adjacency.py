@@ -29,16 +29,21 @@ def test_HC_3_13_touching_squares_are_adjacent_straight_and_diagonally():
         ...
     """)
     table = adjacency_table(board, blocking)
-    assert all(near(board, table, (1, 1), other) for other in
-               [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)])
+    assert all(
+        near(board, table, (1, 1), other)
+        for other in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
+    )
     assert not near(board, table, (0, 0), (0, 2))
 
 
 def test_HC_3_13_a_wall_between_or_at_a_diagonal_corner_breaks_adjacency():
-    board, blocking = board_from("""
+    board, blocking = board_from(
+        """
         ...
         ...
-    """, walls={((0, 0), (0, 1))})
+    """,
+        walls={((0, 0), (0, 1))},
+    )
     table = adjacency_table(board, blocking)
     assert not near(board, table, (0, 0), (0, 1))  # the wall between
     assert not near(board, table, (0, 0), (1, 1))  # the wall touches the diagonal's corner
@@ -69,10 +74,13 @@ def test_HC_3_13_one_figure_higher_up_is_not_adjacent():
 
 
 def test_HC_3_13_soaring_figures_are_adjacent_only_to_soaring_figures():
-    board, blocking = board_from("""
+    board, blocking = board_from(
+        """
         .B^
         ...
-    """, walls={((0, 0), (1, 0))})
+    """,
+        walls={((0, 0), (1, 0))},
+    )
     table = adjacency_table(board, blocking)
     assert near(board, table, (0, 0), (1, 0), soaring_a=True, soaring_b=True)  # over the wall
     assert near(board, table, (1, 1), (0, 2), soaring_a=True, soaring_b=True)  # over levels

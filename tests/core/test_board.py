@@ -107,16 +107,19 @@ def test_direction_between_and_step_agree():
     assert board.direction_between(0, 8) == -1
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: Board.create("square4", np.ones(5, dtype=bool)), "2-D"),
-    (lambda: Board.create("square4", np.ones((2, 2)), terrain=np.zeros((3, 2))), "terrain"),
-    (lambda: Board.create("hex", np.ones((2, 2)), level=np.zeros((2, 3))), "level"),
-    (lambda: full("square4", 3, 3, walls={((0, 0), (1, 1))}), "orthogonally adjacent"),
-    (lambda: full("square4", 3, 3, walls={((0, 2), (0, 3))}), "off the 3x3 board"),
-    (lambda: full("hex", 3, 3, walls={((0, 0), (0, 1))}), "square boards"),
-    (lambda: full("square4", 3, 3).cell(3, 0), "off the 3x3 board"),
-    (lambda: Board.create("octagon", np.ones((2, 2))), "octagon"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: Board.create("square4", np.ones(5, dtype=bool)), "2-D"),
+        (lambda: Board.create("square4", np.ones((2, 2)), terrain=np.zeros((3, 2))), "terrain"),
+        (lambda: Board.create("hex", np.ones((2, 2)), level=np.zeros((2, 3))), "level"),
+        (lambda: full("square4", 3, 3, walls={((0, 0), (1, 1))}), "orthogonally adjacent"),
+        (lambda: full("square4", 3, 3, walls={((0, 2), (0, 3))}), "off the 3x3 board"),
+        (lambda: full("hex", 3, 3, walls={((0, 0), (0, 1))}), "square boards"),
+        (lambda: full("square4", 3, 3).cell(3, 0), "off the 3x3 board"),
+        (lambda: Board.create("octagon", np.ones((2, 2))), "octagon"),
+    ],
+)
 def test_bad_inputs_raise_value_error(make, message):
     with pytest.raises(ValueError, match=message):
         make()

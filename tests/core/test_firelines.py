@@ -39,14 +39,20 @@ def box(top, left, bottom, right, height, width):
 class Scene:
     def __init__(self, text, walls=frozenset(), levels=None):
         grid = grid_of(text)
-        level = (np.isin(grid, list("^H")) if levels is None
-                 else np.array([[int(ch) for ch in row] for row in grid_of(levels)]))
-        self.board = Board.create("square8", grid != "#", level=level.astype(np.int16),
-                                  walls=walls)
+        level = (
+            np.isin(grid, list("^H"))
+            if levels is None
+            else np.array([[int(ch) for ch in row] for row in grid_of(levels)])
+        )
+        self.board = Board.create("square8", grid != "#", level=level.astype(np.int16), walls=walls)
         flat = grid.reshape(-1)
         self.flat = flat
-        self.masks = dict(blocking=flat == "B", hindering=np.isin(flat, list("hHat")),
-                          ground_figures=flat == "o", soaring_figures=flat == "s")
+        self.masks = dict(
+            blocking=flat == "B",
+            hindering=np.isin(flat, list("hHat")),
+            ground_figures=flat == "o",
+            soaring_figures=flat == "s",
+        )
         self.lines = FireLines(self.board)
 
     def at(self, symbols):
@@ -78,23 +84,32 @@ def test_HC_4_17_blocking_square_or_ground_figure_between_blocks():
     assert fire("A...T") == CLEAR
     assert fire("A.B.T") == BLOCKED
     assert fire("A.o.T") == BLOCKED
-    assert fire("""
+    assert (
+        fire("""
         A...T
         ..o..
-    """) == CLEAR  # a figure beside the line
+    """)
+        == CLEAR
+    )  # a figure beside the line
 
 
 def test_HC_4_17_touching_only_a_corner_crosses_no_square():
-    assert fire("""
+    assert (
+        fire("""
         Ao.
         o.o
         .oT
-    """) == CLEAR
-    assert fire("""
+    """)
+        == CLEAR
+    )
+    assert (
+        fire("""
         A..
         .o.
         ..T
-    """) == BLOCKED
+    """)
+        == BLOCKED
+    )
 
 
 def test_HC_4_17_figures_on_the_two_end_squares_never_block():
@@ -150,10 +165,13 @@ def test_HC_5_11_hindering_between_gives_plus_one_once():
     assert fire("A.h.T") == HINDERED
     assert fire("Ahh.T") == HINDERED
     assert fire("A...T") == CLEAR
-    assert fire("""
+    assert (
+        fire("""
         A...T
         .hhh.
-    """) == CLEAR  # beside the line
+    """)
+        == CLEAR
+    )  # beside the line
 
 
 def test_HC_5_11_target_square_counts_attacker_square_does_not():
@@ -169,8 +187,12 @@ def test_HC_5_11_a_blocked_line_is_never_reported_hindered():
 
 
 def test_HC_4_23_blocking_terrain_and_walls_block_lines_to_and_from_flyers():
-    for flags in (dict(target_flying=True), dict(attacker_flying=True),
-                  dict(target_soaring=True), dict(attacker_soaring=True)):
+    for flags in (
+        dict(target_flying=True),
+        dict(attacker_flying=True),
+        dict(target_soaring=True),
+        dict(attacker_soaring=True),
+    ):
         assert fire("A.B.T", **flags) == BLOCKED
         assert fire("A...T", walls={((0, 2), (0, 3))}, **flags) == BLOCKED
         assert fire("A...T", **flags) == CLEAR
@@ -178,8 +200,12 @@ def test_HC_4_23_blocking_terrain_and_walls_block_lines_to_and_from_flyers():
 
 def test_HC_4_23_outdoor_hindering_gives_no_plus_one_when_a_flyer_shoots_or_is_shot():
     assert fire("A.h.T") == HINDERED
-    for flags in (dict(target_flying=True), dict(attacker_flying=True),
-                  dict(target_soaring=True), dict(attacker_soaring=True, target_soaring=True)):
+    for flags in (
+        dict(target_flying=True),
+        dict(attacker_flying=True),
+        dict(target_soaring=True),
+        dict(attacker_soaring=True, target_soaring=True),
+    ):
         assert fire("A.h.T", **flags) == CLEAR
         assert fire("A...t", **flags) == CLEAR
 
@@ -269,8 +295,9 @@ def test_HC_5_20_shooting_down_from_inside_the_roof_is_blocked_by_roof_squares()
     scene = Scene(ROOF_EDGE.replace("o", "."), ROOF_WALLS, ROOF_EDGE_LEVELS)
     assert scene.fire((1, 2), (1, 6)) == CLEAR
     assert scene.fire((1, 1), (1, 6)) == BLOCKED
-    assert Scene(ROOF_EDGE.replace("o", "."), levels=ROOF_EDGE_LEVELS).fire((1, 1), (1, 6)) \
-        == BLOCKED  # the roof square blocks without any wall
+    assert (
+        Scene(ROOF_EDGE.replace("o", "."), levels=ROOF_EDGE_LEVELS).fire((1, 1), (1, 6)) == BLOCKED
+    )  # the roof square blocks without any wall
 
 
 def test_HC_5_20_shooting_down_still_blocked_by_other_walls_and_blocking_squares():
@@ -297,12 +324,15 @@ def test_HC_5_20_a_diagonal_through_the_end_of_the_next_roof_wall_is_blocked():
     # (1,1) leaves through its own corner, where the neighbour's wall ends (HC-4.17: end
     # points count), while a steeper line leaves through (1,1)'s own wall only.
     walls = {((1, c), (2, c)) for c in range(4)}
-    scene = Scene("""
+    scene = Scene(
+        """
         ^^^^
         ^^^^
         ....
         ....
-    """, walls)
+    """,
+        walls,
+    )
     assert scene.fire((1, 1), (3, 3)) == BLOCKED
     assert scene.fire((1, 1), (3, 2)) == CLEAR
 
@@ -332,12 +362,13 @@ def test_HC_5_21_shooting_up_mirrors_shooting_down():
     levels = np.zeros((height, width), dtype=np.int16)
     levels[2:5, 2:6] = 1
     walls = box(2, 2, 4, 5, height, width) | {((0, 3), (1, 3)), ((5, 1), (5, 2))}
-    board = Board.create("square8", np.ones((height, width), dtype=bool), level=levels,
-                         walls=walls)
+    board = Board.create("square8", np.ones((height, width), dtype=bool), level=levels, walls=walls)
     lines = FireLines(board)
-    masks = dict(blocking=rng.random(board.n_cells) < 0.08,
-                 hindering=rng.random(board.n_cells) < 0.2,
-                 ground_figures=rng.random(board.n_cells) < 0.15)
+    masks = dict(
+        blocking=rng.random(board.n_cells) < 0.08,
+        hindering=rng.random(board.n_cells) < 0.2,
+        ground_figures=rng.random(board.n_cells) < 0.15,
+    )
     snap = lines.snapshot(**masks)
     seen = set()
     for low in np.flatnonzero(levels.reshape(-1) == 0):
@@ -368,19 +399,25 @@ def test_HC_5_19_soaring_figures_use_the_level_of_the_square_below():
 
 def _meets(a, b, p, q):
     """Closed segments a-b and p-q meet (exact on integers, collinear overlap included)."""
+
     def orient(o, u, v):
         value = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
         return (value > 0) - (value < 0)
 
     def on(o, u, v):
-        return (min(o[0], u[0]) <= v[0] <= max(o[0], u[0])
-                and min(o[1], u[1]) <= v[1] <= max(o[1], u[1]))
+        return min(o[0], u[0]) <= v[0] <= max(o[0], u[0]) and min(o[1], u[1]) <= v[1] <= max(
+            o[1], u[1]
+        )
 
     o1, o2, o3, o4 = orient(a, b, p), orient(a, b, q), orient(p, q, a), orient(p, q, b)
     if o1 != o2 and o3 != o4:
         return True
-    return ((o1 == 0 and on(a, b, p)) or (o2 == 0 and on(a, b, q))
-            or (o3 == 0 and on(p, q, a)) or (o4 == 0 and on(p, q, b)))
+    return (
+        (o1 == 0 and on(a, b, p))
+        or (o2 == 0 and on(a, b, q))
+        or (o3 == 0 and on(p, q, a))
+        or (o4 == 0 and on(p, q, b))
+    )
 
 
 def _wall_segment(board, lo, hi):
@@ -395,27 +432,38 @@ def _reference(board, a, b, standing, m, a_soar, a_fly, t_soar, t_fly):
     """The module docstring's rules, read one square and one wall at a time."""
     cells = square_line_cells(board, a, b).cells.tolist()
     (ra, ca), (rb, cb) = board.rc(a), board.rc(b)
-    touched = [(p, q) for p, q in standing
-               if _meets((2 * ca, 2 * ra), (2 * cb, 2 * rb), *_wall_segment(board, p, q))]
+    touched = [
+        (p, q)
+        for p, q in standing
+        if _meets((2 * ca, 2 * ra), (2 * cb, 2 * rb), *_wall_segment(board, p, q))
+    ]
     up = board.level > 0
     stops = m["blocking"] | ~board.exists
-    figures = (m["soaring_figures"] if a_soar else m["ground_figures"]) if a_soar == t_soar \
+    figures = (
+        (m["soaring_figures"] if a_soar else m["ground_figures"])
+        if a_soar == t_soar
         else np.zeros(board.n_cells, dtype=bool)
+    )
     if not up[a] and not up[b]:
         blocked = any(stops[c] or up[c] or figures[c] for c in cells) or bool(touched)
         between = any(m["hindering"][c] for c in cells)
     elif up[a] and up[b]:
-        blocked = (any(up[c] and (stops[c] or figures[c]) for c in cells)
-                   or any(up[p] and up[q] for p, q in touched))
+        blocked = any(up[c] and (stops[c] or figures[c]) for c in cells) or any(
+            up[p] and up[q] for p, q in touched
+        )
         between = any(up[c] and m["hindering"][c] for c in cells)
     else:
         roof = a if up[a] else b
-        blocked = (any(stops[c] or up[c] for c in cells)
-                   or any(roof not in (p, q) for p, q in touched))
+        blocked = any(stops[c] or up[c] for c in cells) or any(
+            roof not in (p, q) for p, q in touched
+        )
         between = False
     flyer = a_soar or a_fly or t_soar or t_fly
-    hindered = (not blocked and (between or m["hindering"][b])
-                and (m["indoor"][a] or m["indoor"][b] or not flyer))
+    hindered = (
+        not blocked
+        and (between or m["hindering"][b])
+        and (m["indoor"][a] or m["indoor"][b] or not flyer)
+    )
     return not blocked, bool(hindered)
 
 
@@ -435,17 +483,29 @@ def test_targets_from_agrees_with_a_square_by_square_reference(seed):
     lines = FireLines(board)
     n = board.n_cells
     intact = rng.random(lines.geometry.n_edges) < 0.8
-    m = {name: rng.random(n) < p for name, p in (
-        ("blocking", 0.07), ("hindering", 0.2), ("ground_figures", 0.12),
-        ("soaring_figures", 0.12), ("indoor", 0.2))}
+    m = {
+        name: rng.random(n) < p
+        for name, p in (
+            ("blocking", 0.07),
+            ("hindering", 0.2),
+            ("ground_figures", 0.12),
+            ("soaring_figures", 0.12),
+            ("indoor", 0.2),
+        )
+    }
     snap = lines.snapshot(walls_intact=intact, **m)
     standing = [tuple(int(x) for x in lines.geometry.edges[i]) for i in np.flatnonzero(intact)]
     outcomes = set()
     for a in range(0, n, 3):
         a_soar, a_fly = bool(rng.random() < 0.3), bool(rng.random() < 0.3)
         t_soar, t_fly = rng.random(n) < 0.3, rng.random(n) < 0.3
-        found = snap.targets_from(a, attacker_soaring=a_soar, attacker_flying=a_fly,
-                                  target_soaring=t_soar, target_flying=t_fly)
+        found = snap.targets_from(
+            a,
+            attacker_soaring=a_soar,
+            attacker_flying=a_fly,
+            target_soaring=t_soar,
+            target_flying=t_fly,
+        )
         assert found.targets.tolist() == list(range(n))
         for b in range(n):
             if b == a:
@@ -454,8 +514,14 @@ def test_targets_from_agrees_with_a_square_by_square_reference(seed):
             got = (bool(found.clear[b]), bool(found.hindered[b]))
             assert got == expected, (board.label(a), board.label(b))
             outcomes.add(got)
-            single = snap.line(a, b, attacker_soaring=a_soar, attacker_flying=a_fly,
-                               target_soaring=t_soar[b], target_flying=t_fly[b])
+            single = snap.line(
+                a,
+                b,
+                attacker_soaring=a_soar,
+                attacker_flying=a_fly,
+                target_soaring=t_soar[b],
+                target_flying=t_fly[b],
+            )
             assert tuple(single) == expected
     assert outcomes == {CLEAR, HINDERED, BLOCKED}
 
@@ -466,24 +532,30 @@ def test_targets_from_takes_a_subset_and_per_target_flags():
     found = snap.targets_from(0, [4, 8], target_soaring=np.array([True, False]))
     assert found.targets.tolist() == [4, 8]
     assert found.clear.tolist() == [True, False]  # mixed line / ground line past a figure
-    found = lines.targets_from(0, [4, 8], attacker_soaring=True, target_soaring=True,
-                               **scene.masks)
+    found = lines.targets_from(0, [4, 8], attacker_soaring=True, target_soaring=True, **scene.masks)
     assert found.clear.tolist() == [False, False]  # the soaring figure on (0,2) blocks both
 
 
 def test_sight_touched_edges_are_the_edge_ids_of_walls_and_match_exact_geometry():
     board = Board.create("square8", np.ones((5, 6), dtype=bool))
     sight = SquareSightTable(board)
-    every = [(a, b) for a in range(board.n_cells) for b in (a + 1, a + board.width)
-             if b < board.n_cells and (b == a + board.width or b % board.width)]
+    every = [
+        (a, b)
+        for a in range(board.n_cells)
+        for b in (a + 1, a + board.width)
+        if b < board.n_cells and (b == a + board.width or b % board.width)
+    ]
     ids = {square_edge_id(board, a, b): (a, b) for a, b in every}
     assert len(ids) == len(every) and max(ids) < 2 * board.n_cells
     for a in (0, board.cell(2, 3), board.cell(4, 5)):
         rows = sight.touched_edge_rows(a, np.arange(board.n_cells))
         for b in range(board.n_cells):
             (ra, ca), (rb, cb) = board.rc(a), board.rc(b)
-            expected = {i for i, (p, q) in ids.items()
-                        if _meets((2 * ca, 2 * ra), (2 * cb, 2 * rb), *_wall_segment(board, p, q))}
+            expected = {
+                i
+                for i, (p, q) in ids.items()
+                if _meets((2 * ca, 2 * ra), (2 * cb, 2 * rb), *_wall_segment(board, p, q))
+            }
             assert set(sight.touched_edges(a, b).tolist()) == expected
             assert set(rows[b].tolist()) - {2 * board.n_cells} == expected
             crossed = sight.crossed_rows(a, np.array([b]))[0]

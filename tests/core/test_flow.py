@@ -16,14 +16,22 @@ from envs.core.planes import PlaneLayout, View
 
 
 def layout() -> ActionLayout:
-    return ActionLayout.build(4, ["step", "target"], [
-        "roll", SlotFamily.of("buy", ["axe", "bow"]), "end_turn",
-        SlotFamily.of("take", ["bat_from_0", "bat_from_1"], [("bat", 0), ("bat", 1)])])
+    return ActionLayout.build(
+        4,
+        ["step", "target"],
+        [
+            "roll",
+            SlotFamily.of("buy", ["axe", "bow"]),
+            "end_turn",
+            SlotFamily.of("take", ["bat_from_0", "bat_from_1"], [("bat", 0), ("bat", 1)]),
+        ],
+    )
 
 
 def test_layout_describes_any_action_by_its_place():
-    wide = ActionLayout.build(4, ["step", "target"], ["roll", SlotFamily.of("buy", ["axe"])],
-                              width=2)
+    wide = ActionLayout.build(
+        4, ["step", "target"], ["roll", SlotFamily.of("buy", ["axe"])], width=2
+    )
     assert wide.describe(wide.plane_action("target", 3)) == "target (1,1)"
     assert wide.describe(wide.special("buy_axe")) == "buy_axe"
     assert layout().describe(layout().plane_action("step", 2)) == "step cell 2"
@@ -34,6 +42,7 @@ def test_layout_describes_any_action_by_its_place():
 def test_an_illegal_action_in_a_power_phase_is_named_not_a_crash():
     # HeroClix's VARIANT phase once raised IndexError naming a slot of a power not in play
     import numpy as np
+
     from envs import make
     from envs.core.game import IllegalActionError
 
@@ -55,12 +64,25 @@ def test_an_illegal_action_in_a_power_phase_is_named_not_a_crash():
 def test_layout_orders_planes_then_slots_and_decodes_parameters():
     lay = layout()
     assert lay.size == 2 * 4 + 1 + 2 + 1 + 2
-    assert lay.specials == ("roll", "buy_axe", "buy_bow", "end_turn", "take_bat_from_0", "take_bat_from_1")
+    assert lay.specials == (
+        "roll",
+        "buy_axe",
+        "buy_bow",
+        "end_turn",
+        "take_bat_from_0",
+        "take_bat_from_1",
+    )
     assert lay.slot("buy", 1) == lay.special("buy_bow") == 10
     step = lay.decode(lay.plane_action("target", 3))
     assert (step.kind, step.cell, step.on_cell) == ("target", 3, True)
     take = lay.decode(lay.special("take_bat_from_1"))
-    assert (take.kind, take.index, take.param, take.name, take.cell) == ("take", 1, ("bat", 1), "take_bat_from_1", -1)
+    assert (take.kind, take.index, take.param, take.name, take.cell) == (
+        "take",
+        1,
+        ("bat", 1),
+        "take_bat_from_1",
+        -1,
+    )
     roll = lay.decode(lay.special("roll"))
     assert (roll.kind, roll.param, roll.name) == ("roll", None, "roll")
 
@@ -101,7 +123,12 @@ def test_phase_rule_masks_by_name_and_dispatches_on_the_action_kind():
     lay = layout()
     legal = LegalMask(lay)
     Choose().mask(None, None, legal)
-    assert np.flatnonzero(legal.array).tolist() == [0, 3, lay.special("roll"), lay.special("buy_bow")]
+    assert np.flatnonzero(legal.array).tolist() == [
+        0,
+        3,
+        lay.special("roll"),
+        lay.special("buy_bow"),
+    ]
     events: list = []
     Choose().apply(None, None, lay.decode(lay.special("buy_bow")), events)
     assert events == [("buy", 1)]
@@ -143,11 +170,25 @@ def test_hooks_combine_universal_and_keyed_effects():
 
 
 def test_plane_layout_names_channels_from_one_declaration():
-    planes = PlaneLayout([View("space"), View("piece", ["bat", "rocks"]),
-                          View("hero@seat", ["+0", "+1"], sep=""),
-                          View("phase", ["A", "B"], constant=True), View("round", constant=True)])
-    assert planes.channel_names == ("space", "piece:bat", "piece:rocks", "hero@seat+0", "hero@seat+1",
-                                    "phase:A", "phase:B", "round")
+    planes = PlaneLayout(
+        [
+            View("space"),
+            View("piece", ["bat", "rocks"]),
+            View("hero@seat", ["+0", "+1"], sep=""),
+            View("phase", ["A", "B"], constant=True),
+            View("round", constant=True),
+        ]
+    )
+    assert planes.channel_names == (
+        "space",
+        "piece:bat",
+        "piece:rocks",
+        "hero@seat+0",
+        "hero@seat+1",
+        "phase:A",
+        "phase:B",
+        "round",
+    )
     assert planes["piece"] == slice(1, 3) and planes.channel("phase", "B") == 6
     assert planes.board_channels == 5 and planes.constant_channels == 3
     with pytest.raises(ValueError, match="comes after constant views"):
@@ -157,11 +198,13 @@ def test_plane_layout_names_channels_from_one_declaration():
 
 
 def test_envs_are_modules_of_the_envs_package_and_load_lazily():
-    code = ("import sys, envs; assert 'envs.heroica.rules' not in sys.modules; "
-            "assert 'envs.heroclix.rules' not in sys.modules; "
-            "from envs import heroica_v0, heroscape_v0; "
-            "assert hasattr(heroica_v0, 'env') and hasattr(heroscape_v0, 'env'); "
-            "assert 'envs.heroscape.rules' in sys.modules; print(sorted(envs.env_names()))")
+    code = (
+        "import sys, envs; assert 'envs.heroica.rules' not in sys.modules; "
+        "assert 'envs.heroclix.rules' not in sys.modules; "
+        "from envs import heroica_v0, heroscape_v0; "
+        "assert hasattr(heroica_v0, 'env') and hasattr(heroscape_v0, 'env'); "
+        "assert 'envs.heroscape.rules' in sys.modules; print(sorted(envs.env_names()))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['heroclix_v0', 'heroica_v0', 'heroscape_v0']"
 

@@ -31,14 +31,26 @@ def push(text, distance, walls=frozenset(), **kw):
     board, cells, blocking, occupied = board_from(text, walls)
     attacker, target = cells["A"][0], cells["T"][0]
     direction = compass_direction(board, attacker, target)
-    result = knockback(board, target, direction, distance, blocking=blocking, occupied=occupied, **kw)
+    result = knockback(
+        board, target, direction, distance, blocking=blocking, occupied=occupied, **kw
+    )
     return board, result
 
 
-@pytest.mark.parametrize("vector,expected", [
-    ((0, 3), E), ((-2, 0), N), ((2, 2), SE), ((2, 1), SE), ((3, 1), S), ((1, 3), E),
-    ((-1, -2), NW), ((-1, -3), W), ((1, -1), SW),
-])
+@pytest.mark.parametrize(
+    "vector,expected",
+    [
+        ((0, 3), E),
+        ((-2, 0), N),
+        ((2, 2), SE),
+        ((2, 1), SE),
+        ((3, 1), S),
+        ((1, 3), E),
+        ((-1, -2), NW),
+        ((-1, -3), W),
+        ((1, -1), SW),
+    ],
+)
 def test_HC_4_9_direction_is_the_compass_point_closest_in_angle(vector, expected):
     board = Board.create("square8", np.ones((9, 9), dtype=bool))
     source = board.cell(4, 4)
@@ -47,12 +59,15 @@ def test_HC_4_9_direction_is_the_compass_point_closest_in_angle(vector, expected
 
 
 def test_HC_4_9_one_square_per_damage_straight_away_diagonals_included():
-    board, result = push("""
+    board, result = push(
+        """
         A.....
         .T....
         ......
         ......
-    """, 2)
+    """,
+        2,
+    )
     assert [board.label(c) for c in result.path] == ["(2,2)", "(3,3)"]
     assert result.reason is KnockbackStop.DONE and result.extra_damage == 0
 
@@ -70,11 +85,15 @@ def test_HC_4_10_wall_stops_the_push_with_1_damage():
 
 
 def test_HC_4_10_a_diagonal_push_grazing_a_wall_corner_stops():
-    board, result = push("""
+    board, result = push(
+        """
         A...
         .T..
         ....
-    """, 2, walls={((1, 2), (2, 2))})
+    """,
+        2,
+        walls={((1, 2), (2, 2))},
+    )
     assert result.path == () and result.reason is KnockbackStop.WALL
 
 
@@ -88,7 +107,9 @@ def test_HC_4_10_blocking_terrain_and_higher_ground_stop_with_1_damage():
 
 
 def test_HC_4_11_knocked_off_higher_ground_lands_and_takes_2():
-    board2, cells, _, _ = board_from("A^^..")  # the pushed figure stands on the first rooftop square
+    board2, cells, _, _ = board_from(
+        "A^^.."
+    )  # the pushed figure stands on the first rooftop square
     start = cells["A"][0] + 1
     fall = knockback(board2, start, E, 3)
     assert [board2.label(c) for c in fall.path] == ["(0,2)", "(0,3)"]

@@ -15,8 +15,15 @@ import pytest
 
 from envs.core.adjacency import adjacency_table
 from envs.core.board import Board
-from envs.core.modemove import (NOT_REACHED, ModeRules, enemy_stop_cells, reachable_modes,
-                                squares_next_to, squares_touching, touching_table)
+from envs.core.modemove import (
+    NOT_REACHED,
+    ModeRules,
+    enemy_stop_cells,
+    reachable_modes,
+    squares_next_to,
+    squares_touching,
+    touching_table,
+)
 from envs.core.movement import climb_cost, reachable
 
 HOVER, SOAR = 0, 1
@@ -24,8 +31,7 @@ HOVER, SOAR = 0, 1
 
 def board_from(text: str, walls=frozenset()):
     grid = np.array([list(r.strip()) for r in text.strip().splitlines()])
-    board = Board.create("square8", grid != "#", level=(grid == "^").astype(np.int16),
-                         walls=walls)
+    board = Board.create("square8", grid != "#", level=(grid == "^").astype(np.int16), walls=walls)
     return board, {ch: (grid == ch).reshape(-1) for ch in "hBiL^"}
 
 
@@ -42,8 +48,9 @@ def everywhere(board):
 
 def search(board, seed, budget, *modes, **kwargs):
     row, col, mode = seed
-    return reachable_modes(board.neighbors, [(board.cell(row, col), mode, 0)], budget,
-                           list(modes), **kwargs)
+    return reachable_modes(
+        board.neighbors, [(board.cell(row, col), mode, 0)], budget, list(modes), **kwargs
+    )
 
 
 def path_cost(board, path, modes, switch_cost=1):
@@ -63,12 +70,16 @@ def path_cost(board, path, modes, switch_cost=1):
 
 # -- HC-3.19 to HC-3.22: speed, diagonals, figures, stopping, ending ---------------------------
 
+
 def test_HC_3_19_speed_caps_the_steps_and_a_diagonal_costs_one():
     board, _ = board_from("\n".join(["......."] * 7))
     start = board.cell(3, 3)
     reach = search(board, (3, 3, 0), 2, ModeRules(everywhere(board)))
     near = board.distance[start] <= 2
-    assert reach.cost[0].tolist() == np.where(near, board.distance[start].astype(np.int64), NOT_REACHED).tolist()
+    assert (
+        reach.cost[0].tolist()
+        == np.where(near, board.distance[start].astype(np.int64), NOT_REACHED).tolist()
+    )
     assert reach.destinations().tolist() == np.flatnonzero(near).tolist()
     assert reach.cost[0, board.cell(5, 5)] == 2  # two diagonal steps
 
@@ -98,8 +109,9 @@ def test_HC_3_21_entering_a_square_next_to_an_enemy_ends_the_move():
     stops = enemy_stop_cells(adjacency_table(board), [enemy], board.cell(0, 0))
     stopping = ModeRules(~mask(board, (0, 3)), stop_cells=stops)
     reach = search(board, (0, 0, 0), 10, stopping)
-    assert reach.destinations().tolist() == [board.cell(*rc) for rc in
-                                             [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]]
+    assert reach.destinations().tolist() == [
+        board.cell(*rc) for rc in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    ]
     assert reach.ends[0, board.cell(1, 2)] and reach.going_on[0, board.cell(1, 2)] == NOT_REACHED
     assert reach.cost[0, board.cell(0, 5)] == NOT_REACHED
     assert search(board, (0, 0, 0), 10, free).ends[0, board.cell(0, 5)]
@@ -130,27 +142,31 @@ def test_HC_3_25_broken_away_enemies_do_not_stop_new_ones_do():
     a, b, start = board.cell(0, 1), board.cell(0, 6), board.cell(1, 1)
     table = adjacency_table(board)
     enter = ~mask(board, (0, 1), (0, 6))
-    after_breakaway = search(board, (1, 1, 0), 10,
-                             ModeRules(enter, stop_cells=enemy_stop_cells(table, [a, b], start)))
+    after_breakaway = search(
+        board, (1, 1, 0), 10, ModeRules(enter, stop_cells=enemy_stop_cells(table, [a, b], start))
+    )
     assert after_breakaway.going_on[0, board.cell(1, 2)] == 1  # next to A: goes on
     assert after_breakaway.going_on[0, board.cell(1, 5)] == NOT_REACHED  # next to B: stops
     assert after_breakaway.ends[0, board.cell(1, 5)]
     assert after_breakaway.cost[0, board.cell(1, 7)] == NOT_REACHED
-    all_new = search(board, (1, 1, 0), 10,
-                     ModeRules(enter, stop_cells=enemy_stop_cells(table, [a, b])))
+    all_new = search(
+        board, (1, 1, 0), 10, ModeRules(enter, stop_cells=enemy_stop_cells(table, [a, b]))
+    )
     assert all_new.going_on[0, board.cell(1, 2)] == NOT_REACHED
 
 
 def test_stop_rules_never_apply_to_the_seed():
     board, terrain = board_from(".h..")
     stops = mask(board, (0, 1))
-    reach = search(board, (0, 1, 0), 2, ModeRules(everywhere(board), hindering=terrain["h"],
-                                                  stop_cells=stops))
+    reach = search(
+        board, (0, 1, 0), 2, ModeRules(everywhere(board), hindering=terrain["h"], stop_cells=stops)
+    )
     assert reach.going_on[0, 1] == 0 and reach.ends[0, 1]
     assert reach.going_on[0, 2] == 1 and reach.going_on[0, 3] == 2
 
 
 # -- HC-3.26 to HC-3.30: flyers ----------------------------------------------------------------
+
 
 def flyer(board, hover_enter=None, soar_enter=None, **soar):
     hover = ModeRules(everywhere(board) if hover_enter is None else hover_enter)
@@ -212,8 +228,11 @@ def test_HC_3_29_soaring_stops_only_next_to_soaring_enemies_whatever_the_walls()
     board, _ = board_from(".....\n.....\n.....", walls={((1, 3), (2, 3))})
     ground_enemy, soaring_enemy = board.cell(0, 2), board.cell(2, 4)
     enter = ~mask(board, (0, 2), (2, 4))
-    soar = ModeRules(everywhere(board), can_end=enter,
-                     stop_cells=enemy_stop_cells(touching_table(board), [soaring_enemy]))
+    soar = ModeRules(
+        everywhere(board),
+        can_end=enter,
+        stop_cells=enemy_stop_cells(touching_table(board), [soaring_enemy]),
+    )
     reach = search(board, (1, 0, 0), 6, soar)
     assert reach.going_on[0, board.cell(1, 2)] == 2  # beside the ground enemy: no stop
     assert reach.going_on[0, board.cell(0, 2)] == 2  # over it
@@ -260,6 +279,7 @@ def test_HC_3_30_a_carrying_flyer_must_end_hovering():
 
 # -- HC-5.8, HC-5.10, HC-5.18: terrain ---------------------------------------------------------
 
+
 def test_HC_5_10_entering_hindering_ends_the_move():
     board, terrain = board_from("..hhh.")
     rules = ModeRules(everywhere(board), hindering=terrain["h"])
@@ -274,16 +294,18 @@ def test_HC_5_10_a_step_from_hindering_into_hindering_ends_the_move():
     assert inside.destinations().tolist() == [0, 1, 2, 3]
     assert inside.going_on[0, 3] == NOT_REACHED and inside.cost[0, 3] == 1
     friend = mask(board, (0, 3))  # a hindering square it may not end on is not entered
-    blocked = search(board, (0, 2, 0), 3,
-                     ModeRules(everywhere(board), can_end=~friend, hindering=terrain["h"]))
+    blocked = search(
+        board, (0, 2, 0), 3, ModeRules(everywhere(board), can_end=~friend, hindering=terrain["h"])
+    )
     assert blocked.destinations().tolist() == [0, 1, 2]
 
 
 def test_HC_5_10_chains_hindering_to_hindering_goes_on_even_past_a_friend():
     board, terrain = board_from("..hhh.")
     friend = mask(board, (0, 3))
-    rules = ModeRules(everywhere(board), can_end=~friend, hindering=terrain["h"],
-                      hindering_chains=True)
+    rules = ModeRules(
+        everywhere(board), can_end=~friend, hindering=terrain["h"], hindering_chains=True
+    )
     inside = search(board, (0, 2, 0), 3, rules)
     assert inside.destinations().tolist() == [0, 1, 2, 4, 5]
     assert inside.going_on[0, 3] == 1 and not inside.ends[0, 3]
@@ -302,8 +324,12 @@ def test_HC_5_10_chains_a_square_may_be_reached_stopped_cheaply_and_going_on_dea
 
 def test_HC_5_10_chains_an_equally_cheap_going_on_arrival_is_the_one_followed():
     board, terrain = board_from("h.h\nhh#")
-    reach = search(board, (0, 0, 0), 4, ModeRules(everywhere(board), hindering=terrain["h"],
-                                                  hindering_chains=True))
+    reach = search(
+        board,
+        (0, 0, 0),
+        4,
+        ModeRules(everywhere(board), hindering=terrain["h"], hindering_chains=True),
+    )
     x = board.cell(0, 2)
     assert reach.cost[0, x] == reach.going_on[0, x] == 2  # also stopped in 2, through (0,1)
     assert reach.path_to(x, 0) == [(0, 0), (board.cell(1, 1), 0), (x, 0)]
@@ -337,6 +363,7 @@ def test_HC_5_8_a_ladder_step_up_costs_two_and_levels_change_only_there():
 
 # -- seeds, paths, determinism -----------------------------------------------------------------
 
+
 def test_HC_6_6_several_seeds_continue_a_move_and_the_cheapest_wins():
     board, _ = board_from("......")
     rules = ModeRules(everywhere(board), can_end=~mask(board, (0, 4)))
@@ -366,15 +393,18 @@ def test_a_tie_goes_to_the_lowest_index_even_when_it_is_found_later():
 
 def test_results_do_not_depend_on_the_cached_tables():
     board, terrain = board_from("..h.\n.h..\n....")
-    modes = [ModeRules(everywhere(board), hindering=terrain["h"]),
-             ModeRules(everywhere(board), step_cost=climb_cost(board))]
+    modes = [
+        ModeRules(everywhere(board), hindering=terrain["h"]),
+        ModeRules(everywhere(board), step_cost=climb_cost(board)),
+    ]
     first = reachable_modes(board.neighbors, [(0, 0, 0)], 4, modes)
     again = reachable_modes(board.neighbors, [(0, 0, 0)], 4, modes)
     fresh = reachable_modes(board.neighbors.copy(), [(0, 0, 0)], 4, modes)
     for other in (again, fresh):
         assert (other.cost == first.cost).all() and (other.ends == first.ends).all()
-        assert all(other.path_to(c, m) == first.path_to(c, m)
-                   for m, c in zip(*np.nonzero(first.reached())))
+        assert all(
+            other.path_to(c, m) == first.path_to(c, m) for m, c in zip(*np.nonzero(first.reached()))
+        )
 
 
 def reference(board, seeds, budget, modes, switch_cost=1):
@@ -384,10 +414,18 @@ def reference(board, seeds, budget, modes, switch_cost=1):
     def full(value, default):
         return np.full(n, default) if value is None else np.asarray(value, dtype=bool)
 
-    rules = [dict(enter=full(m.can_enter, True), end=full(m.can_end, True) if m.can_end
-                  is not None else full(m.can_enter, True), stop=full(m.stop_cells, False),
-                  hind=full(m.hindering, False), switch=full(m.may_switch, True),
-                  chains=m.hindering_chains, cost=m.step_cost) for m in modes]
+    rules = [
+        dict(
+            enter=full(m.can_enter, True),
+            end=full(m.can_end, True) if m.can_end is not None else full(m.can_enter, True),
+            stop=full(m.stop_cells, False),
+            hind=full(m.hindering, False),
+            switch=full(m.may_switch, True),
+            chains=m.hindering_chains,
+            cost=m.step_cost,
+        )
+        for m in modes
+    ]
     heap = [(spent, 0, mode, cell) for cell, mode, spent in seeds]
     best: dict[tuple[int, int, int], int] = {}
     while heap:
@@ -430,16 +468,25 @@ def random_case(seed, n_modes):
     n = board.n_cells
     modes = []
     for mode in range(n_modes):
-        costs = np.where(rng.random(board.neighbors.shape) < 0.15, -1,
-                         rng.integers(1, 3, board.neighbors.shape))
-        modes.append(ModeRules(rng.random(n) < 0.9, can_end=rng.random(n) < 0.8,
-                               step_cost=costs if mode else None,
-                               hindering=rng.random(n) < 0.3, stop_cells=rng.random(n) < 0.15,
-                               may_switch=rng.random(n) < 0.7,
-                               hindering_chains=bool(rng.random() < 0.5)))
+        costs = np.where(
+            rng.random(board.neighbors.shape) < 0.15, -1, rng.integers(1, 3, board.neighbors.shape)
+        )
+        modes.append(
+            ModeRules(
+                rng.random(n) < 0.9,
+                can_end=rng.random(n) < 0.8,
+                step_cost=costs if mode else None,
+                hindering=rng.random(n) < 0.3,
+                stop_cells=rng.random(n) < 0.15,
+                may_switch=rng.random(n) < 0.7,
+                hindering_chains=bool(rng.random() < 0.5),
+            )
+        )
     spaces = board.spaces()
-    seeds = [(int(rng.choice(spaces)), int(rng.integers(n_modes)), int(rng.integers(0, 2)))
-             for _ in range(int(rng.integers(1, 3)))]
+    seeds = [
+        (int(rng.choice(spaces)), int(rng.integers(n_modes)), int(rng.integers(0, 2)))
+        for _ in range(int(rng.integers(1, 3)))
+    ]
     return board, modes, seeds, int(rng.integers(2, 9))
 
 
@@ -456,7 +503,9 @@ def test_matches_an_independent_search_and_paths_sum_to_the_cost(seed):
     for mode, cell in zip(*np.nonzero(reach.reached())):
         path = reach.path_to(int(cell), int(mode))
         assert path[-1] == (cell, mode) and path[0] in starts
-        assert starts[path[0]] + path_cost(board, path, modes, switch_cost) == reach.cost[mode, cell]
+        assert (
+            starts[path[0]] + path_cost(board, path, modes, switch_cost) == reach.cost[mode, cell]
+        )
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -472,17 +521,30 @@ def test_one_mode_matches_movement_reachable(seed):
     assert ours.cost[0].tolist() == theirs.cost.tolist()
     assert ours.ends[0].tolist() == theirs.end_mask.tolist()
     for chains in (False, True):
-        hindered = ModeRules(enter, can_end=end, step_cost=step_cost, stop_cells=stops,
-                             hindering=hind, hindering_chains=chains)
+        hindered = ModeRules(
+            enter,
+            can_end=end,
+            step_cost=step_cost,
+            stop_cells=stops,
+            hindering=hind,
+            hindering_chains=chains,
+        )
         ours = reachable_modes(board.neighbors, [(start, 0, 0)], budget, [hindered])
-        theirs = reachable(board, start, budget, step_cost, enter,
-                           lambda a, b: bool(stops[b] or (hind[b] and not (chains and hind[a]))),
-                           end)
+        theirs = reachable(
+            board,
+            start,
+            budget,
+            step_cost,
+            enter,
+            lambda a, b, chains=chains: bool(stops[b] or (hind[b] and not (chains and hind[a]))),
+            end,
+        )
         assert ours.cost[0].tolist() == theirs.cost.tolist()
         assert ours.ends[0].tolist() == theirs.end_mask.tolist()
 
 
 # -- helpers and errors ------------------------------------------------------------------------
+
 
 def test_squares_next_to_follows_the_table_and_touching_ignores_walls():
     board, _ = board_from("...\n...\n#..", walls={((1, 1), (1, 2))})
@@ -511,14 +573,22 @@ def test_bad_inputs_raise_value_errors():
         (lambda: reachable_modes(nb, [(0, 0, 0)], -1, [ok]), "budget"),
         (lambda: reachable_modes(nb, [(0, 0, 0)], 1, []), "at least one mode"),
         (lambda: reachable_modes(nb, [(0, 0, 0)], 1, [ok, ok], switch_cost=-1), "switch_cost"),
-        (lambda: reachable_modes(nb, [(0, 0, 0)], 1, [ModeRules(np.ones(4, bool))]),
-         r"modes\[0\].can_enter"),
-        (lambda: reachable_modes(nb, [(0, 0, 0)], 1,
-                                 [ok, ModeRules(everywhere(board), hindering=np.ones(2))]),
-         r"modes\[1\].hindering"),
-        (lambda: reachable_modes(nb, [(0, 0, 0)], 1,
-                                 [ModeRules(everywhere(board), step_cost=np.ones((3, 4), int))]),
-         r"modes\[0\].step_cost has shape"),
+        (
+            lambda: reachable_modes(nb, [(0, 0, 0)], 1, [ModeRules(np.ones(4, bool))]),
+            r"modes\[0\].can_enter",
+        ),
+        (
+            lambda: reachable_modes(
+                nb, [(0, 0, 0)], 1, [ok, ModeRules(everywhere(board), hindering=np.ones(2))]
+            ),
+            r"modes\[1\].hindering",
+        ),
+        (
+            lambda: reachable_modes(
+                nb, [(0, 0, 0)], 1, [ModeRules(everywhere(board), step_cost=np.ones((3, 4), int))]
+            ),
+            r"modes\[0\].step_cost has shape",
+        ),
         (lambda: reachable_modes(nb, [(0, 0, 0)], 1, [object()]), "not ModeRules"),
         (lambda: reachable_modes(nb + 5, [(0, 0, 0)], 1, [ok]), "outside"),
         (lambda: squares_next_to(adjacency_table(board), [7]), "out of range"),

@@ -4,8 +4,14 @@ import numpy as np
 import pytest
 
 from envs.core.board import Board
-from envs.core.movement import (NOT_REACHED, cells_within, climb_cost, reachable,
-                                reachable_double, straight_line)
+from envs.core.movement import (
+    NOT_REACHED,
+    cells_within,
+    climb_cost,
+    reachable,
+    reachable_double,
+    straight_line,
+)
 
 
 def grid(topology, height, width, **kwargs):
@@ -37,7 +43,9 @@ def test_unit_costs_match_board_distance():
     expected = np.flatnonzero(board.distance[14] <= 2)
     assert reach.destinations().tolist() == expected.tolist()
     assert (reach.cost[expected] == board.distance[14, expected]).all()
-    assert reach.cost[board.distance[14] > 2].tolist() == [NOT_REACHED] * int((board.distance[14] > 2).sum())
+    assert reach.cost[board.distance[14] > 2].tolist() == [NOT_REACHED] * int(
+        (board.distance[14] > 2).sum()
+    )
 
 
 def test_HS_6_6_climbing_costs_one_per_level():
@@ -119,8 +127,9 @@ def test_HC_3_21_stop_on_entering_a_square_next_to_an_enemy():
     board = grid("square8", 3, 5)
     enemy = board.cell(0, 4)
     near_enemy = board.distance[enemy] == 1
-    reach = reachable(board, board.cell(2, 0), 5, can_enter=~cells(board, enemy),
-                      stops_after_entering=near_enemy)
+    reach = reachable(
+        board, board.cell(2, 0), 5, can_enter=~cells(board, enemy), stops_after_entering=near_enemy
+    )
     assert reach.reached()[board.cell(1, 3)]
     # Squares next to the enemy are reachable, but nothing beyond them through them.
     assert reach.path_to(board.cell(1, 4))[-2] not in np.flatnonzero(near_enemy)
@@ -233,6 +242,7 @@ def test_cells_within_uses_step_distance():
 
 # -- double-space figures (HS-7) ---------------------------------------------------------------
 
+
 def test_HS_7_1_follower_takes_the_space_the_leader_left():
     board = row_of_hexes([0] * 5)
     reach = reachable_double(board, (1, 0), 2)
@@ -283,7 +293,10 @@ def test_HS_7_1_halves_obey_enemy_and_friendly_spaces():
     board = row_of_hexes([0] * 5)
     enemy, friend = cells(board, 4), cells(board, 2)
     assert reachable_double(board, (1, 0), 3, can_enter=~enemy).destinations() == [
-        (0, 1), (1, 2), (2, 3)]
+        (0, 1),
+        (1, 2),
+        (2, 3),
+    ]
     # Passing the friend is allowed, but no end position avoids it within three steps.
     blocked = reachable_double(board, (1, 0), 3, can_enter=~enemy, can_end=~friend)
     assert blocked.destinations() == [(0, 1)]
@@ -313,10 +326,24 @@ def test_reachable_destinations_matches_the_full_search(seed):
     end = rng.random(board.n_cells) < 0.8
     budget = int(rng.integers(0, 7))
     # a callable stop rule takes the general two-state heap search: an independent reference
-    general = reachable(board, start, budget, step_cost=cost, can_enter=enter,
-                        stops_after_entering=lambda a, b: bool(stops[b]), can_end=end)
-    by_cell = reachable(board, start, budget, step_cost=cost, can_enter=enter,
-                        stops_after_entering=stops, can_end=end)
+    general = reachable(
+        board,
+        start,
+        budget,
+        step_cost=cost,
+        can_enter=enter,
+        stops_after_entering=lambda a, b: bool(stops[b]),
+        can_end=end,
+    )
+    by_cell = reachable(
+        board,
+        start,
+        budget,
+        step_cost=cost,
+        can_enter=enter,
+        stops_after_entering=stops,
+        can_end=end,
+    )
     expected = general.destinations().tolist()
     assert by_cell.destinations().tolist() == expected
     assert reachable_destinations(board, start, budget, cost, enter, stops, end) == expected

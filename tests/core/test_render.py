@@ -7,8 +7,16 @@ import numpy as np
 import pytest
 
 from envs.core.board import Board
-from envs.core.render import (DiceGroup, Piece, Scene, caption_lines, glyph_kinds, legend_for,
-                              piece_boxes, render_frame)
+from envs.core.render import (
+    DiceGroup,
+    Piece,
+    Scene,
+    caption_lines,
+    glyph_kinds,
+    legend_for,
+    piece_boxes,
+    render_frame,
+)
 from envs.core.textboard import render_text
 from envs.core.video import write_video
 
@@ -47,9 +55,14 @@ def centre_px(board: Board, cell: int, cell_px: int = 48) -> tuple[int, int]:
 def test_frame_dtype_shape_even_and_constant():
     board = square_board()
     short = render_frame(scene_for(board, caption="t"))
-    long = render_frame(scene_for(
-        board, caption="turn 99 | " + "x" * 500, dice=[str(i) for i in range(40)],
-        status_lines=[f"player_{i % 4} line {i} " + "y" * 80 for i in range(60)]))
+    long = render_frame(
+        scene_for(
+            board,
+            caption="turn 99 | " + "x" * 500,
+            dice=[str(i) for i in range(40)],
+            status_lines=[f"player_{i % 4} line {i} " + "y" * 80 for i in range(60)],
+        )
+    )
     assert short.dtype == np.uint8 and short.ndim == 3 and short.shape[2] == 3
     assert short.shape == long.shape
     assert short.shape[0] % 2 == 0 and short.shape[1] % 2 == 0
@@ -66,15 +79,19 @@ def test_min_height_and_target_height():
     assert bigger.shape[1] > render_frame(scene_for(board)).shape[1]
 
 
-@pytest.mark.parametrize("make_board", [
-    square_board,
-    lambda: square_board(walls={((1, 1), (1, 2)), ((3, 3), (4, 3))}),
-    hex_board,
-])
+@pytest.mark.parametrize(
+    "make_board",
+    [
+        square_board,
+        lambda: square_board(walls={((1, 1), (1, 2)), ((3, 3), (4, 3))}),
+        hex_board,
+    ],
+)
 def test_boards_render(make_board):
     board = make_board()
-    frame = render_frame(scene_for(board, caption="hello", dice=["skull", "2"],
-                                   status_lines=["player_0 hp 3/4"]))
+    frame = render_frame(
+        scene_for(board, caption="hello", dice=["skull", "2"], status_lines=["player_0 hp 3/4"])
+    )
     assert frame.dtype == np.uint8 and frame.shape[0] % 2 == 0 and frame.shape[1] % 2 == 0
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 10  # something was drawn
 
@@ -108,8 +125,9 @@ def test_owner_colours_differ_and_player_colors_override():
     # An empty label leaves the disc's fill at its centre.
     seat0 = render_frame(scene_for(board, pieces=[Piece(cell, "", 0)]))[r, c]
     seat1 = render_frame(scene_for(board, pieces=[Piece(cell, "", 1)]))[r, c]
-    custom = render_frame(scene_for(board, pieces=[Piece(cell, "", 0)],
-                                    player_colors=[(255, 0, 0)]))[r, c]
+    custom = render_frame(
+        scene_for(board, pieces=[Piece(cell, "", 0)], player_colors=[(255, 0, 0)])
+    )[r, c]
     explicit = render_frame(scene_for(board, pieces=[Piece(cell, "", 0, color=(0, 255, 0))]))[r, c]
     assert not np.array_equal(seat0, seat1)
     assert tuple(custom) == (255, 0, 0)
@@ -150,20 +168,29 @@ def test_highlight_and_marks_draw():
 
 def test_out_of_range_cells_are_ignored():
     board = square_board()
-    frame = render_frame(scene_for(board, pieces=[Piece(999, "X", 0)], arrow=(-1, 5),
-                                   highlight=[1000], cell_marks={-3: "S"}))
+    frame = render_frame(
+        scene_for(
+            board,
+            pieces=[Piece(999, "X", 0)],
+            arrow=(-1, 5),
+            highlight=[1000],
+            cell_marks={-3: "S"},
+        )
+    )
     assert frame.shape == render_frame(scene_for(board)).shape
 
 
 def test_pieces_sharing_a_cell_stand_side_by_side():
     board = square_board()
     cell = board.cell(2, 3)
-    scene = scene_for(board, pieces=[Piece(cell, "", 0, value="4/4"), Piece(cell, "", 1, value="3/4")])
+    scene = scene_for(
+        board, pieces=[Piece(cell, "", 0, value="4/4"), Piece(cell, "", 1, value="3/4")]
+    )
     a, b = piece_boxes(scene)
     assert a.boxes[0][2] <= b.boxes[0][0] or b.boxes[0][2] <= a.boxes[0][0]  # apart
     frame = render_frame(scene)
     r, c = centre_px(board, cell)
-    window = frame[r - 24: r + 24, c - 24: c + 24].reshape(-1, 3)
+    window = frame[r - 24 : r + 24, c - 24 : c + 24].reshape(-1, 3)
     colours = {tuple(int(v) for v in px) for px in window}
     assert (0, 114, 178) in colours and (230, 159, 0) in colours  # both seats show
 
@@ -171,8 +198,9 @@ def test_pieces_sharing_a_cell_stand_side_by_side():
 def test_dice_groups_draw_faces_and_old_dice_still_draw():
     board = square_board()
     plain = render_frame(scene_for(board))
-    groups = render_frame(scene_for(board, dice_groups=[
-        DiceGroup("attack", "d6", ("6", "2"), "8: hit", 0)]))
+    groups = render_frame(
+        scene_for(board, dice_groups=[DiceGroup("attack", "d6", ("6", "2"), "8: hit", 0)])
+    )
     flat = render_frame(scene_for(board, dice=["3", "4"]))
     assert not np.array_equal(plain, groups) and not np.array_equal(plain, flat)
     assert not np.array_equal(groups, flat)
@@ -193,12 +221,20 @@ def test_long_caption_wraps_instead_of_being_cut():
 
 def test_render_text_square():
     board = square_board()
-    text = render_text(scene_for(
-        board, pieces=[Piece(board.cell(1, 1), "Bar", 0),
-                       Piece(board.cell(3, 3), "g", None, "token"),
-                       Piece(board.cell(3, 3), "Orc", None, "monster")],
-        cell_marks={board.cell(4, 6): "T"}, caption="turn 1", dice=["skull", "2"],
-        status_lines=["player_0 hp 4/4"]))
+    text = render_text(
+        scene_for(
+            board,
+            pieces=[
+                Piece(board.cell(1, 1), "Bar", 0),
+                Piece(board.cell(3, 3), "g", None, "token"),
+                Piece(board.cell(3, 3), "Orc", None, "monster"),
+            ],
+            cell_marks={board.cell(4, 6): "T"},
+            caption="turn 1",
+            dice=["skull", "2"],
+            status_lines=["player_0 hp 4/4"],
+        )
+    )
     lines = text.splitlines()
     assert lines[0] == "#......"
     assert lines[1] == ".B....."
@@ -206,7 +242,9 @@ def test_render_text_square():
     assert lines[3] == "...O..."  # the figure wins over the token below it
     assert lines[4] == "......T"
     assert lines[5:] == ["turn 1", "dice: skull 2", "player_0 hp 4/4"]
-    grouped = render_text(scene_for(board, dice_groups=[DiceGroup("attack", "d6", ("6", "2"), "8: hit")]))
+    grouped = render_text(
+        scene_for(board, dice_groups=[DiceGroup("attack", "d6", ("6", "2"), "8: hit")])
+    )
     assert grouped.splitlines()[-1] == "attack: 6 2 (8: hit)"
     custom = render_text(scene_for(board), terrain_glyphs={0: "_", 1: "~"})
     assert custom.splitlines()[2] == "__~____"
@@ -223,8 +261,9 @@ def test_render_text_hex_offsets_odd_rows():
 
 def _frames(n: int = 3) -> list[np.ndarray]:
     board = square_board()
-    return [render_frame(scene_for(board, caption=f"step {i}", arrow=(8, 8 + i + 1)))
-            for i in range(n)]
+    return [
+        render_frame(scene_for(board, caption=f"step {i}", arrow=(8, 8 + i + 1))) for i in range(n)
+    ]
 
 
 def test_write_mp4_decodes(tmp_path):

@@ -7,8 +7,14 @@ import textwrap
 import pydantic
 import pytest
 
-from envs.core.scenario import (STRICT_MODEL, ScenarioError, grid_field, load_yaml, parse_grid,
-                                validate)
+from envs.core.scenario import (
+    STRICT_MODEL,
+    ScenarioError,
+    grid_field,
+    load_yaml,
+    parse_grid,
+    validate,
+)
 
 
 def _yaml(text: str) -> str:
@@ -38,10 +44,12 @@ ARMY = _yaml("""
 
 
 def test_error_message_format():
-    err = ScenarioError("missions/tunnel.yaml", "(1, 12) is a wall, not a space", line=4,
-                        field="target")
-    assert str(err) == ("missions/tunnel.yaml, line 4, field 'target': "
-                        "(1, 12) is a wall, not a space")
+    err = ScenarioError(
+        "missions/tunnel.yaml", "(1, 12) is a wall, not a space", line=4, field="target"
+    )
+    assert str(err) == (
+        "missions/tunnel.yaml, line 4, field 'target': (1, 12) is a wall, not a space"
+    )
     assert isinstance(err, ValueError)
     assert (err.source, err.line, err.field) == ("missions/tunnel.yaml", 4, "target")
     assert str(ScenarioError("<string>", "bad")) == "<string>: bad"
@@ -139,8 +147,9 @@ def test_parse_grid_returns_rows():
 
 def test_parse_grid_ragged_row_names_the_row_and_line():
     with pytest.raises(ScenarioError) as info:
-        parse_grid("###\n#.\n###\n", {"#": "wall", ".": "space"}, "m.yaml", first_line=10,
-                   field="map")
+        parse_grid(
+            "###\n#.\n###\n", {"#": "wall", ".": "space"}, "m.yaml", first_line=10, field="map"
+        )
     err = info.value
     assert (err.source, err.line, err.field) == ("m.yaml", 11, "map")
     assert "row 1 has 2 characters, expected 3" in str(err)

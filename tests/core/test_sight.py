@@ -7,8 +7,12 @@ import pytest
 
 from envs.core.board import Board
 from envs.core.hexsight import HexSight, HexSightConfig, hex_line_of_sight
-from envs.core.sight import (SquareSightTable, square_hindering_cells, square_line_cells,
-                             square_line_of_fire)
+from envs.core.sight import (
+    SquareSightTable,
+    square_hindering_cells,
+    square_line_cells,
+    square_line_of_fire,
+)
 
 
 def square(height, width, walls=frozenset(), exists=None):
@@ -23,6 +27,7 @@ def mask(board, *cells):
 
 
 # -- square boards ---------------------------------------------------------------------------
+
 
 def test_HC_4_17_open_line_is_clear_and_lists_the_squares_between():
     board = square(1, 5)
@@ -114,25 +119,35 @@ def test_HC_4_17_crossed_squares_match_exact_reference():
     board = square(6, 7)
     for a in (0, board.cell(2, 3), board.cell(5, 6)):
         for b in range(board.n_cells):
-            expected = sorted(c for c in range(board.n_cells) if c not in (a, b)
-                              and _crosses_exactly(board.rc(a), board.rc(b), board.rc(c)))
+            expected = sorted(
+                c
+                for c in range(board.n_cells)
+                if c not in (a, b) and _crosses_exactly(board.rc(a), board.rc(b), board.rc(c))
+            )
             assert sorted(square_line_cells(board, a, b).cells.tolist()) == expected
 
 
 def _meets_exactly(a, b, p, q):
     """Reference: do closed segments a-b and p-q meet? (exact, with collinear overlap)"""
+
     def orient(o, u, v):
         value = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
         return (value > 0) - (value < 0)
 
     def on(o, u, v):  # v on the closed segment o-u, given collinear
-        return min(o[0], u[0]) <= v[0] <= max(o[0], u[0]) and min(o[1], u[1]) <= v[1] <= max(o[1], u[1])
+        return min(o[0], u[0]) <= v[0] <= max(o[0], u[0]) and min(o[1], u[1]) <= v[1] <= max(
+            o[1], u[1]
+        )
 
     o1, o2, o3, o4 = orient(a, b, p), orient(a, b, q), orient(p, q, a), orient(p, q, b)
     if o1 != o2 and o3 != o4:
         return True
-    return ((o1 == 0 and on(a, b, p)) or (o2 == 0 and on(a, b, q))
-            or (o3 == 0 and on(p, q, a)) or (o4 == 0 and on(p, q, b)))
+    return (
+        (o1 == 0 and on(a, b, p))
+        or (o2 == 0 and on(a, b, q))
+        or (o3 == 0 and on(p, q, a))
+        or (o4 == 0 and on(p, q, b))
+    )
 
 
 def test_HC_4_17_wall_contact_matches_exact_reference():
@@ -143,7 +158,7 @@ def test_HC_4_17_wall_contact_matches_exact_reference():
         walls.add(((r, c), (r, c + 1)) if rng.random() < 0.5 else ((r, c), (r + 1, c)))
     board = square(6, 6, walls=walls)
     segments = []  # walls in doubled coordinates (x = 2*col, y = 2*row)
-    for (r1, c1), (r2, c2) in walls:
+    for (r1, c1), (r2, _c2) in walls:
         if r1 == r2:
             segments.append(((2 * c1 + 1, 2 * r1 - 1), (2 * c1 + 1, 2 * r1 + 1)))
         else:
@@ -151,8 +166,9 @@ def test_HC_4_17_wall_contact_matches_exact_reference():
     for a in range(board.n_cells):
         for b in range(board.n_cells):
             (ra, ca), (rb, cb) = board.rc(a), board.rc(b)
-            expected = any(_meets_exactly((2 * ca, 2 * ra), (2 * cb, 2 * rb), p, q)
-                           for p, q in segments)
+            expected = any(
+                _meets_exactly((2 * ca, 2 * ra), (2 * cb, 2 * rb), p, q) for p, q in segments
+            )
             assert square_line_cells(board, a, b).touches_wall == expected
 
 
@@ -208,8 +224,9 @@ def hexes(levels):
 
 
 def sees(board, attacker, target, others=(), config=CFG, attacker_height=None):
-    return hex_line_of_sight(board, config, attacker, None, attacker_height, target, None, None,
-                             list(others))
+    return hex_line_of_sight(
+        board, config, attacker, None, attacker_height, target, None, None, list(others)
+    )
 
 
 def test_HS_10_4_flat_board_is_clear():
@@ -356,6 +373,7 @@ def test_HS_10_4_precomputed_blockers_agree_with_the_segment_test(seed):
         attacker, target, *others = (int(c) for c in rng.choice(spaces, 5, replace=False))
         table = batched.blockers(attacker, 5.0, target, 6.0, heights)
         figures = [(c, int(rng.integers(2))) for c in others]
-        expected = reference.clear(attacker, None, 5.0, target, None, 6.0,
-                                   [(c, None, heights[h]) for c, h in figures])
+        expected = reference.clear(
+            attacker, None, 5.0, target, None, 6.0, [(c, None, heights[h]) for c, h in figures]
+        )
         assert (table.clear_segments != 0 and table.clear(figures)) == expected

@@ -58,6 +58,7 @@ def broken(geometry, *pairs):
 
 # -- ids ------------------------------------------------------------------------------------
 
+
 def test_HC_5_14_wall_ids_follow_sorted_edges_and_look_up_both_ways():
     board = square(3, 3, walls={((1, 1), (1, 2)), ((0, 0), (1, 0)), ((0, 1), (0, 0))})
     geometry = WallGeometry(board)
@@ -78,8 +79,12 @@ def test_HC_5_14_edges_around_lists_the_walls_on_a_squares_four_sides():
     assert [geometry.edges[i].tolist() for i in ids] == [[1, 4], [4, 5], [4, 7], [3, 4]]
     assert geometry.edges_around(0) == (geometry.edge_id(0, 1),)  # its east side
     assert geometry.edges_around(board.cell(2, 2)) == ()  # touches the box only at a corner
-    assert geometry.around[board.cell(0, 1)].tolist() == [-1, -1, geometry.edge_id(1, 4),
-                                                          geometry.edge_id(0, 1)]
+    assert geometry.around[board.cell(0, 1)].tolist() == [
+        -1,
+        -1,
+        geometry.edge_id(1, 4),
+        geometry.edge_id(0, 1),
+    ]
 
 
 def test_HC_5_14_step_walls_orthogonal_edge_and_every_wall_at_a_diagonal_corner():
@@ -91,11 +96,13 @@ def test_HC_5_14_step_walls_orthogonal_edge_and_every_wall_at_a_diagonal_corner(
     assert geometry.step_walls(0, SE) == (geometry.edge_id(0, 1),)
     # (1,1) -> (2,2) passes the corner where both of (1,1)'s walls end.
     assert sorted(geometry.step_walls(board.cell(1, 1), SE)) == sorted(
-        [geometry.edge_id(4, 7), geometry.edge_id(4, 5)])
+        [geometry.edge_id(4, 7), geometry.edge_id(4, 5)]
+    )
     assert geometry.step_walls(0, N) == ()  # off the board: no wall decides it
 
 
 # -- the dynamic table ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(6))
 def test_HC_5_14_all_walls_intact_equals_the_boards_own_table(seed):
@@ -122,8 +129,13 @@ def test_HC_5_14_buildings_outlined_in_walls_match_the_boards_table():
     for i, (a, b) in enumerate(geometry.edges[:6]):
         intact = geometry.all_intact()
         intact[i] = False
-        rebuilt = square(8, 8, walls={pair for pair in walls
-                                      if {board.cell(*pair[0]), board.cell(*pair[1])} != {a, b}})
+        rebuilt = square(
+            8,
+            8,
+            walls={
+                pair for pair in walls if {board.cell(*pair[0]), board.cell(*pair[1])} != {a, b}
+            },
+        )
         assert np.array_equal(geometry.neighbors(intact), rebuilt.neighbors)
 
 
@@ -174,6 +186,7 @@ def test_a_board_without_walls_has_no_ids_and_the_open_table():
 
 # -- what a broken wall changes -------------------------------------------------------------
 
+
 def test_HC_5_16_broken_wall_opens_adjacency_and_line_of_fire():
     board = square(3, 4, walls={((1, 1), (1, 2)), ((0, 1), (0, 2)), ((2, 1), (2, 2))})
     geometry = WallGeometry(board)
@@ -219,8 +232,9 @@ def test_HC_5_16_knockback_passes_a_broken_wall_and_stops_at_an_intact_one():
 
 
 def test_HC_5_16_standing_sides_follow_the_intact_mask():
-    board = Board.create("square8", np.ones((2, 2), dtype=bool),
-                         walls={((0, 0), (0, 1)), ((0, 0), (1, 0))})
+    board = Board.create(
+        "square8", np.ones((2, 2), dtype=bool), walls={((0, 0), (0, 1)), ((0, 0), (1, 0))}
+    )
     geometry = WallGeometry(board)
     sides = geometry.standing_sides(geometry.all_intact())
     assert sides[0].tolist() == [False, True, True, False]  # N, E, S, W of (0,0)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import builtins
 import itertools
 import types
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 import pytest
 import yaml
@@ -29,8 +29,13 @@ _counter = itertools.count()
 
 # -- maps -------------------------------------------------------------------------------------
 
-def grid(marks: Mapping[tuple[int, int], str] | None = None, rows: int = ROWS, cols: int = COLS,
-         edges: str = "NS") -> list[list[str]]:
+
+def grid(
+    marks: Mapping[tuple[int, int], str] | None = None,
+    rows: int = ROWS,
+    cols: int = COLS,
+    edges: str = "NS",
+) -> list[list[str]]:
     """Square glyphs: clear, the starting areas of ``edges``, then ``marks`` on top."""
     g = [["."] * cols for _ in range(rows)]
     for edge in edges:
@@ -73,8 +78,13 @@ def draw(glyphs: Sequence[Sequence[str]], walls: Iterable = ()) -> str:
     return "\n".join(lines)
 
 
-def map_yaml(glyphs, walls=(), levels: Mapping[tuple[int, int], int] | None = None,
-             indoor: bool | Iterable[tuple[int, int]] = False, map_id: str = "testmap") -> str:
+def map_yaml(
+    glyphs,
+    walls=(),
+    levels: Mapping[tuple[int, int], int] | None = None,
+    indoor: bool | Iterable[tuple[int, int]] = False,
+    map_id: str = "testmap",
+) -> str:
     rows, cols = len(glyphs), len(glyphs[0])
     text = f"id: {map_id}\nname: Test map\n"
     if isinstance(indoor, bool):
@@ -83,31 +93,54 @@ def map_yaml(glyphs, walls=(), levels: Mapping[tuple[int, int], int] | None = No
         inside = set(map(tuple, indoor))
         text += "indoor: |\n" + "".join(
             "  " + "".join("i" if (r, c) in inside else "." for c in range(cols)) + "\n"
-            for r in range(rows))
+            for r in range(rows)
+        )
     text += "map: |\n" + "".join(f"  {line}\n" for line in draw(glyphs, walls).splitlines())
     if levels:
         text += "levels: |\n" + "".join(
             "  " + "".join(str(levels.get((r, c), 0) or ".") for c in range(cols)) + "\n"
-            for r in range(rows))
+            for r in range(rows)
+        )
     return text
 
 
 # -- figures ----------------------------------------------------------------------------------
 
+
 def click(speed=6, attack=9, defense=16, damage=2, powers=(None, None, None, None)) -> dict:
     return {"values": [speed, attack, defense, damage], "powers": list(powers)}
 
 
-def fig(fid: str, name: str | None = None, *, points: int = 20, range: int = 0, targets: int = 1,
-        flyer: bool = False, archenemy: str | None = None, clicks: int = 6, speed: int = 6,
-        attack: int = 9, defense: int = 16, damage: int = 2, powers=(None, None, None, None),
-        dial: Sequence[dict] | None = None) -> dict:
+def fig(
+    fid: str,
+    name: str | None = None,
+    *,
+    points: int = 20,
+    range: int = 0,
+    targets: int = 1,
+    flyer: bool = False,
+    archenemy: str | None = None,
+    clicks: int = 6,
+    speed: int = 6,
+    attack: int = 9,
+    defense: int = 16,
+    damage: int = 2,
+    powers=(None, None, None, None),
+    dial: Sequence[dict] | None = None,
+) -> dict:
     """An inline figure: ``dial`` clicks (``click(...)``) then KO; by default ``clicks``
     identical clicks of the given values and powers."""
     if dial is None:
         dial = [click(speed, attack, defense, damage, powers) for _ in builtins.range(clicks)]
-    data = {"id": fid, "name": name or fid.replace("_", " ").title(), "points": points,
-            "range": range, "targets": targets, "flyer": flyer, "dial": [*dial, "KO"]}
+    data = {
+        "id": fid,
+        "name": name or fid.replace("_", " ").title(),
+        "points": points,
+        "range": range,
+        "targets": targets,
+        "flyer": flyer,
+        "dial": [*dial, "KO"],
+    }
     if archenemy:
         data["archenemy_color"] = archenemy
     return data
@@ -115,15 +148,31 @@ def fig(fid: str, name: str | None = None, *, points: int = 20, range: int = 0, 
 
 # -- games ------------------------------------------------------------------------------------
 
-def build(tmp_path: Path, forces: Sequence[Sequence[dict]], placements: Mapping | None = None, *,
-          glyphs=None, marks=None, walls=(), levels=None, indoor=False, edges: str | None = None,
-          objects: Mapping[str, tuple[int, int]] | None = None, build_total: int = 100,
-          max_rounds: int = 30, turn: int | None = 0, dice: Sequence[str] | None = (),
-          options: dict | None = None, seed: int = 0, **position):
+
+def build(
+    tmp_path: Path,
+    forces: Sequence[Sequence[dict]],
+    placements: Mapping | None = None,
+    *,
+    glyphs=None,
+    marks=None,
+    walls=(),
+    levels=None,
+    indoor=False,
+    edges: str | None = None,
+    objects: Mapping[str, tuple[int, int]] | None = None,
+    build_total: int = 100,
+    max_rounds: int = 30,
+    turn: int | None = 0,
+    dice: Sequence[str] | None = (),
+    options: dict | None = None,
+    seed: int = 0,
+    **position,
+):
     """(game, state): one force of inline figures per player (seats in order), placed at
     ``placements`` (label -> (row, col[, "soar"]) or None) from starting squares; the turn
     given to ``turn`` and the dice scripted (``dice=None`` keeps the seeded dice)."""
-    edge_order = edges or ("NS" if len(forces) == 2 else "NSEW"[:len(forces)])
+    edge_order = edges or ("NS" if len(forces) == 2 else "NSEW"[: len(forces)])
     glyphs = glyphs or grid(marks, edges=edge_order)
     rows, cols = len(glyphs), len(glyphs[0])
     tag = next(_counter)
@@ -132,8 +181,13 @@ def build(tmp_path: Path, forces: Sequence[Sequence[dict]], placements: Mapping 
     figures, seen = [], set()
     players = []
     for seat, force in enumerate(forces):
-        squares = iter([(r, c) for r, c in _start_squares(edge_order[seat], rows, cols)
-                        if glyphs[r][c] == edge_order[seat]])
+        squares = iter(
+            [
+                (r, c)
+                for r, c in _start_squares(edge_order[seat], rows, cols)
+                if glyphs[r][c] == edge_order[seat]
+            ]
+        )
         entries = []
         for f in force:
             if f["id"] not in seen:
@@ -142,23 +196,31 @@ def build(tmp_path: Path, forces: Sequence[Sequence[dict]], placements: Mapping 
             r, c = next(squares)
             entries.append({"figure": f["id"], "at": [r, c]})
         players.append({"edge": edge_order[seat], "force": entries})
-    scenario = {"id": f"sc{tag}", "name": "Test", "map": map_path.name,
-                "build_total": build_total, "max_rounds": max_rounds, "players": players,
-                "figures": figures}
+    scenario = {
+        "id": f"sc{tag}",
+        "name": "Test",
+        "map": map_path.name,
+        "build_total": build_total,
+        "max_rounds": max_rounds,
+        "players": players,
+        "figures": figures,
+    }
     if objects:
         # scenario objects go on clear squares outside the starting areas; moved below
-        free = [(r, c) for r in range(3, rows - 3) for c in range(cols)
-                if glyphs[r][c] == "."]
-        scenario["objects"] = [{"object": kind, "at": list(free[k])}
-                               for k, kind in enumerate(objects)]
+        free = [(r, c) for r in range(3, rows - 3) for c in range(cols) if glyphs[r][c] == "."]
+        scenario["objects"] = [
+            {"object": kind, "at": list(free[k])} for k, kind in enumerate(objects)
+        ]
     sc_path = tmp_path / f"sc{tag}.yaml"
     sc_path.write_text(yaml.safe_dump(scenario, sort_keys=False))
     pos = dict(position)
     if placements is not None:
         pos["placements"] = dict(placements)
     if objects:
-        pos["objects"] = {**{k: tuple(v) if v is not None else None for k, v in objects.items()},
-                          **pos.get("objects", {})}
+        pos["objects"] = {
+            **{k: tuple(v) if v is not None else None for k, v in objects.items()},
+            **pos.get("objects", {}),
+        }
     if turn is not None:
         pos["turn"] = turn
     if dice is not None:
@@ -167,6 +229,7 @@ def build(tmp_path: Path, forces: Sequence[Sequence[dict]], placements: Mapping 
 
 
 # -- reading the game -------------------------------------------------------------------------
+
 
 def names(game, state) -> list[str]:
     return [game.action_to_string(state, a) for a in game.legal_actions(state)]
@@ -246,8 +309,11 @@ def dests(game, state, label: str, soar: bool = False, selected: bool = False) -
     if not selected:
         select(game, s, label)
     prefix = f"{'soar' if soar else 'move'} {label} to "
-    return {tuple(int(x) for x in n[len(prefix) + 1:-1].split(","))
-            for n in names(game, s) if n.startswith(prefix)}
+    return {
+        tuple(int(x) for x in n[len(prefix) + 1 : -1].split(","))
+        for n in names(game, s)
+        if n.startswith(prefix)
+    }
 
 
 def close(game, state, attacker: str, target: str) -> list:
@@ -272,11 +338,13 @@ def options_of(game, state, label: str, prefix: str) -> set[str]:
 
 
 def close_targets(game, state, label: str) -> set[str]:
-    return {n[len("close "):].rsplit(" (", 1)[0] for n in options_of(game, state, label, "close ")}
+    return {n[len("close ") :].rsplit(" (", 1)[0] for n in options_of(game, state, label, "close ")}
 
 
 def ranged_targets(game, state, label: str) -> set[str]:
-    return {n[len("ranged "):].rsplit(" (", 1)[0] for n in options_of(game, state, label, "ranged ")}
+    return {
+        n[len("ranged ") :].rsplit(" (", 1)[0] for n in options_of(game, state, label, "ranged ")
+    }
 
 
 def copy(game, state):
@@ -294,9 +362,16 @@ def of_kind(events, kind: str) -> list:
 @pytest.fixture
 def H(tmp_path):
     """The helpers, with ``H.build(...)`` bound to this test's ``tmp_path``."""
-    ns = types.SimpleNamespace(**{k: v for k, v in globals().items()
-                                  if isinstance(v, types.FunctionType) and not k.startswith("_")
-                                  and v.__module__ == __name__ and k != "H"})
+    ns = types.SimpleNamespace(
+        **{
+            k: v
+            for k, v in globals().items()
+            if isinstance(v, types.FunctionType)
+            and not k.startswith("_")
+            and v.__module__ == __name__
+            and k != "H"
+        }
+    )
     ns.build = lambda *a, **k: build(tmp_path, *a, **k)
     ns.tmp_path = tmp_path
     return ns

@@ -4,8 +4,8 @@ suggested 100-point forces, HC-2.3 build total)."""
 from __future__ import annotations
 
 from envs.heroclix.bots.balance import FORCES, pairs, play_pair, points, scenario_text
-from envs.heroclix.rules import HeroclixGame
 from envs.heroclix.data.scenarios import SCENARIOS_DIR, scenario_from_text
+from envs.heroclix.rules import HeroclixGame
 
 
 def test_HC_2_3_every_balance_force_is_legal_within_100_points():

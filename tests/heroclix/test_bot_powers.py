@@ -73,48 +73,65 @@ def H_seat(game, state) -> int:
 # -- close variants -------------------------------------------------------------------------------
 def test_close_combat_expert_over_a_plain_close_attack(H):
     game, state = duel(H, plain(H, "Brute", powers=CCE), plain(H, "Foe"))
-    assert plays(game, state, 3) == ["select Brute (5,5)", "close combat expert Brute",
-                                     "close combat expert Brute -> Foe (5,6)"]
+    assert plays(game, state, 3) == [
+        "select Brute (5,5)",
+        "close combat expert Brute",
+        "close combat expert Brute -> Foe (5,6)",
+    ]
 
 
 def test_exploit_weakness_against_toughness_only(H):
     game, state = duel(H, plain(H, "Knife", powers=EXPLOIT), plain(H, "Tank", powers=TOUGH))
     assert plays(game, state, 2)[1] == "exploit weakness Knife"
-    game, state = duel(H, plain(H, "Knife", powers=EXPLOIT, damage=1),
-                       plain(H, "Tank", powers=TOUGH))
+    game, state = duel(
+        H, plain(H, "Knife", powers=EXPLOIT, damage=1), plain(H, "Tank", powers=TOUGH)
+    )
     assert plays(game, state, 2)[1] == "exploit weakness Knife"  # 1 click against none
 
 
 def test_blades_roll_over_a_low_damage_value_not_over_a_high_one(H):
     game, state = duel(H, plain(H, "Claws", powers=BLADES, damage=1), plain(H, "Foe"))
-    assert plays(game, state, 3)[1:] == ["blades claws fangs Claws",
-                                         "blades claws fangs Claws -> Foe (5,6)"]
-    game, state = duel(H, plain(H, "Claws", powers=BLADES, damage=5),
-                       plain(H, "Foe", clicks=12))
+    assert plays(game, state, 3)[1:] == [
+        "blades claws fangs Claws",
+        "blades claws fangs Claws -> Foe (5,6)",
+    ]
+    game, state = duel(H, plain(H, "Claws", powers=BLADES, damage=5), plain(H, "Foe", clicks=12))
     assert plays(game, state, 2)[1] == "close Foe (5,6)"  # 5 beats a d6's 3.5
 
 
 def test_flurry_attacks_twice(H):
-    game, state = duel(H, plain(H, "Fury", powers=FLURRY), plain(H, "Foe", clicks=12),
-                       dice=["3", "4", "3", "5"])
-    assert plays(game, state, 4)[1:] == ["flurry Fury", "flurry Fury -> Foe (5,6)",
-                                         "flurry Fury -> Foe (5,6)"]
+    game, state = duel(
+        H, plain(H, "Fury", powers=FLURRY), plain(H, "Foe", clicks=12), dice=["3", "4", "3", "5"]
+    )
+    assert plays(game, state, 4)[1:] == [
+        "flurry Fury",
+        "flurry Fury -> Foe (5,6)",
+        "flurry Fury -> Foe (5,6)",
+    ]
 
 
 def test_quake_on_three_adjacent_enemies(H):
     foes = [plain(H, "North"), plain(H, "South")]
-    game, state = duel(H, plain(H, "Quaker", powers=QUAKE), plain(H, "East"), extra1=foes,
-                       placements={"North": (4, 5), "South": (6, 5)})
+    game, state = duel(
+        H,
+        plain(H, "Quaker", powers=QUAKE),
+        plain(H, "East"),
+        extra1=foes,
+        placements={"North": (4, 5), "South": (6, 5)},
+    )
     assert plays(game, state, 2)[1] == "quake Quaker"
     game, state = duel(H, plain(H, "Quaker", powers=QUAKE), plain(H, "East"))
     assert plays(game, state, 2)[1] == "close East (5,6)"  # one enemy: the same attack
 
 
 def test_force_blast_into_a_wall_against_a_hard_target(H):
-    game, state = duel(H, plain(H, "Blaster", powers=FORCE_BLAST), plain(H, "Foe", defense=19),
-                       walls=[((5, 6), (5, 7))])
-    assert plays(game, state, 3)[1:] == ["force blast Blaster",
-                                         "force blast Blaster -> Foe (5,6)"]
+    game, state = duel(
+        H,
+        plain(H, "Blaster", powers=FORCE_BLAST),
+        plain(H, "Foe", defense=19),
+        walls=[((5, 6), (5, 7))],
+    )
+    assert plays(game, state, 3)[1:] == ["force blast Blaster", "force blast Blaster -> Foe (5,6)"]
     game, state = duel(H, plain(H, "Blaster", powers=FORCE_BLAST), plain(H, "Foe", defense=19))
     assert "force blast Blaster" not in plays(game, state, 2)  # open ground: no damage
 
@@ -129,31 +146,49 @@ def test_incapacitate_what_it_cannot_hurt(H):
 # -- ranged variants ------------------------------------------------------------------------------
 def test_ranged_combat_expert_and_psychic_blast(H):
     game, state = duel(H, plain(H, "Ace", powers=RCE, range=6), plain(H, "Foe"), b_at=(5, 9))
-    assert plays(game, state, 3)[1:] == ["ranged combat expert Ace",
-                                         "ranged combat expert Ace -> Foe (5,9)"]
-    game, state = duel(H, plain(H, "Mind", powers=PSYCHIC, range=6),
-                       plain(H, "Tank", powers=TOUGH), b_at=(5, 9))
+    assert plays(game, state, 3)[1:] == [
+        "ranged combat expert Ace",
+        "ranged combat expert Ace -> Foe (5,9)",
+    ]
+    game, state = duel(
+        H, plain(H, "Mind", powers=PSYCHIC, range=6), plain(H, "Tank", powers=TOUGH), b_at=(5, 9)
+    )
     assert plays(game, state, 3)[1:] == ["psychic blast Mind", "psychic blast Mind -> Tank (5,9)"]
 
 
 def test_energy_explosion_on_a_crowd_of_enemies_not_next_to_friends(H):
     shooter = plain(H, "Blaster", powers=EXPLOSION, range=6)
     crowd = [plain(H, "Foe Two"), plain(H, "Foe Three")]
-    game, state = duel(H, shooter, plain(H, "Foe"), b_at=(5, 9), extra1=crowd,
-                       placements={"Foe Two": (4, 9), "Foe Three": (6, 9)})
-    assert plays(game, state, 3)[1:] == ["energy explosion Blaster",
-                                         "energy explosion Blaster -> Foe (5,9)"]
+    game, state = duel(
+        H,
+        shooter,
+        plain(H, "Foe"),
+        b_at=(5, 9),
+        extra1=crowd,
+        placements={"Foe Two": (4, 9), "Foe Three": (6, 9)},
+    )
+    assert plays(game, state, 3)[1:] == [
+        "energy explosion Blaster",
+        "energy explosion Blaster -> Foe (5,9)",
+    ]
     pals = [plain(H, "Pal"), plain(H, "Pal Two")]
-    game, state = duel(H, shooter, plain(H, "Foe"), b_at=(5, 9), extra0=pals,
-                       placements={"Pal": (4, 9), "Pal Two": (6, 9)})
+    game, state = duel(
+        H,
+        shooter,
+        plain(H, "Foe"),
+        b_at=(5, 9),
+        extra0=pals,
+        placements={"Pal": (4, 9), "Pal Two": (6, 9)},
+    )
     chosen = plays(game, state, 3)
     assert chosen and not any(c.startswith("energy explosion") for c in chosen)
 
 
 # -- Charge and Running Shot ----------------------------------------------------------------------
 def test_charges_into_an_enemy_in_half_move_reach(H):
-    game, state = duel(H, plain(H, "Charger", powers=CHARGE, speed=8), plain(H, "Foe"),
-                       a_at=(5, 1), b_at=(5, 6))
+    game, state = duel(
+        H, plain(H, "Charger", powers=CHARGE, speed=8), plain(H, "Foe"), a_at=(5, 1), b_at=(5, 6)
+    )
     first = plays(game, state, 4)
     assert first[:2] == ["select Charger (5,1)", "charge Charger"]
     assert first[2].startswith("charge Charger (5,1)->")
@@ -161,15 +196,21 @@ def test_charges_into_an_enemy_in_half_move_reach(H):
 
 
 def test_no_charge_without_an_attack_at_its_end(H):
-    game, state = duel(H, plain(H, "Charger", powers=CHARGE, speed=6), plain(H, "Foe"),
-                       a_at=(5, 0), b_at=(5, 11))
+    game, state = duel(
+        H, plain(H, "Charger", powers=CHARGE, speed=6), plain(H, "Foe"), a_at=(5, 0), b_at=(5, 11)
+    )
     assert "charge Charger" not in plays(game, state, 2)
 
 
 @pytest.mark.parametrize("defense", [16, 22])
 def test_never_ends_a_charge_before_attacking_when_it_can(H, defense):
-    game, state = duel(H, plain(H, "Charger", powers=CHARGE, speed=8),
-                       plain(H, "Foe", defense=defense), a_at=(5, 1), b_at=(5, 6))
+    game, state = duel(
+        H,
+        plain(H, "Charger", powers=CHARGE, speed=8),
+        plain(H, "Foe", defense=defense),
+        a_at=(5, 1),
+        b_at=(5, 6),
+    )
     H.select(game, state, "Charger")
     game.apply_string(state, "charge Charger")
     game.apply_string(state, "charge Charger (5,1)->(5,5)")
@@ -191,11 +232,19 @@ def test_running_shot_when_the_shot_is_half_a_move_away(H):
 # -- pushing --------------------------------------------------------------------------------------
 def test_willpower_makes_a_push_cheaper(H):
     """P-DEF-8: no pushing click, so a smaller gain pays for acting with a token."""
+
     def first(powers):
         shooter = plain(H, "Shooter", powers=powers, range=6, damage=3, points=40)
-        game, state = duel(H, shooter, plain(H, "Foe", points=10), b_at=(5, 10),
-                           tokens={"Shooter": 1}, clicks={"Foe": 3})
+        game, state = duel(
+            H,
+            shooter,
+            plain(H, "Foe", points=10),
+            b_at=(5, 10),
+            tokens={"Shooter": 1},
+            clicks={"Foe": 3},
+        )
         return step(game, state)
+
     assert first((None, None, None, None)) == "end turn"
     assert first(WILLPOWER).startswith("select Shooter")
 
@@ -223,9 +272,11 @@ def test_legal_and_read_only_in_a_brawl_of_powers():
 def test_P_DEF_7_the_bot_passes_a_killing_blow_to_a_cheap_friend(H):
     boss = H.fig("boss", "Boss", points=60, powers=(None, None, "mastermind", None), clicks=3)
     minion = H.fig("minion", "Minion", points=15, clicks=6)
-    game, state = H.build([[H.fig("hitter", "Hitter", damage=3)], [boss, minion]],
-                          {"Hitter": (5, 5), "Boss": (5, 6), "Minion": (6, 6)},
-                          dice=["3", "4"])
+    game, state = H.build(
+        [[H.fig("hitter", "Hitter", damage=3)], [boss, minion]],
+        {"Hitter": (5, 5), "Boss": (5, 6), "Minion": (6, 6)},
+        dice=["3", "4"],
+    )
     H.close(game, state, "Hitter", "Boss")
     assert H.phase(game, state) == "INTERRUPT"
     action = HeuristicBot().act(game, state, np.random.default_rng(0))
@@ -233,10 +284,11 @@ def test_P_DEF_7_the_bot_passes_a_killing_blow_to_a_cheap_friend(H):
 
 
 def test_P_ATT_3_the_bot_sends_a_pulse_wave_through_two_enemies(H):
-    pulser = H.fig("pulser", "Pulser", range=8, powers=(None, "pulse_wave", None, None),
-                   attack=11)
-    game, state = H.build([[pulser], [H.fig("foe", "Foe"), H.fig("foe_two", "Foe Two")]],
-                          {"Pulser": (5, 5), "Foe": (5, 8), "Foe Two": (3, 8)})
+    pulser = H.fig("pulser", "Pulser", range=8, powers=(None, "pulse_wave", None, None), attack=11)
+    game, state = H.build(
+        [[pulser], [H.fig("foe", "Foe"), H.fig("foe_two", "Foe Two")]],
+        {"Pulser": (5, 5), "Foe": (5, 8), "Foe Two": (3, 8)},
+    )
     H.select(game, state, "Pulser")
     action = HeuristicBot().act(game, state, np.random.default_rng(0))
     # with one bolt, the wave (one roll on both) is worth more than one shot
@@ -257,8 +309,9 @@ def adjacent(a, b) -> bool:
 
 
 def test_P_SPD_9_hypersonic_strikes_on_the_way_and_moves_on(H):
-    game, state = duel(H, plain(H, "Dart", powers=HYPERSONIC, speed=10), plain(H, "Foe"),
-                       a_at=(5, 1), b_at=(5, 7))
+    game, state = duel(
+        H, plain(H, "Dart", powers=HYPERSONIC, speed=10), plain(H, "Foe"), a_at=(5, 1), b_at=(5, 7)
+    )
     chosen = plays(game, state, 5)
     assert chosen[:2] == ["select Dart (5,1)", "hypersonic speed Dart"]
     assert chosen[2].startswith("hypersonic speed Dart (5,1)->")
@@ -268,9 +321,13 @@ def test_P_SPD_9_hypersonic_strikes_on_the_way_and_moves_on(H):
 
 
 def test_P_SPD_9_no_hypersonic_without_an_enemy_in_reach(H):
-    game, state = duel(H, plain(H, "Dart", powers=HYPERSONIC, speed=9),
-                       plain(H, "Foe", points=60, clicks=1),
-                       a_at=(0, 0), b_at=(11, 11))  # 10 squares to a square beside it
+    game, state = duel(
+        H,
+        plain(H, "Dart", powers=HYPERSONIC, speed=9),
+        plain(H, "Foe", points=60, clicks=1),
+        a_at=(0, 0),
+        b_at=(11, 11),
+    )  # 10 squares to a square beside it
     chosen = plays(game, state, 2)  # a plain move on, as far as the variant would go
     assert chosen[0] == "select Dart (0,0)" and chosen[1].startswith("move Dart")
 
@@ -282,14 +339,25 @@ def controller_game(H, friend_at=(5, 11), **kw):
     warden = plain(H, "Warden", powers=MIND_CONTROL, range=6)
     brute = plain(H, "Brute", damage=4)
     prize = plain(H, "Prize", points=50, clicks=2)
-    return duel(H, warden, brute, a_at=(5, 2), b_at=(5, 7), extra1=[prize],
-                placements={"Prize": friend_at}, **kw)
+    return duel(
+        H,
+        warden,
+        brute,
+        a_at=(5, 2),
+        b_at=(5, 7),
+        extra1=[prize],
+        placements={"Prize": friend_at},
+        **kw,
+    )
 
 
 def test_P_SPD_6_mind_control_turns_an_enemy_on_its_valuable_friend(H):
     game, state = controller_game(H, friend_at=(5, 8), dice=["3", "4", "3", "5"])
-    assert plays(game, state, 3) == ["select Warden (5,2)", "mind control Warden",
-                                     "mind control Warden -> Brute (5,7)"]
+    assert plays(game, state, 3) == [
+        "select Warden (5,2)",
+        "mind control Warden",
+        "mind control Warden -> Brute (5,7)",
+    ]
     assert H.phase(game, state) == "FIGURE" and game.current_player(state) == 0
     assert step(game, state) == "close Prize (5,8)"  # the controlled Brute hits its friend
     assert H.sq(game, state, "Prize") is None  # 4 damage on 2 clicks: KO'd
@@ -308,10 +376,19 @@ def controlled_brute(H, powers, tokens=0, build_total=100, pal=False):
     brute = plain(H, "Brute", damage=4, powers=powers)
     prize = plain(H, "Prize", points=50, clicks=6)
     extra0 = [plain(H, "Pal", range=6)] if pal else []
-    game, state = duel(H, warden, brute, a_at=(5, 2), b_at=(5, 7), extra0=extra0,
-                       extra1=[prize], placements={"Prize": (5, 8), **({"Pal": (3, 2)} if pal
-                                                                       else {})},
-                       tokens={"Brute": tokens}, build_total=build_total, dice=["3", "4"] * 4)
+    game, state = duel(
+        H,
+        warden,
+        brute,
+        a_at=(5, 2),
+        b_at=(5, 7),
+        extra0=extra0,
+        extra1=[prize],
+        placements={"Prize": (5, 8), **({"Pal": (3, 2)} if pal else {})},
+        tokens={"Brute": tokens},
+        build_total=build_total,
+        dice=["3", "4"] * 4,
+    )
     H.select(game, state, "Warden")
     game.apply_string(state, "mind control Warden")
     game.apply_string(state, "mind control Warden -> Brute (5,7)")
@@ -343,26 +420,34 @@ def test_HC_3_8_switches_off_super_senses_of_a_controlled_enemy_before_more_atta
 def test_HC_3_8_switches_off_its_own_attack_power_in_an_enemy_mind_controllers_reach(H):
     """P-SPD-6: Blades would serve the enemy Warden's controlled Razor against us; Razor's
     plain blow (damage 5 beats a d6) does not need it."""
+
     def first_two(enemies):
         razor = plain(H, "Razor", powers=BLADES, damage=5)
-        game, state = duel(H, razor, plain(H, "Foe", clicks=12), extra1=enemies,
-                           placements={"Warden": (5, 0)})
+        game, state = duel(
+            H, razor, plain(H, "Foe", clicks=12), extra1=enemies, placements={"Warden": (5, 0)}
+        )
         return plays(game, state, 3)
+
     warden = plain(H, "Warden", powers=MIND_CONTROL, range=6)
-    assert first_two([warden]) == ["select Razor (5,5)", "switch off attack power",
-                                   "close Foe (5,6)"]
-    assert first_two([plain(H, "Warden", range=6)])[:2] == ["select Razor (5,5)",
-                                                          "close Foe (5,6)"]
+    assert first_two([warden]) == [
+        "select Razor (5,5)",
+        "switch off attack power",
+        "close Foe (5,6)",
+    ]
+    assert first_two([plain(H, "Warden", range=6)])[:2] == ["select Razor (5,5)", "close Foe (5,6)"]
 
 
 def test_HC_3_8_switches_off_super_strength_to_strike_with_close_combat_expert(H):
     """P-DMG-8: no CCE while holding; HC-6.10: without Super Strength the table stays on
     the square, so CCE's +2 replaces the table's +1 (and the table is kept)."""
+
     def first(powers):
         brute = plain(H, "Brute", powers=powers)
-        game, state = duel(H, brute, plain(H, "Foe", clicks=12), objects={"table": None},
-                           held={"Brute": "table"})
+        game, state = duel(
+            H, brute, plain(H, "Foe", clicks=12), objects={"table": None}, held={"Brute": "table"}
+        )
         return plays(game, state, 3), game, state
+
     chosen, game, state = first((None, "super_strength", None, "close_combat_expert"))
     assert chosen == ["select Brute (5,5)", "switch off attack power", "close combat expert Brute"]
     assert H.object_at(game, state, "table") == (5, 5)
@@ -373,41 +458,70 @@ def test_HC_3_8_switches_off_super_strength_to_strike_with_close_combat_expert(H
 # -- Outwit and Perplex (P-DMG-10, P-DMG-9) -------------------------------------------------------
 def test_P_DMG_10_outwit_counters_the_invulnerability_of_the_target(H):
     sage = plain(H, "Sage", powers=OUTWIT)
-    game, state = duel(H, plain(H, "Hitter"), plain(H, "Tank", powers=INVULNERABLE),
-                       extra0=[sage], placements={"Sage": (2, 6)})
-    assert plays(game, state, 5) == ["free Sage (2,6)", "outwit Sage -> Tank (5,6)",
-                                     "outwit Tank: counter the defense power",
-                                     "select Hitter (5,5)", "close Tank (5,6)"]
+    game, state = duel(
+        H,
+        plain(H, "Hitter"),
+        plain(H, "Tank", powers=INVULNERABLE),
+        extra0=[sage],
+        placements={"Sage": (2, 6)},
+    )
+    assert plays(game, state, 5) == [
+        "free Sage (2,6)",
+        "outwit Sage -> Tank (5,6)",
+        "outwit Tank: counter the defense power",
+        "select Hitter (5,5)",
+        "close Tank (5,6)",
+    ]
 
 
 def test_P_DMG_10_outwit_counters_a_threat_and_ignores_a_harmless_power(H):
     def first(power):
         slasher = plain(H, "Slasher", powers=(None, None, None, power), damage=3)
-        game, state = duel(H, plain(H, "Sage", powers=OUTWIT, defense=20), slasher,
-                           a_at=(5, 2), b_at=(5, 3), dice=None)
+        game, state = duel(
+            H,
+            plain(H, "Sage", powers=OUTWIT, defense=20),
+            slasher,
+            a_at=(5, 2),
+            b_at=(5, 3),
+            dice=None,
+        )
         return plays(game, state, 3)
+
     assert first("close_combat_expert")[:3] == [
-        "free Sage (5,2)", "outwit Sage -> Slasher (5,3)",
-        "outwit Slasher: counter the damage power"]
+        "free Sage (5,2)",
+        "outwit Sage -> Slasher (5,3)",
+        "outwit Slasher: counter the damage power",
+    ]
     assert first("leadership")[0] == "select Sage (5,2)"
 
 
 def test_P_DMG_9_perplex_helps_the_attack_about_to_be_made(H):
     sage = plain(H, "Sage", powers=PERPLEX)
-    game, state = duel(H, plain(H, "Hitter"), plain(H, "Foe", clicks=2), extra0=[sage],
-                       placements={"Sage": (2, 2)})
+    game, state = duel(
+        H, plain(H, "Hitter"), plain(H, "Foe", clicks=2), extra0=[sage], placements={"Sage": (2, 2)}
+    )
     chosen = plays(game, state, 5)
     assert chosen[0] == "free Sage (2,2)"
     assert chosen[1] in ("perplex Sage -> Hitter (5,5)", "perplex Sage -> Foe (5,6)")
-    assert chosen[2] in ("perplex Hitter: attack +1", "perplex Hitter: damage +1",
-                         "perplex Foe: defense -1")
+    assert chosen[2] in (
+        "perplex Hitter: attack +1",
+        "perplex Hitter: damage +1",
+        "perplex Foe: defense -1",
+    )
     assert chosen[3:] == ["select Hitter (5,5)", "close Foe (5,6)"]
 
 
 def test_P_DMG_9_no_perplex_with_nothing_to_attack(H):
     sage = plain(H, "Sage", powers=PERPLEX)
-    game, state = duel(H, plain(H, "Walker"), plain(H, "Foe"), a_at=(2, 1), b_at=(9, 10),
-                       extra0=[sage], placements={"Sage": (2, 3)})
+    game, state = duel(
+        H,
+        plain(H, "Walker"),
+        plain(H, "Foe"),
+        a_at=(2, 1),
+        b_at=(9, 10),
+        extra0=[sage],
+        placements={"Sage": (2, 3)},
+    )
     assert not plays(game, state, 1)[0].startswith("free")
 
 
@@ -417,8 +531,16 @@ def marker_game(H, powers, sniper_range=8, speed=1):
     mason = plain(H, "Mason", powers=powers, range=4, speed=speed)
     pal = plain(H, "Pal", points=50, clicks=2)
     sniper = plain(H, "Sniper", range=sniper_range, damage=3, speed=1)
-    return duel(H, mason, sniper, a_at=(6, 1), b_at=(6, 9), extra0=[pal],
-                placements={"Pal": (5, 1)}, tokens={"Pal": 2})  # Pal may not walk away
+    return duel(
+        H,
+        mason,
+        sniper,
+        a_at=(6, 1),
+        b_at=(6, 9),
+        extra0=[pal],
+        placements={"Pal": (5, 1)},
+        tokens={"Pal": 2},
+    )  # Pal may not walk away
 
 
 def markers(game, state, layer: str) -> list:
@@ -449,4 +571,3 @@ def test_P_ATT_8_smoke_covers_the_figure_the_enemy_would_shoot(H):
 def test_P_DEF_6_P_ATT_8_no_markers_without_an_enemy_shooter(H, powers, name):
     game, state = marker_game(H, powers, sniper_range=0)
     assert f"{name} Mason" not in plays(game, state, 2)
-

@@ -14,11 +14,28 @@ import pytest
 
 import envs.heroclix.data.figures as figures_module
 from envs.core.scenario import ScenarioError, load_yaml
-from envs.heroclix.data.figures import (FIGURES_DIR, Click, archenemies, figure_from_data,
-                                   figure_ids, load_figure, load_figure_text, shipped_figures)
-from envs.heroclix.powers.catalog import (COLOURS, COLUMNS, IMPLEMENTED, POWERS, ActionType,
-                                          Column, Tier, UnknownPowerError, power,
-                                          powers_in_column)
+from envs.heroclix.data.figures import (
+    FIGURES_DIR,
+    Click,
+    archenemies,
+    figure_from_data,
+    figure_ids,
+    load_figure,
+    load_figure_text,
+    shipped_figures,
+)
+from envs.heroclix.powers.catalog import (
+    COLOURS,
+    COLUMNS,
+    IMPLEMENTED,
+    POWERS,
+    ActionType,
+    Column,
+    Tier,
+    UnknownPowerError,
+    power,
+    powers_in_column,
+)
 
 # -- the powers catalog (R-1, RULES.md P-*) ----------------------------------------------
 
@@ -29,8 +46,9 @@ def test_R_1_catalog_has_44_powers_eleven_per_column_in_colour_order():
         powers = powers_in_column(column)
         assert [p.number for p in powers] == list(range(1, 12))
         assert [p.colour for p in powers] == list(COLOURS)
-        assert all(p.column is column and p.rule_id == f"{column.rule_prefix}-{p.number}"
-                   for p in powers)
+        assert all(
+            p.column is column and p.rule_id == f"{column.rule_prefix}-{p.number}" for p in powers
+        )
     assert len({p.rule_id for p in POWERS.values()}) == 44
 
 
@@ -44,14 +62,22 @@ def test_R_1_catalog_counts_match_the_card_summary_table():
 
 def test_R_2_not_optional_powers_are_the_ones_the_card_names():
     assert {k for k, p in POWERS.items() if not p.optional} == {
-        "earthbound", "steal_energy", "toughness", "energy_shield_deflection", "impervious",
-        "invulnerability", "battle_fury", "shape_change"}
+        "earthbound",
+        "steal_energy",
+        "toughness",
+        "energy_shield_deflection",
+        "impervious",
+        "invulnerability",
+        "battle_fury",
+        "shape_change",
+    }
 
 
 def test_R_1_the_registry_implements_exactly_the_catalogue_s_implemented_powers():
+    from envs.heroclix.data.teams import WILD_CARD, team_effects
     from envs.heroclix.powers.hooks import registered_keys
     from envs.heroclix.rules import HeroclixGame  # noqa: F401  (registers every effect)
-    from envs.heroclix.data.teams import WILD_CARD, team_effects
+
     assert registered_keys() - team_effects() == IMPLEMENTED
     assert team_effects() - {WILD_CARD} <= registered_keys()  # every team effect is registered
     assert registered_keys() - team_effects() <= set(POWERS)
@@ -65,16 +91,26 @@ def test_R_1_every_power_key_on_a_shipped_dial_is_in_the_catalogue():
 
 def test_power_lookup_by_key():
     toughness = power("toughness")
-    assert (toughness.rule_id, toughness.name, toughness.colour) == ("P-DEF-2", "Toughness",
-                                                                    "orange")
+    assert (toughness.rule_id, toughness.name, toughness.colour) == (
+        "P-DEF-2",
+        "Toughness",
+        "orange",
+    )
     assert toughness.actions == (ActionType.PASSIVE,) and not toughness.optional
     assert power("telekinesis").actions == (ActionType.MOVE, ActionType.CLOSE, ActionType.RANGED)
     assert power("mind_control").tier is Tier.T2 and power("mind_control").colour == "blue"
 
 
-@pytest.mark.parametrize("typed, suggestion", [
-    ("toughnes", "toughness"), ("Leap/Climb", "leap_climb"), ("P-DEF-11", "invulnerability"),
-    ("regen", "regeneration"), ("Energy Shield/Deflection", "energy_shield_deflection")])
+@pytest.mark.parametrize(
+    "typed, suggestion",
+    [
+        ("toughnes", "toughness"),
+        ("Leap/Climb", "leap_climb"),
+        ("P-DEF-11", "invulnerability"),
+        ("regen", "regeneration"),
+        ("Energy Shield/Deflection", "energy_shield_deflection"),
+    ],
+)
 def test_unknown_power_key_names_close_matches(typed, suggestion):
     with pytest.raises(UnknownPowerError) as info:
         power(typed)
@@ -130,7 +166,13 @@ def test_shipped_figures_reproduce_the_spec_coverage_claims():
     assert archenemies(by_ref["F-01"], by_ref["F-11"])
     assert archenemies(by_ref["F-03"], by_ref["F-04"])
     assert sorted(f.ref for f in figs if f.tier is Tier.T1) == [
-        "F-02", "F-03", "F-07", "F-09", "F-10", "F-12"]
+        "F-02",
+        "F-03",
+        "F-07",
+        "F-09",
+        "F-10",
+        "F-12",
+    ]
     assert sorted(f.ref for f in figs if f.flyer) == ["F-04", "F-08"]
 
 
@@ -140,16 +182,22 @@ def test_shipped_values_spot_check():
     assert captain.dial[0] == Click(8, 10, 17, 3, ("charge", None, "toughness", "leadership"))
     assert captain.clicks_to_ko == 7 and captain.points == 55 and captain.unique
     thug = load_figure("street_thug")
-    assert [c.values for c in thug.dial] == [(6, 8, 15, 2), (6, 7, 14, 1), (6, 7, 14, 1),
-                                             (6, 7, 14, 1)]
+    assert [c.values for c in thug.dial] == [
+        (6, 8, 15, 2),
+        (6, 7, 14, 1),
+        (6, 7, 14, 1),
+        (6, 7, 14, 1),
+    ]
     assert [c.power_keys for c in thug.dial] == [(), (), ("toughness",), ()]
 
 
 def test_module_docs_list_each_figures_inert_powers():
     doc = figures_module.__doc__
-    table = textwrap.dedent(doc.split("(a test keeps this table true)::\n", 1)[1]
-                            .split("\n\n(columns:", 1)[0])
+    table = textwrap.dedent(
+        doc.split("(a test keeps this table true)::\n", 1)[1].split("\n\n(columns:", 1)[0]
+    )
     rows: dict[str, list[str]] = {}
+    last = ""
     for line in table.strip("\n").splitlines():
         if line.startswith(" "):
             rows[last].append(line.strip())
@@ -160,10 +208,15 @@ def test_module_docs_list_each_figures_inert_powers():
     for fid, parts in rows.items():
         fig = load_figure(fid)
         head, inert = " ".join(parts).split(" inert: ")
-        assert head.split() == [fid, fig.ref, str(fig.points), str(fig.clicks_to_ko),
-                                fig.tier.value] + (["unique"] if fig.unique else []) + (
-            [fig.archenemy_color] if fig.archenemy_color else []) + (
-            ["flyer"] if fig.flyer else [])
+        assert head.split() == [
+            fid,
+            fig.ref,
+            str(fig.points),
+            str(fig.clicks_to_ko),
+            fig.tier.value,
+        ] + (["unique"] if fig.unique else []) + (
+            [fig.archenemy_color] if fig.archenemy_color else []
+        ) + (["flyer"] if fig.flyer else [])
         assert inert.split() == (list(fig.unavailable_powers) or ["-"])
 
 
@@ -269,7 +322,8 @@ def test_figure_text_loads_with_defaults():
 
 def test_inline_figure_errors_name_the_path_from_the_document_root():
     text = "name: scenario\nfigures:\n" + textwrap.indent(
-        "- " + textwrap.indent(FIG, "  ")[2:], "  ")
+        "- " + textwrap.indent(FIG, "  ")[2:], "  "
+    )
     data, lines = load_yaml(text, source="scen.yaml")
     assert figure_from_data(data, lines, ("figures", 0)).id == "gizmo"
     bad = text.replace("[7, 9, 15, 2]", "[7, 9, 35, 2]")
@@ -286,71 +340,173 @@ def test_inline_figure_errors_name_the_path_from_the_document_root():
 
 BAD_CASES = [
     # name, (old, new), line, field, message fragment
-    ("unknown_key", ("points: 30", "points: 30\ncost: 4"), 4, "cost",
-     "unknown field 'cost'; allowed: id, ref, name"),
+    (
+        "unknown_key",
+        ("points: 30", "points: 30\ncost: 4"),
+        4,
+        "cost",
+        "unknown field 'cost'; allowed: id, ref, name",
+    ),
     ("missing_field", ("range: 4\n", ""), 1, "range", "missing required field 'range'"),
     ("float_points", ("points: 30", "points: 30.5"), 3, "points", "valid integer"),
     ("bool_targets", ("targets: 2", "targets: yes"), 5, "targets", "valid integer"),
-    ("string_value", ("[7, 9, 15, 2]", "[7, nine, 15, 2]"), 10, "dial.1.values.1",
-     "valid integer (got 'nine')"),
+    (
+        "string_value",
+        ("[7, 9, 15, 2]", "[7, nine, 15, 2]"),
+        10,
+        "dial.1.values.1",
+        "valid integer (got 'nine')",
+    ),
     ("points_zero", ("points: 30", "points: 0"), 3, "points", "greater than 0"),
     ("range_high", ("range: 4", "range: 21"), 4, "range", "less than or equal to 20"),
     ("range_negative", ("range: 4", "range: -1"), 4, "range", "greater than or equal to 0"),
     ("targets_zero", ("targets: 2", "targets: 0"), 5, "targets", "greater than or equal to 1"),
     ("targets_six", ("targets: 2", "targets: 6"), 5, "targets", "less than or equal to 5"),
-    ("speed_high", ("[7, 9, 15, 2]", "[21, 9, 15, 2]"), 10, "dial.1.values.0",
-     "speed 21 is out of range 0..20"),
-    ("speed_negative", ("[7, 9, 15, 2]", "[-1, 9, 15, 2]"), 10, "dial.1.values.0",
-     "speed -1 is out of range 0..20"),
-    ("attack_high", ("[7, 9, 15, 2]", "[7, 21, 15, 2]"), 10, "dial.1.values.1",
-     "attack 21 is out of range 0..20"),
-    ("defense_high", ("[7, 9, 15, 2]", "[7, 9, 31, 2]"), 10, "dial.1.values.2",
-     "defense 31 is out of range 0..30"),
-    ("damage_high", ("[6, 8, 14, 1]", "[6, 8, 14, 11]"), 11, "dial.2.values.3",
-     "damage 11 is out of range 0..10"),
-    ("three_values", ("[6, 8, 14, 1]", "[6, 8, 14]"), 11, "dial.2.values",
-     "values has 3 entries; write exactly 4: [speed, attack, defense, damage]"),
-    ("five_powers", ("[phasing, steal_energy, ~, ~]", "[phasing, steal_energy, ~, ~, ~]"), 10,
-     "dial.1.powers", "powers has 5 entries"),
-    ("power_not_a_string", ("[phasing, steal_energy, ~, ~]", "[phasing, 3, ~, ~]"), 10,
-     "dial.1.powers.1", "valid string"),
-    ("unknown_click_key", ("{values: [6, 8, 14, 1]}", "{values: [6, 8, 14, 1], colour: red}"),
-     11, "dial.2.colour", "unknown field 'colour'; allowed: values, powers"),
+    (
+        "speed_high",
+        ("[7, 9, 15, 2]", "[21, 9, 15, 2]"),
+        10,
+        "dial.1.values.0",
+        "speed 21 is out of range 0..20",
+    ),
+    (
+        "speed_negative",
+        ("[7, 9, 15, 2]", "[-1, 9, 15, 2]"),
+        10,
+        "dial.1.values.0",
+        "speed -1 is out of range 0..20",
+    ),
+    (
+        "attack_high",
+        ("[7, 9, 15, 2]", "[7, 21, 15, 2]"),
+        10,
+        "dial.1.values.1",
+        "attack 21 is out of range 0..20",
+    ),
+    (
+        "defense_high",
+        ("[7, 9, 15, 2]", "[7, 9, 31, 2]"),
+        10,
+        "dial.1.values.2",
+        "defense 31 is out of range 0..30",
+    ),
+    (
+        "damage_high",
+        ("[6, 8, 14, 1]", "[6, 8, 14, 11]"),
+        11,
+        "dial.2.values.3",
+        "damage 11 is out of range 0..10",
+    ),
+    (
+        "three_values",
+        ("[6, 8, 14, 1]", "[6, 8, 14]"),
+        11,
+        "dial.2.values",
+        "values has 3 entries; write exactly 4: [speed, attack, defense, damage]",
+    ),
+    (
+        "five_powers",
+        ("[phasing, steal_energy, ~, ~]", "[phasing, steal_energy, ~, ~, ~]"),
+        10,
+        "dial.1.powers",
+        "powers has 5 entries",
+    ),
+    (
+        "power_not_a_string",
+        ("[phasing, steal_energy, ~, ~]", "[phasing, 3, ~, ~]"),
+        10,
+        "dial.1.powers.1",
+        "valid string",
+    ),
+    (
+        "unknown_click_key",
+        ("{values: [6, 8, 14, 1]}", "{values: [6, 8, 14, 1], colour: red}"),
+        11,
+        "dial.2.colour",
+        "unknown field 'colour'; allowed: values, powers",
+    ),
     ("no_final_ko", ("  - KO\n", ""), 11, "dial.2", "the dial must end with KO"),
-    ("ko_in_the_middle", ("  - {values: [6, 8, 14, 1]}", "  - KO\n  - {values: [6, 8, 14, 1]}"),
-     11, "dial.2", "must be the dial's last entry, exactly once; entry 2 is KO but 2 more"),
-    ("ko_twice", ("  - KO\n", "  - KO\n  - KO\n"), 12, "dial.3",
-     "must be the dial's last entry, exactly once"),
+    (
+        "ko_in_the_middle",
+        ("  - {values: [6, 8, 14, 1]}", "  - KO\n  - {values: [6, 8, 14, 1]}"),
+        11,
+        "dial.2",
+        "must be the dial's last entry, exactly once; entry 2 is KO but 2 more",
+    ),
+    (
+        "ko_twice",
+        ("  - KO\n", "  - KO\n  - KO\n"),
+        12,
+        "dial.3",
+        "must be the dial's last entry, exactly once",
+    ),
     ("ko_lower_case", ("  - KO\n", "  - ko\n"), 12, "dial.3", "or KO, got 'ko'"),
-    ("only_ko", ("  - {values: [8, 9, 16, 2], powers: [earthbound, ~, toughness, support]}\n"
-                 "  - {values: [7, 9, 15, 2], powers: [phasing, steal_energy, ~, ~]}\n"
-                 "  - {values: [6, 8, 14, 1]}\n", ""), 9, "dial.0",
-     "the dial needs at least one click before KO"),
-    ("empty_dial", (FIG[FIG.index("dial:"):], "dial: []\n"), 8, "dial", "the dial is empty"),
-    ("dial_not_a_list", (FIG[FIG.index("dial:"):], "dial: 3\n"), 8, "dial", "valid list"),
-    ("unknown_power", ("steal_energy", "steal_energie"), 10, "dial.1.powers.1",
-     "unknown power key 'steal_energie'; did you mean 'steal_energy'?"),
-    ("power_on_the_wrong_column", ("[earthbound, ~, toughness, support]",
-                                   "[toughness, ~, earthbound, support]"), 9, "dial.0.powers.0",
-     "'toughness' (P-DEF-2 Toughness) is a defense power: write it in the defense place "
-     "(powers[2]), not under speed (powers[0])"),
-    ("earthbound_on_a_non_flyer", ("flyer: true", "flyer: false"), 9, "dial.0.powers.0",
-     "only a figure with 'flyer: true' may have it"),
-    ("name_with_blank", ("name: Gizmo", "name: 'Gizmo '"), 2, "name",
-     "has blanks at its start or end"),
-    ("colour_upper_case", ("archenemy_color: teal", "archenemy_color: Teal"), 7,
-     "archenemy_color", "should match pattern"),
+    (
+        "only_ko",
+        (
+            "  - {values: [8, 9, 16, 2], powers: [earthbound, ~, toughness, support]}\n"
+            "  - {values: [7, 9, 15, 2], powers: [phasing, steal_energy, ~, ~]}\n"
+            "  - {values: [6, 8, 14, 1]}\n",
+            "",
+        ),
+        9,
+        "dial.0",
+        "the dial needs at least one click before KO",
+    ),
+    ("empty_dial", (FIG[FIG.index("dial:") :], "dial: []\n"), 8, "dial", "the dial is empty"),
+    ("dial_not_a_list", (FIG[FIG.index("dial:") :], "dial: 3\n"), 8, "dial", "valid list"),
+    (
+        "unknown_power",
+        ("steal_energy", "steal_energie"),
+        10,
+        "dial.1.powers.1",
+        "unknown power key 'steal_energie'; did you mean 'steal_energy'?",
+    ),
+    (
+        "power_on_the_wrong_column",
+        ("[earthbound, ~, toughness, support]", "[toughness, ~, earthbound, support]"),
+        9,
+        "dial.0.powers.0",
+        "'toughness' (P-DEF-2 Toughness) is a defense power: write it in the defense place "
+        "(powers[2]), not under speed (powers[0])",
+    ),
+    (
+        "earthbound_on_a_non_flyer",
+        ("flyer: true", "flyer: false"),
+        9,
+        "dial.0.powers.0",
+        "only a figure with 'flyer: true' may have it",
+    ),
+    (
+        "name_with_blank",
+        ("name: Gizmo", "name: 'Gizmo '"),
+        2,
+        "name",
+        "has blanks at its start or end",
+    ),
+    (
+        "colour_upper_case",
+        ("archenemy_color: teal", "archenemy_color: Teal"),
+        7,
+        "archenemy_color",
+        "should match pattern",
+    ),
     ("bad_ref", ("name: Gizmo", "name: Gizmo\nref: F 1"), 3, "ref", "should match pattern"),
     ("duplicate_key", ("range: 4", "range: 4\nrange: 5"), 5, "range", "duplicate key 'range'"),
-    ("id_not_the_file_name", ("id: gizmo", "id: gadget"), 1, "id",
-     "id 'gadget' does not match the file name 'gizmo.yaml' (expected id 'gizmo')"),
+    (
+        "id_not_the_file_name",
+        ("id: gizmo", "id: gadget"),
+        1,
+        "id",
+        "id 'gadget' does not match the file name 'gizmo.yaml' (expected id 'gizmo')",
+    ),
 ]
 
 
-@pytest.mark.parametrize("name, change, line, field, fragment", BAD_CASES,
-                         ids=[c[0] for c in BAD_CASES])
-def test_bad_figure_file_names_file_line_and_field(tmp_path, name, change, line, field,
-                                                    fragment):
+@pytest.mark.parametrize(
+    "name, change, line, field, fragment", BAD_CASES, ids=[c[0] for c in BAD_CASES]
+)
+def test_bad_figure_file_names_file_line_and_field(tmp_path, name, change, line, field, fragment):
     old, new = change
     assert FIG.count(old) == 1, "the case must change the test file"
     path = tmp_path / "gizmo.yaml"

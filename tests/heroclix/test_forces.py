@@ -8,25 +8,39 @@ import pytest
 
 from envs.core.scenario import ScenarioError, load_yaml
 from envs.heroclix.data.figures import load_figure, load_figure_text
-from envs.heroclix.data.forces import (Force, ForceError, actions_per_turn, check_build_total,
-                                  check_force, force_problems)
+from envs.heroclix.data.forces import (
+    Force,
+    ForceError,
+    actions_per_turn,
+    check_build_total,
+    check_force,
+    force_problems,
+)
 
 
-def fig(fid: str, points: int, *, name: str | None = None, unique: bool = False,
-        colour: str | None = None):
+def fig(
+    fid: str,
+    points: int,
+    *,
+    name: str | None = None,
+    unique: bool = False,
+    colour: str | None = None,
+):
     """A one-click figure with the given points, uniqueness and archenemy colour."""
-    return load_figure_text(textwrap.dedent(f"""\
+    return load_figure_text(
+        textwrap.dedent(f"""\
         id: {fid}
         name: {name or fid.title()}
         points: {points}
         range: 0
         targets: 1
         unique: {str(unique).lower()}
-        archenemy_color: {colour or 'null'}
+        archenemy_color: {colour or "null"}
         dial:
           - {{values: [6, 8, 15, 1]}}
           - KO
-    """))
+    """)
+    )
 
 
 def shipped(*ids: str):
@@ -47,8 +61,10 @@ def test_HC_2_2_build_total_must_be_a_positive_multiple_of_100(total):
     with pytest.raises(ForceError) as info:
         check_force(shipped("street_thug"), total)
     assert info.value.rule == "HC-2.2"
-    assert str(info.value).startswith("HC-2.2: the build total must be a positive whole "
-                                      f"multiple of 100 (100, 200, 300, ...); got {total!r}")
+    assert str(info.value).startswith(
+        "HC-2.2: the build total must be a positive whole "
+        f"multiple of 100 (100, 200, 300, ...); got {total!r}"
+    )
 
 
 @pytest.mark.parametrize("total, actions", [(100, 1), (200, 2), (300, 3), (1000, 10)])
@@ -71,8 +87,9 @@ def test_HC_2_3_points_total_over_the_build_total_by_one_is_rejected():
     force = [fig("alpha", 60), fig("beta", 41)]
     with pytest.raises(ForceError) as info:
         check_force(force, 100)
-    assert str(info.value) == ("HC-2.3: the figures cost 101 points (60 alpha + 41 beta), 1 over "
-                               "the build total of 100")
+    assert str(info.value) == (
+        "HC-2.3: the figures cost 101 points (60 alpha + 41 beta), 1 over the build total of 100"
+    )
 
 
 def test_HC_2_3_points_total_equal_to_the_build_total_is_accepted():
@@ -91,9 +108,16 @@ def test_HC_2_3_a_force_needs_a_figure():
         check_force([], 100)
 
 
-@pytest.mark.parametrize("ids", [("razorback", "gloam"), ("mender", "shift", "street_thug"),
-                                 ("quarry", "street_thug"), ("skylash", "mender"),
-                                 ("elastic", "razorback")])
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ("razorback", "gloam"),
+        ("mender", "shift", "street_thug"),
+        ("quarry", "street_thug"),
+        ("skylash", "mender"),
+        ("elastic", "razorback"),
+    ],
+)
 def test_HC_2_3_the_spec_100_point_forces_are_legal(ids):
     # envs/heroclix/RULES.md (F), "100-point forces that fit".
     assert check_force(shipped(*ids), 100).points <= 100
@@ -107,9 +131,11 @@ def test_HC_2_4_unique_figure_twice_is_rejected():
     with pytest.raises(ForceError) as info:
         check_force(force, 200)
     assert info.value.rule == "HC-2.4"
-    assert str(info.value) == ("HC-2.4: unique figure 'Bulwark Captain' (bulwark_captain) is in "
-                               "the force 2 times (entries 0, 2); a unique figure may be taken "
-                               "once per force")
+    assert str(info.value) == (
+        "HC-2.4: unique figure 'Bulwark Captain' (bulwark_captain) is in "
+        "the force 2 times (entries 0, 2); a unique figure may be taken "
+        "once per force"
+    )
     assert info.value.problems[0].entries == (0, 2)
 
 
@@ -124,16 +150,20 @@ def test_HC_2_4_a_unique_figure_once_is_fine():
 # -- HC-3.10 / HC-3.11 archenemies -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ids, colour", [(("bulwark_captain", "overlord"), "violet"),
-                                         (("razorback", "skylash"), "crimson")])
+@pytest.mark.parametrize(
+    "ids, colour",
+    [(("bulwark_captain", "overlord"), "violet"), (("razorback", "skylash"), "crimson")],
+)
 def test_HC_3_11_archenemies_may_not_be_on_the_same_force(ids, colour):
     with pytest.raises(ForceError) as info:
         check_force(shipped(*ids), 200)
     a, b = shipped(*ids)
     assert info.value.rule == "HC-3.11"
-    assert str(info.value) == (f"HC-3.11: '{a.name}' ({a.id}, entry 0) and '{b.name}' ({b.id}, "
-                               f"entry 1) are archenemies (both '{colour}', HC-3.10) and may not "
-                               f"be on the same force")
+    assert str(info.value) == (
+        f"HC-3.11: '{a.name}' ({a.id}, entry 0) and '{b.name}' ({b.id}, "
+        f"entry 1) are archenemies (both '{colour}', HC-3.10) and may not "
+        f"be on the same force"
+    )
 
 
 def test_HC_3_11_figures_that_merely_have_archenemies_may_team_up():
@@ -142,8 +172,10 @@ def test_HC_3_11_figures_that_merely_have_archenemies_may_team_up():
 
 
 def test_HC_3_10_same_name_figures_are_not_archenemies_so_may_share_a_force():
-    force = [fig("rook_a", 30, name="Rook", colour="teal"),
-             fig("rook_b", 35, name="Rook", colour="teal")]
+    force = [
+        fig("rook_a", 30, name="Rook", colour="teal"),
+        fig("rook_b", 35, name="Rook", colour="teal"),
+    ]
     assert check_force(force, 100).points == 65
     force.append(fig("bishop", 20, name="Bishop", colour="teal"))
     with pytest.raises(ForceError, match="HC-3.11"):
@@ -190,9 +222,15 @@ def _check_scenario(text, **kwargs):
     player = data["players"][0]
     force = shipped(*player["force"])
     paths = [("players", 0, "force", i) for i in range(len(force))]
-    return check_force(force, player["build_total"], lines=lines, at=("players", 0, "force"),
-                       build_total_at=("players", 0, "build_total"), figure_paths=paths,
-                       **kwargs)
+    return check_force(
+        force,
+        player["build_total"],
+        lines=lines,
+        at=("players", 0, "force"),
+        build_total_at=("players", 0, "build_total"),
+        figure_paths=paths,
+        **kwargs,
+    )
 
 
 def test_scenario_force_errors_name_file_line_and_field():
@@ -201,12 +239,15 @@ def test_scenario_force_errors_name_file_line_and_field():
     err = info.value
     # First: over the build total (55+50+55+90 = 250), reported at the force.
     assert (err.source, err.line, err.field) == ("duel.yaml", 3, "players.0.force")
-    assert str(err).startswith("duel.yaml, line 3, field 'players.0.force': HC-2.3: the "
-                               "figures cost 250 points")
+    assert str(err).startswith(
+        "duel.yaml, line 3, field 'players.0.force': HC-2.3: the figures cost 250 points"
+    )
     located = [(o.line, o.field, o.message.split(":")[0]) for o in err.others]
-    assert located == [(6, "players.0.force.2", "HC-2.4"),   # the second copy
-                       (7, "players.0.force.3", "HC-3.11"),  # overlord vs entry 0
-                       (7, "players.0.force.3", "HC-3.11")]  # overlord vs entry 2
+    assert located == [
+        (6, "players.0.force.2", "HC-2.4"),  # the second copy
+        (7, "players.0.force.3", "HC-3.11"),  # overlord vs entry 0
+        (7, "players.0.force.3", "HC-3.11"),
+    ]  # overlord vs entry 2
     assert isinstance(err.__cause__, ForceError)
 
 
@@ -226,8 +267,9 @@ def test_scenario_legal_force_passes():
 
 def test_source_without_line_map_gives_file_and_field():
     with pytest.raises(ScenarioError) as info:
-        check_force(shipped("razorback", "skylash"), 200, source="inline.yaml",
-                    at="players.1.force")
+        check_force(
+            shipped("razorback", "skylash"), 200, source="inline.yaml", at="players.1.force"
+        )
     err = info.value
     assert (err.source, err.line, err.field) == ("inline.yaml", None, "players.1.force")
     assert str(err).startswith("inline.yaml, field 'players.1.force': HC-3.11: ")

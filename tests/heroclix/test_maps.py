@@ -12,8 +12,18 @@ import pytest
 from envs.core.adjacency import adjacency_table
 from envs.core.scenario import ScenarioError
 from envs.heroclix.data import maps as maps_module
-from envs.heroclix.data.maps import (EDGES, MAPS_DIR, MAX_SIZE, MIN_START_SQUARES, ClixMap, Terrain,
-                                load_map, load_map_text, map_ids, render_map_text)
+from envs.heroclix.data.maps import (
+    EDGES,
+    MAPS_DIR,
+    MAX_SIZE,
+    MIN_START_SQUARES,
+    ClixMap,
+    Terrain,
+    load_map,
+    load_map_text,
+    map_ids,
+    render_map_text,
+)
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -58,8 +68,13 @@ def _object_squares(m: ClixMap) -> np.ndarray:
     """Where HC-2.7 lets objects go: clear ground outside every starting area (stairs and
     ladders left out, though clear, HC-5.8)."""
     starts = np.any(list(m.start_areas.values()), axis=0)
-    return ((m.board.terrain == Terrain.CLEAR) & (m.board.level == 0) & ~starts & ~m.stairs
-            & (m.ladder_to < 0))
+    return (
+        (m.board.terrain == Terrain.CLEAR)
+        & (m.board.level == 0)
+        & ~starts
+        & ~m.stairs
+        & (m.ladder_to < 0)
+    )
 
 
 # -- shipped maps ------------------------------------------------------------------------------
@@ -92,8 +107,11 @@ def test_HC_2_10_shipped_starting_areas_lie_in_the_band(map_id):
             r, c = m.rc(cell)
             depth = {"N": r, "S": rows - 1 - r, "W": c, "E": cols - 1 - c}[edge]
             # 1-based distance to every other edge is at least 4.
-            others = [d for e, d in {"N": r, "S": rows - 1 - r, "W": c,
-                                     "E": cols - 1 - c}.items() if e != edge]
+            others = [
+                d
+                for e, d in {"N": r, "S": rows - 1 - r, "W": c, "E": cols - 1 - c}.items()
+                if e != edge
+            ]
             assert depth <= 1 and min(others) + 1 >= 4, (edge, r, c)
             assert m.board.terrain[cell] == Terrain.CLEAR and m.board.level[cell] == 0
     assert not np.logical_and.reduce([a for a in m.start_areas.values()]).any()
@@ -135,7 +153,8 @@ def test_shipped_maps_are_the_same_turned_half_a_circle(map_id):
     for array in (m.board.terrain, m.board.level, m.indoor, m.stairs):
         assert np.array_equal(array, array[turn])
     assert {tuple(sorted((int(turn[a]), int(turn[b])))) for a, b in m.board.walls} == set(
-        m.board.walls)
+        m.board.walls
+    )
     for edge, opposite in (("N", "S"), ("E", "W")):
         assert np.array_equal(m.start_areas[edge], m.start_areas[opposite][turn])
 
@@ -157,9 +176,14 @@ def test_HC_2_5_mall_is_indoors_with_shops_fountain_and_a_mezzanine():
     # The shops (two in the north-west block, two turned into the south-east one) are walled
     # all round but for one or two doorways; the mezzanines are railed but for the stairs'
     # top and the ladder.
-    for rows, cols, doors in (((3, 5), (3, 8), 2), ((6, 8), (3, 8), 2), ((18, 20), (15, 20), 2),
-                              ((15, 17), (15, 20), 2), ((3, 8), (15, 20), 3),
-                              ((15, 20), (3, 8), 3)):
+    for rows, cols, doors in (
+        ((3, 5), (3, 8), 2),
+        ((6, 8), (3, 8), 2),
+        ((18, 20), (15, 20), 2),
+        ((15, 17), (15, 20), 2),
+        ((3, 8), (15, 20), 3),
+        ((15, 20), (3, 8), 3),
+    ):
         assert _open_edges(m, rows, cols) == doors, (rows, cols)
     assert len(m.board.walls) >= 100
 
@@ -180,8 +204,9 @@ def test_HC_2_5_street_has_walled_roofs_indoor_shops_cover_and_water():
     assert counts[Terrain.WATER] >= 4 and counts[Terrain.HINDERING] >= 16
     assert counts[Terrain.BLOCKING] >= 8
     assert (m.board.level == 1).sum() >= 20 and (m.ladder_to >= 0).sum() >= 2
-    ladder_edges = {frozenset((int(a), int(m.ladder_to[a])))
-                    for a in np.flatnonzero(m.ladder_to >= 0)}
+    ladder_edges = {
+        frozenset((int(a), int(m.ladder_to[a]))) for a in np.flatnonzero(m.ladder_to >= 0)
+    }
     for a, b in _orthogonal_pairs(m):
         edge = frozenset((a, b))
         if m.board.level[a] != m.board.level[b]:
@@ -284,23 +309,25 @@ def test_format_reads_terrain_levels_walls_and_ladder_as_drawn():
     # A wall also blocks the diagonal whose corner it touches.
     assert m.cell(2, 3) not in b.neighbors[m.cell(1, 2)]
     assert [(m.rc(c), m.rc(int(m.ladder_to[c]))) for c in np.flatnonzero(m.ladder_to >= 0)] == [
-        ((3, 5), (2, 5))]
+        ((3, 5), (2, 5))
+    ]
     assert [m.rc(c) for c in np.flatnonzero(m.start_areas["N"])] == [
-        (r, c) for r in (0, 1) for c in range(3, 7)]
+        (r, c) for r in (0, 1) for c in range(3, 7)
+    ]
     assert list(m.start_areas) == ["N", "S"] and not m.indoor.any() and not m.stairs.any()
 
 
 def test_render_writes_the_drawing_back_character_for_character():
     m = load_map_text(YARD)
     text = render_map_text(m)
-    assert text[text.index("map: |"):] == YARD[YARD.index("map: |"):]
+    assert text[text.index("map: |") :] == YARD[YARD.index("map: |") :]
     assert load_map_text(text) == m
     assert m != load_map_text(YARD.replace("|. % .|", "|. ~ .|"))
 
 
 def test_module_docstring_example_loads():
     doc = maps_module.__doc__
-    example = doc[doc.index("    id: yard"):doc.index("The drawing\n")]
+    example = doc[doc.index("    id: yard") : doc.index("The drawing\n")]
     m = load_map_text(textwrap.dedent(example))
     assert m == load_map_text(YARD)
 
@@ -351,10 +378,9 @@ def test_HC_5_8_only_the_top_stair_square_is_elevated():
 
 def test_HC_5_2_indoor_grid_marks_squares():
     m = load_map_text(HALL)
-    assert [m.rc(c) for c in np.flatnonzero(m.indoor)] == [
-        (r, c) for r in (2, 3) for c in range(9)]
+    assert [m.rc(c) for c in np.flatnonzero(m.indoor)] == [(r, c) for r in (2, 3) for c in range(9)]
     assert load_map_text(render_map_text(m)) == m
-    everywhere = HALL[:HALL.index("indoor: |")] + "indoor: true\n" + HALL[HALL.index("map: |"):]
+    everywhere = HALL[: HALL.index("indoor: |")] + "indoor: true\n" + HALL[HALL.index("map: |") :]
     assert load_map_text(everywhere).indoor.all()
 
 
@@ -399,28 +425,62 @@ def test_bad_ragged_line(tmp_path):
 
 
 def test_bad_unknown_square_character(tmp_path):
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 5, _col(8), "x"), MAP0 + 5, _col(8),
-            "square (2,8) has unknown character 'x'", "'%'")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 5, _col(8), "x"),
+        MAP0 + 5,
+        _col(8),
+        "square (2,8) has unknown character 'x'",
+        "'%'",
+    )
 
 
 def test_bad_wall_drawn_where_no_edge_is(tmp_path):
     # '|' on the edge below a square.
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 2, _col(1), "|"), MAP0 + 2, _col(1),
-            "between squares (0,1) and (1,1)", "walls below a square are drawn '-'")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 2, _col(1), "|"),
+        MAP0 + 2,
+        _col(1),
+        "between squares (0,1) and (1,1)",
+        "walls below a square are drawn '-'",
+    )
     # '-' between side-by-side squares.
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 1, _col(1) + 1, "-"), MAP0 + 1, _col(1) + 1,
-            "between squares (0,1) and (0,2)", "drawn '|'")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 1, _col(1) + 1, "-"),
+        MAP0 + 1,
+        _col(1) + 1,
+        "between squares (0,1) and (0,2)",
+        "drawn '|'",
+    )
     # a wall on a square, and on a corner.
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 3, _col(8), "|"), MAP0 + 3, _col(8),
-            "square (1,8) has no character")
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 2, _col(1) + 1, "|"), MAP0 + 2, _col(1) + 1,
-            "on a corner between squares")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 3, _col(8), "|"),
+        MAP0 + 3,
+        _col(8),
+        "square (1,8) has no character",
+    )
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 2, _col(1) + 1, "|"),
+        MAP0 + 2,
+        _col(1) + 1,
+        "on a corner between squares",
+    )
 
 
 def test_bad_shifted_column_puts_a_square_on_an_edge(tmp_path):
     text = YARD.replace("|. % .|. . .|", "|.% . |. . .|")
-    _bad_at(tmp_path, text, MAP0 + 5, _col(0) + 1, "'%' on the edge between squares (2,0) "
-            "and (2,1)", "are the columns shifted?")
+    _bad_at(
+        tmp_path,
+        text,
+        MAP0 + 5,
+        _col(0) + 1,
+        "'%' on the edge between squares (2,0) and (2,1)",
+        "are the columns shifted?",
+    )
 
 
 def test_bad_frame(tmp_path):
@@ -436,8 +496,11 @@ def test_bad_line_count(tmp_path):
 
 def test_bad_map_larger_than_max_size(tmp_path):
     cols = MAX_SIZE + 1
-    rows = ["+" + "-+" * cols] + [line for _ in range(10) for line in (
-        "|" + " ".join("." * cols) + "|", "+" + "  " * (cols - 1) + " +")]
+    rows = ["+" + "-+" * cols] + [
+        line
+        for _ in range(10)
+        for line in ("|" + " ".join("." * cols) + "|", "+" + "  " * (cols - 1) + " +")
+    ]
     rows[-1] = rows[0]
     text = "id: yard\nname: Yard\nmap: |\n" + "".join(f"  {r}\n" for r in rows)
     err, message = _bad(tmp_path, text)
@@ -445,8 +508,14 @@ def test_bad_map_larger_than_max_size(tmp_path):
 
 
 def test_bad_levels_grid(tmp_path):
-    _bad_at(tmp_path, _edit(YARD, LEVELS0 + 4, 3 + 7, "3"), LEVELS0 + 4, 3 + 7,
-            "square (4,7): unknown character '3' in 'levels'", "'.', '1', '2'")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, LEVELS0 + 4, 3 + 7, "3"),
+        LEVELS0 + 4,
+        3 + 7,
+        "square (4,7): unknown character '3' in 'levels'",
+        "'.', '1', '2'",
+    )
     err, message = _bad(tmp_path, YARD.replace("  ...111....\n", "  ...111...\n"))
     assert err.line == LEVELS0 + 2 and "row 2 of 'levels' has 9 characters, expected 10" in message
     err, message = _bad(tmp_path, YARD.replace("  ...111....\n", ""))
@@ -454,14 +523,25 @@ def test_bad_levels_grid(tmp_path):
 
 
 def test_bad_indoor_grid(tmp_path):
-    _bad_at(tmp_path, _edit(HALL, 3 + 3, 3 + 4, "I"), 6, 7, "unknown character 'I' in 'indoor'",
-            name="hall")
+    _bad_at(
+        tmp_path,
+        _edit(HALL, 3 + 3, 3 + 4, "I"),
+        6,
+        7,
+        "unknown character 'I' in 'indoor'",
+        name="hall",
+    )
 
 
 def test_HC_5_8_ladder_must_point_at_an_elevated_square(tmp_path):
     ladder = (MAP0 + 7, _col(5))
-    _bad_at(tmp_path, _edit(YARD, *ladder, ">"), *ladder, "square (3,5): ladder '>'",
-            "points at (3,6), which is on level 0")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, *ladder, ">"),
+        *ladder,
+        "square (3,5): ladder '>'",
+        "points at (3,6), which is on level 0",
+    )
     _bad_at(tmp_path, _edit(YARD, *ladder, "v"), *ladder, "points at (4,5)")
     text = _edit(YARD, MAP0 + 11, _col(0), "<")
     _bad_at(tmp_path, text, MAP0 + 11, _col(0), "points off the map")
@@ -484,33 +564,57 @@ def test_HC_5_8_ladder_to_blocking_terrain(tmp_path):
 
 def test_HC_5_8_a_stair_flight_climbs_one_level(tmp_path):
     flat = _edit(HALL, HALL_LEVELS0 + 2, 3 + 1, ".")
-    _bad_at(tmp_path, flat, HALL_MAP0 + 5, _col(1), "flight of 2 stair squares is on level(s) 0",
-            name="hall")
+    _bad_at(
+        tmp_path,
+        flat,
+        HALL_MAP0 + 5,
+        _col(1),
+        "flight of 2 stair squares is on level(s) 0",
+        name="hall",
+    )
     steep = _edit(HALL, HALL_LEVELS0 + 2, 3 + 1, "2")
     _bad_at(tmp_path, steep, HALL_MAP0 + 5, _col(1), "on level(s) 0, 2", name="hall")
 
 
 def test_HC_5_18_a_roof_without_ladder_or_stairs_is_an_error(tmp_path):
     text = _edit(YARD, MAP0 + 7, _col(5), ".")
-    _bad_at(tmp_path, text, MAP0 + 5, _col(3), "square (2,3): no one can walk here",
-            "(3 such squares)")
+    _bad_at(
+        tmp_path, text, MAP0 + 5, _col(3), "square (2,3): no one can walk here", "(3 such squares)"
+    )
 
 
 def test_bad_walls_cutting_the_starting_areas_apart(tmp_path):
     # A wall right across the map under row 3.
-    text = YARD.replace("  +                   +\n  |. . . S",
-                        "  +-+-+-+-+-+-+-+-+-+-+\n  |. . . S", 1)
-    _bad_at(tmp_path, text, MAP0 + 9, _col(3), "the S starting area cannot be reached on foot "
-            "from the N starting area")
+    text = YARD.replace(
+        "  +                   +\n  |. . . S", "  +-+-+-+-+-+-+-+-+-+-+\n  |. . . S", 1
+    )
+    _bad_at(
+        tmp_path,
+        text,
+        MAP0 + 9,
+        _col(3),
+        "the S starting area cannot be reached on foot from the N starting area",
+    )
 
 
 def test_HC_2_10_starting_square_outside_the_band(tmp_path):
     # Row 3 is the third row from the N edge; column 2 is the third column from the W edge.
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 5, _col(8), "N"), MAP0 + 5, _col(8),
-            "square (2,8): starting square 'N' is outside the N edge's band", "HC-2.10")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 5, _col(8), "N"),
+        MAP0 + 5,
+        _col(8),
+        "square (2,8): starting square 'N' is outside the N edge's band",
+        "HC-2.10",
+    )
     _bad_at(tmp_path, _edit(YARD, MAP0 + 1, _col(2), "N"), MAP0 + 1, _col(2), "square (0,2)")
-    _bad_at(tmp_path, _edit(YARD, MAP0 + 1, _col(7), "S"), MAP0 + 1, _col(7),
-            "'S' is outside the S edge's band")
+    _bad_at(
+        tmp_path,
+        _edit(YARD, MAP0 + 1, _col(7), "S"),
+        MAP0 + 1,
+        _col(7),
+        "'S' is outside the S edge's band",
+    )
     _bad_at(tmp_path, _edit(YARD, MAP0 + 1, _col(0), "W"), MAP0 + 1, _col(0), "'W' is outside")
 
 

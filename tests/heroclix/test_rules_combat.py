@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 
-def fight(H, a=None, b=None, a_at=(5, 5), b_at=(5, 6), extra0=(), extra1=(), placements=None,
-          **kw):
+def fight(H, a=None, b=None, a_at=(5, 5), b_at=(5, 6), extra0=(), extra1=(), placements=None, **kw):
     """Seat 0's Attacker against seat 1's Target (plus extras); seat 0 to play."""
     a = a or H.fig("attacker", "Attacker")
     b = b or H.fig("target", "Target")
@@ -25,6 +24,7 @@ LADDER = {(5, 5): ">"}
 
 
 # -- HC-4.2-4.3 the attack roll and damage ------------------------------------------------
+
 
 def test_HC_4_2_an_attack_hits_when_2d6_plus_attack_reaches_defense(H):
     game, state = fight(H, dice=["3", "4"])  # 7 + 9 = 16 = defense
@@ -43,8 +43,13 @@ def test_HC_4_2_an_attack_below_defense_misses(H):
 
 def test_HC_4_3_a_hit_turns_the_dial_one_click_per_damage(H):
     a = H.fig("attacker", "Attacker", damage=3)
-    dial = [H.click(6, 9, 16, 2), H.click(5, 8, 15, 2), H.click(4, 7, 14, 1),
-            H.click(3, 6, 13, 1), H.click(3, 6, 13, 1)]
+    dial = [
+        H.click(6, 9, 16, 2),
+        H.click(5, 8, 15, 2),
+        H.click(4, 7, 14, 1),
+        H.click(3, 6, 13, 1),
+        H.click(3, 6, 13, 1),
+    ]
     game, state = fight(H, a, H.fig("target", "Target", dial=dial), dice=["3", "4"])
     H.close(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 3
@@ -55,15 +60,19 @@ def test_HC_4_3_a_hit_turns_the_dial_one_click_per_damage(H):
 
 def test_HC_4_4_no_attack_on_friends(H):
     friend = H.fig("pal", "Pal")
-    game, state = fight(H, a=shooter(H), extra0=[friend], b_at=(9, 9),
-                        placements={"Pal": (5, 6)})
+    game, state = fight(H, a=shooter(H), extra0=[friend], b_at=(9, 9), placements={"Pal": (5, 6)})
     legal = H.options_of(game, state, "Attacker", "")
     assert not [n for n in legal if "Pal" in n]
 
 
 def test_HC_4_5_a_figure_whose_dial_shows_ko_is_removed(H):
-    game, state = fight(H, clicks={"Target": 4}, extra1=[H.fig("spare", "Spare")],
-                        placements={"Spare": (11, 11)}, dice=["3", "4"])
+    game, state = fight(
+        H,
+        clicks={"Target": 4},
+        extra1=[H.fig("spare", "Spare")],
+        placements={"Spare": (11, 11)},
+        dice=["3", "4"],
+    )
     events = H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") is None
     assert "ko" in H.kinds(events)
@@ -71,6 +80,7 @@ def test_HC_4_5_a_figure_whose_dial_shows_ko_is_removed(H):
 
 
 # -- HC-4.6-4.8 critical misses, critical hits, knockback ---------------------------------
+
 
 def test_HC_4_6_a_roll_of_2_misses_and_costs_the_attacker_one_click(H):
     a = H.fig("attacker", "Attacker", attack=20, powers=(None, None, "invulnerability", None))
@@ -84,8 +94,7 @@ def test_HC_4_6_a_roll_of_2_misses_and_costs_the_attacker_one_click(H):
 
 def test_HC_4_7_a_roll_of_12_always_hits_for_one_more_damage(H):
     a = H.fig("attacker", "Attacker", attack=0)
-    game, state = fight(H, a, H.fig("target", "Target", defense=30), b_at=(5, 6),
-                        dice=["6", "6"])
+    game, state = fight(H, a, H.fig("target", "Target", defense=30), b_at=(5, 6), dice=["6", "6"])
     H.close(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 3
 
@@ -108,6 +117,7 @@ def test_HC_4_8_no_knockback_without_doubles_or_on_a_miss(H):
 
 
 # -- HC-4.9-4.13 knockback ------------------------------------------------------------------
+
 
 def test_HC_4_9_knockback_goes_straight_away_diagonally_too(H):
     game, state = fight(H, b_at=(6, 6), dice=["4", "4"])
@@ -151,16 +161,14 @@ def test_HC_4_10_hindering_terrain_does_not_stop_knockback(H):
 
 
 def test_HC_4_10_knockback_against_higher_ground_stops_with_one_more_damage(H):
-    game, state = fight(H, a_at=(5, 3), b_at=(5, 4), marks=LADDER, levels=ROOF,
-                        dice=["4", "4"])
+    game, state = fight(H, a_at=(5, 3), b_at=(5, 4), marks=LADDER, levels=ROOF, dice=["4", "4"])
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") == (5, 5)
     assert H.clicks(game, state, "Target") == 3
 
 
 def test_HC_4_11_knocked_off_higher_ground_the_figure_falls_for_two_more(H):
-    game, state = fight(H, a_at=(5, 6), b_at=(5, 7), marks=LADDER, levels=ROOF,
-                        dice=["4", "4"])
+    game, state = fight(H, a_at=(5, 6), b_at=(5, 7), marks=LADDER, levels=ROOF, dice=["4", "4"])
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") == (5, 9)
     assert H.clicks(game, state, "Target") == 4
@@ -168,25 +176,34 @@ def test_HC_4_11_knocked_off_higher_ground_the_figure_falls_for_two_more(H):
 
 def test_HC_4_11_flyers_take_no_falling_damage(H):
     b = H.fig("target", "Target", flyer=True)
-    game, state = fight(H, b=b, a_at=(5, 6), b_at=(5, 7), marks=LADDER, levels=ROOF,
-                        dice=["4", "4"])
+    game, state = fight(
+        H, b=b, a_at=(5, 6), b_at=(5, 7), marks=LADDER, levels=ROOF, dice=["4", "4"]
+    )
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") == (5, 9)
     assert H.clicks(game, state, "Target") == 2
 
 
 def test_HC_4_11_an_occupied_landing_square_keeps_the_figure_up(H):
-    game, state = fight(H, a_at=(5, 6), b_at=(5, 7), marks=LADDER, levels=ROOF,
-                        extra0=[H.fig("pal", "Pal")], placements={"Pal": (5, 9)},
-                        dice=["4", "4"])
+    game, state = fight(
+        H,
+        a_at=(5, 6),
+        b_at=(5, 7),
+        marks=LADDER,
+        levels=ROOF,
+        extra0=[H.fig("pal", "Pal")],
+        placements={"Pal": (5, 9)},
+        dice=["4", "4"],
+    )
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") == (5, 8)
     assert H.clicks(game, state, "Target") == 2
 
 
 def test_HC_4_13_knockback_into_a_figure_stops_before_it_without_damage(H):
-    game, state = fight(H, extra1=[H.fig("spare", "Spare")], placements={"Spare": (5, 8)},
-                        dice=["4", "4"])
+    game, state = fight(
+        H, extra1=[H.fig("spare", "Spare")], placements={"Spare": (5, 8)}, dice=["4", "4"]
+    )
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") == (5, 7)
     assert H.clicks(game, state, "Target") == 2
@@ -195,8 +212,9 @@ def test_HC_4_13_knockback_into_a_figure_stops_before_it_without_damage(H):
 def test_HC_4_13_a_soaring_figure_is_stopped_by_the_edge_not_by_walls(H):
     a = H.fig("attacker", "Attacker", flyer=True)
     b = H.fig("target", "Target", flyer=True)
-    game, state = fight(H, a, b, a_at=(5, 5, "soar"), b_at=(5, 6, "soar"),
-                        walls=[((5, 7), (5, 8))], dice=["4", "4"])
+    game, state = fight(
+        H, a, b, a_at=(5, 5, "soar"), b_at=(5, 6, "soar"), walls=[((5, 7), (5, 8))], dice=["4", "4"]
+    )
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Target") == (5, 8)
     assert H.clicks(game, state, "Target") == 2
@@ -216,6 +234,7 @@ def test_HC_4_12_knockback_damage_is_its_own_instance(H):
 
 # -- HC-4.15-4.26 ranged combat -----------------------------------------------------------
 
+
 def test_HC_4_15_range_0_has_no_ranged_attack(H):
     game, state = fight(H, a=shooter(H, range=0), b_at=(5, 8))
     assert not H.options_of(game, state, "Attacker", "ranged")
@@ -231,16 +250,18 @@ def test_HC_4_18_range_counts_squares_to_the_target_diagonals_one(H):
 
 
 def test_HC_4_16_no_ranged_attack_while_adjacent_to_an_enemy(H):
-    game, state = fight(H, a=shooter(H), b_at=(5, 9), extra1=[H.fig("near", "Near")],
-                        placements={"Near": (4, 5)})
+    game, state = fight(
+        H, a=shooter(H), b_at=(5, 9), extra1=[H.fig("near", "Near")], placements={"Near": (4, 5)}
+    )
     legal = H.options_of(game, state, "Attacker", "")
     assert not [n for n in legal if n.startswith("ranged")]
     assert "close Near (4,5)" in legal
 
 
 def test_HC_4_17_a_figure_in_the_way_blocks_the_line_of_fire(H):
-    game, state = fight(H, a=shooter(H), b_at=(5, 9), extra0=[H.fig("pal", "Pal")],
-                        placements={"Pal": (5, 7)})
+    game, state = fight(
+        H, a=shooter(H), b_at=(5, 9), extra0=[H.fig("pal", "Pal")], placements={"Pal": (5, 7)}
+    )
     assert H.ranged_targets(game, state, "Attacker") == set()
 
 
@@ -254,8 +275,9 @@ def test_HC_4_17_blocking_terrain_and_walls_block_the_line_of_fire(H):
 
 
 def test_HC_4_20_an_enemy_next_to_a_friend_may_be_shot_if_the_friend_is_not_in_the_way(H):
-    game, state = fight(H, a=shooter(H), b_at=(5, 9), extra0=[H.fig("pal", "Pal")],
-                        placements={"Pal": (4, 9)})
+    game, state = fight(
+        H, a=shooter(H), b_at=(5, 9), extra0=[H.fig("pal", "Pal")], placements={"Pal": (4, 9)}
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
 
 
@@ -284,24 +306,31 @@ def test_HC_4_23_blocking_terrain_blocks_lines_to_flyers(H):
 
 def test_HC_4_23_outdoors_hindering_gives_no_bonus_when_a_flyer_is_involved(H):
     b = H.fig("target", "Target", flyer=True)
-    game, state = fight(H, a=shooter(H), b=b, b_at=(5, 8), marks={(5, 7): "%"},
-                        dice=["3", "4"])  # 16 against 16: a hit only without the +1
+    game, state = fight(
+        H, a=shooter(H), b=b, b_at=(5, 8), marks={(5, 7): "%"}, dice=["3", "4"]
+    )  # 16 against 16: a hit only without the +1
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 2
 
 
 def test_HC_5_5_indoors_hindering_gives_its_bonus_against_flyers(H):
     b = H.fig("target", "Target", flyer=True)
-    game, state = fight(H, a=shooter(H), b=b, b_at=(5, 8), marks={(5, 7): "%"},
-                        indoor=True, dice=["3", "4"])
+    game, state = fight(
+        H, a=shooter(H), b=b, b_at=(5, 8), marks={(5, 7): "%"}, indoor=True, dice=["3", "4"]
+    )
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 0
 
 
 def test_HC_4_24_several_bolts_declare_several_targets_then_fire(H):
-    game, state = fight(H, a=shooter(H, targets=2), b_at=(5, 8),
-                        extra1=[H.fig("other", "Other")], placements={"Other": (3, 7)},
-                        dice=["3", "4"])
+    game, state = fight(
+        H,
+        a=shooter(H, targets=2),
+        b_at=(5, 8),
+        extra1=[H.fig("other", "Other")],
+        placements={"Other": (3, 7)},
+        dice=["3", "4"],
+    )
     H.ranged(game, state, "Attacker", "Target")
     assert H.phase(game, state) == "TARGETS"
     legal = H.names(game, state)
@@ -312,9 +341,14 @@ def test_HC_4_24_several_bolts_declare_several_targets_then_fire(H):
 
 
 def test_HC_4_24_fire_early_at_the_targets_declared(H):
-    game, state = fight(H, a=shooter(H, targets=2), b_at=(5, 8),
-                        extra1=[H.fig("other", "Other")], placements={"Other": (3, 7)},
-                        dice=["3", "4"])
+    game, state = fight(
+        H,
+        a=shooter(H, targets=2),
+        b_at=(5, 8),
+        extra1=[H.fig("other", "Other")],
+        placements={"Other": (3, 7)},
+        dice=["3", "4"],
+    )
     H.ranged(game, state, "Attacker", "Target", fire=True)
     assert H.clicks(game, state, "Target") == 2  # one target: normal damage (HC-4.25)
     assert H.clicks(game, state, "Other") == 0
@@ -323,8 +357,14 @@ def test_HC_4_24_fire_early_at_the_targets_declared(H):
 def test_HC_4_25_multi_target_attacks_deal_one_each_two_on_a_12(H):
     a = shooter(H, targets=2, damage=4)
     for dice, want in ((["3", "4"], 1), (["6", "6"], 2)):
-        game, state = fight(H, a=a, b_at=(5, 8), extra1=[H.fig("other", "Other")],
-                            placements={"Other": (3, 7)}, dice=dice)
+        game, state = fight(
+            H,
+            a=a,
+            b_at=(5, 8),
+            extra1=[H.fig("other", "Other")],
+            placements={"Other": (3, 7)},
+            dice=dice,
+        )
         H.ranged(game, state, "Attacker", "Target", "Other")
         assert H.clicks(game, state, "Target") == want
         assert H.clicks(game, state, "Other") == want
@@ -338,14 +378,21 @@ def test_HC_4_25_a_multi_bolt_figure_shooting_one_target_deals_normal_damage(H):
 
 def test_HC_4_26_one_roll_against_each_target_some_hit_some_miss(H):
     other = H.fig("other", "Other", defense=18)
-    game, state = fight(H, a=shooter(H, targets=2), b_at=(5, 8), extra1=[other],
-                        placements={"Other": (3, 7)}, dice=["3", "4"])
+    game, state = fight(
+        H,
+        a=shooter(H, targets=2),
+        b_at=(5, 8),
+        extra1=[other],
+        placements={"Other": (3, 7)},
+        dice=["3", "4"],
+    )
     events = H.ranged(game, state, "Attacker", "Target", "Other")
     assert len(H.of_kind(events, "attack")) == 1
     assert H.clicks(game, state, "Target") == 1 and H.clicks(game, state, "Other") == 0
 
 
 # -- HC-4.27 close combat -----------------------------------------------------------------
+
 
 def test_HC_4_27_close_combat_needs_an_adjacent_target(H):
     game, state = fight(H, b_at=(5, 7))
@@ -377,6 +424,7 @@ def test_HC_4_27_a_soaring_figure_fights_only_soaring_figures_in_close_combat(H)
 
 
 # -- HC-5.11-5.13 hindering terrain and lines of fire -------------------------------------
+
 
 def test_HC_5_11_hindering_terrain_on_the_line_adds_one_to_defense(H):
     game, state = fight(H, a=shooter(H), b_at=(5, 8), marks={(5, 6): "%"}, dice=["3", "4"])
@@ -420,6 +468,7 @@ def test_HC_5_13_shallow_water_does_not_hinder_lines_of_fire(H):
 
 # -- HC-5.14-5.17 walls and blocking terrain ----------------------------------------------
 
+
 def test_HC_5_15_figures_with_a_wall_between_need_no_breakaway(H):
     game, state = fight(H, walls=[((5, 5), (5, 6))])
     legal = H.options_of(game, state, "Attacker", "")
@@ -438,37 +487,57 @@ TWO_LADDERS = {(2, 2): "v", (2, 9): "v"}
 
 def test_HC_5_19_between_two_roofs_ground_figures_and_terrain_do_not_count(H):
     marks = {**TWO_LADDERS, (5, 6): "%"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 4), b_at=(5, 7), marks=marks,
-                        levels=TWO_ROOFS, extra1=[H.fig("down", "Down")],
-                        placements={"Down": (5, 5)}, dice=["3", "4"])  # 16 v 16
+    game, state = fight(
+        H,
+        a=shooter(H),
+        a_at=(5, 4),
+        b_at=(5, 7),
+        marks=marks,
+        levels=TWO_ROOFS,
+        extra1=[H.fig("down", "Down")],
+        placements={"Down": (5, 5)},
+        dice=["3", "4"],
+    )  # 16 v 16
     assert "Target" in H.ranged_targets(game, state, "Attacker")
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 2
 
 
 def test_HC_5_20_shooting_down_from_the_roof_edge(H):
-    game, state = fight(H, a=shooter(H), a_at=(5, 8), b_at=(5, 10), marks=BIG_LADDER,
-                        levels=BIG_ROOF)
+    game, state = fight(
+        H, a=shooter(H), a_at=(5, 8), b_at=(5, 10), marks=BIG_LADDER, levels=BIG_ROOF
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 6), b_at=(5, 10), marks=BIG_LADDER,
-                        levels=BIG_ROOF)
+    game, state = fight(
+        H, a=shooter(H), a_at=(5, 6), b_at=(5, 10), marks=BIG_LADDER, levels=BIG_ROOF
+    )
     assert H.ranged_targets(game, state, "Attacker") == set()  # the roof is in the way
 
 
 def test_HC_5_21_shooting_up_at_the_roof_edge(H):
-    game, state = fight(H, a=shooter(H), a_at=(5, 10), b_at=(5, 8), marks=BIG_LADDER,
-                        levels=BIG_ROOF)
+    game, state = fight(
+        H, a=shooter(H), a_at=(5, 10), b_at=(5, 8), marks=BIG_LADDER, levels=BIG_ROOF
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 10), b_at=(5, 6), marks=BIG_LADDER,
-                        levels=BIG_ROOF)
+    game, state = fight(
+        H, a=shooter(H), a_at=(5, 10), b_at=(5, 6), marks=BIG_LADDER, levels=BIG_ROOF
+    )
     assert H.ranged_targets(game, state, "Attacker") == set()
 
 
 def test_HC_5_20_shooting_down_ignores_figures_and_hindering_in_between(H):
     marks = {**BIG_LADDER, (5, 10): "%"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 8), b_at=(5, 11), marks=marks,
-                        levels=BIG_ROOF, extra1=[H.fig("mid", "Mid")],
-                        placements={"Mid": (5, 9)}, dice=["3", "4"])  # 16 v 16
+    game, state = fight(
+        H,
+        a=shooter(H),
+        a_at=(5, 8),
+        b_at=(5, 11),
+        marks=marks,
+        levels=BIG_ROOF,
+        extra1=[H.fig("mid", "Mid")],
+        placements={"Mid": (5, 9)},
+        dice=["3", "4"],
+    )  # 16 v 16
     assert "Target" in H.ranged_targets(game, state, "Attacker")
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 2
@@ -476,17 +545,26 @@ def test_HC_5_20_shooting_down_ignores_figures_and_hindering_in_between(H):
 
 def test_HC_5_20_shooting_down_at_a_target_in_hindering_terrain_adds_one(H):
     marks = {**BIG_LADDER, (5, 11): "%"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 8), b_at=(5, 11), marks=marks,
-                        levels=BIG_ROOF, dice=["3", "4"])
+    game, state = fight(
+        H, a=shooter(H), a_at=(5, 8), b_at=(5, 11), marks=marks, levels=BIG_ROOF, dice=["3", "4"]
+    )
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 0
 
 
 def test_HC_5_21_shooting_up_ignores_figures_and_hindering_in_between(H):
     marks = {**BIG_LADDER, (5, 9): "%"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 11), b_at=(5, 8), marks=marks,
-                        levels=BIG_ROOF, extra0=[H.fig("mid", "Mid")],
-                        placements={"Mid": (5, 10)}, dice=["3", "4"])
+    game, state = fight(
+        H,
+        a=shooter(H),
+        a_at=(5, 11),
+        b_at=(5, 8),
+        marks=marks,
+        levels=BIG_ROOF,
+        extra0=[H.fig("mid", "Mid")],
+        placements={"Mid": (5, 10)},
+        dice=["3", "4"],
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 2
@@ -494,52 +572,74 @@ def test_HC_5_21_shooting_up_ignores_figures_and_hindering_in_between(H):
 
 def test_HC_5_19_ground_blocking_between_two_roofs_does_not_block(H):
     marks = {**TWO_LADDERS, (5, 5): "#"}
-    game, state = fight(H, a=shooter(H), a_at=(5, 4), b_at=(5, 7), marks=marks,
-                        levels=TWO_ROOFS)
+    game, state = fight(H, a=shooter(H), a_at=(5, 4), b_at=(5, 7), marks=marks, levels=TWO_ROOFS)
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
 
 
 def test_HC_4_17_a_line_touching_only_a_corner_of_a_figures_square_is_clear(H):
-    game, state = fight(H, a=shooter(H), b_at=(7, 7), extra0=[H.fig("pal", "Pal")],
-                        placements={"Pal": (5, 6)})
+    game, state = fight(
+        H, a=shooter(H), b_at=(7, 7), extra0=[H.fig("pal", "Pal")], placements={"Pal": (5, 6)}
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
-    game, state = fight(H, a=shooter(H), b_at=(7, 7), extra0=[H.fig("pal", "Pal")],
-                        placements={"Pal": (6, 6)})
+    game, state = fight(
+        H, a=shooter(H), b_at=(7, 7), extra0=[H.fig("pal", "Pal")], placements={"Pal": (6, 6)}
+    )
     assert H.ranged_targets(game, state, "Attacker") == set()
 
 
 def test_HC_4_17_soaring_and_ground_figures_never_block_each_others_lines(H):
     wing = H.fig("pal", "Pal", flyer=True)
-    game, state = fight(H, a=shooter(H), b_at=(5, 8), extra0=[wing],
-                        placements={"Pal": (5, 6, "soar")})
+    game, state = fight(
+        H, a=shooter(H), b_at=(5, 8), extra0=[wing], placements={"Pal": (5, 6, "soar")}
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
     a = shooter(H, flyer=True)
     b = H.fig("target", "Target", flyer=True)
-    game, state = fight(H, a=a, b=b, a_at=(5, 5, "soar"), b_at=(5, 8, "soar"),
-                        extra0=[H.fig("pal", "Pal")], placements={"Pal": (5, 6)})
+    game, state = fight(
+        H,
+        a=a,
+        b=b,
+        a_at=(5, 5, "soar"),
+        b_at=(5, 8, "soar"),
+        extra0=[H.fig("pal", "Pal")],
+        placements={"Pal": (5, 6)},
+    )
     assert H.ranged_targets(game, state, "Attacker") == {"Target"}
 
 
 def test_HC_4_23_outdoors_a_flying_shooter_gets_no_hindering_penalty_either(H):
-    game, state = fight(H, a=shooter(H, flyer=True), b_at=(5, 8), marks={(5, 7): "%"},
-                        dice=["3", "4"])
+    game, state = fight(
+        H, a=shooter(H, flyer=True), b_at=(5, 8), marks={(5, 7): "%"}, dice=["3", "4"]
+    )
     H.ranged(game, state, "Attacker", "Target")
     assert H.clicks(game, state, "Target") == 2
 
 
 def test_HC_4_8_every_target_hit_with_doubles_is_knocked_back(H):
-    game, state = fight(H, a=shooter(H, targets=2), a_at=(5, 2), b_at=(5, 6),
-                        extra1=[H.fig("other", "Other")], placements={"Other": (3, 6)},
-                        dice=["4", "4"])
+    game, state = fight(
+        H,
+        a=shooter(H, targets=2),
+        a_at=(5, 2),
+        b_at=(5, 6),
+        extra1=[H.fig("other", "Other")],
+        placements={"Other": (3, 6)},
+        dice=["4", "4"],
+    )
     H.ranged(game, state, "Attacker", "Target", "Other")
     assert H.sq(game, state, "Target") == (5, 7)  # 1 damage each: 1 square
     assert H.sq(game, state, "Other") == (2, 7)  # (-2, 4) is nearest to north-east
 
 
 def test_HC_4_6_a_critical_miss_costs_one_click_once_per_attack(H):
-    game, state = fight(H, a=shooter(H, targets=2), a_at=(5, 2), b_at=(5, 6),
-                        extra1=[H.fig("other", "Other")], placements={"Other": (3, 6)},
-                        dice=["1", "1"])
+    game, state = fight(
+        H,
+        a=shooter(H, targets=2),
+        a_at=(5, 2),
+        b_at=(5, 6),
+        extra1=[H.fig("other", "Other")],
+        placements={"Other": (3, 6)},
+        dice=["1", "1"],
+    )
     H.ranged(game, state, "Attacker", "Target", "Other")
     assert H.clicks(game, state, "Attacker") == 1
     assert H.clicks(game, state, "Target") == 0 and H.clicks(game, state, "Other") == 0
@@ -555,9 +655,16 @@ def test_HC_4_10_a_diagonal_knockback_grazing_a_wall_corner_stops(H):
 def test_HC_3_22_a_soaring_figure_is_not_knocked_onto_a_ground_figures_square(H):
     a = H.fig("attacker", "Attacker", flyer=True)
     b = H.fig("target", "Target", flyer=True)
-    game, state = fight(H, a, b, a_at=(5, 5, "soar"), b_at=(5, 6, "soar"),
-                        extra1=[H.fig("ground", "Ground")], placements={"Ground": (5, 8)},
-                        dice=["4", "4"])
+    game, state = fight(
+        H,
+        a,
+        b,
+        a_at=(5, 5, "soar"),
+        b_at=(5, 6, "soar"),
+        extra1=[H.fig("ground", "Ground")],
+        placements={"Ground": (5, 8)},
+        dice=["4", "4"],
+    )
     H.close(game, state, "Attacker", "Target")
     assert H.sq(game, state, "Ground") == (5, 8)
     assert H.sq(game, state, "Target") == (5, 7)

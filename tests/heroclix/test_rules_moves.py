@@ -32,6 +32,7 @@ CORRIDOR = {**{(4, c): "#" for c in range(1, 11)}, **{(6, c): "#" for c in range
 
 # -- HC-3.19 speed and steps --------------------------------------------------------------
 
+
 def test_HC_3_19_a_move_goes_up_to_speed_squares_diagonals_count_one(H):
     game, state = solo(H, walker(H, speed=3), (5, 5))
     reach = H.dests(game, state, "Walker")
@@ -68,18 +69,27 @@ def test_HC_3_19_walls_stop_walkers_so_they_go_around(H):
 
 # -- HC-3.20 friends passable, enemies not ------------------------------------------------
 
+
 def test_HC_3_20_a_figure_moves_through_friends(H):
     friend = H.fig("pal", "Pal")
-    game, state = solo(H, walker(H, speed=3), (5, 1), marks=CORRIDOR, friends=[friend],
-                       placements={"Pal": (5, 2)})
+    game, state = solo(
+        H, walker(H, speed=3), (5, 1), marks=CORRIDOR, friends=[friend], placements={"Pal": (5, 2)}
+    )
     reach = H.dests(game, state, "Walker")
     assert (5, 4) in reach and (5, 2) not in reach
 
 
 def test_HC_3_20_never_through_an_enemy_square(H):
     # after breaking away, the only way on along the corridor is through the enemy
-    game, state = solo(H, walker(H, speed=3), (5, 1), foes=[enemy(H)], marks=CORRIDOR,
-                       foe_at={"Foe": (5, 2)}, dice=["6"])
+    game, state = solo(
+        H,
+        walker(H, speed=3),
+        (5, 1),
+        foes=[enemy(H)],
+        marks=CORRIDOR,
+        foe_at={"Foe": (5, 2)},
+        dice=["6"],
+    )
     H.select(game, state, "Walker")
     game.apply_string(state, "break away")
     reach = H.dests(game, state, "Walker", selected=True)
@@ -89,10 +99,12 @@ def test_HC_3_20_never_through_an_enemy_square(H):
 
 # -- HC-3.21 stopping next to enemies ----------------------------------------------------
 
+
 def test_HC_3_21_a_figure_stops_on_entering_a_square_next_to_an_enemy(H):
     marks = {**CORRIDOR, (4, 5): "."}
-    game, state = solo(H, walker(H, speed=6), (5, 1), foes=[enemy(H)], marks=marks,
-                       foe_at={"Foe": (4, 5)})
+    game, state = solo(
+        H, walker(H, speed=6), (5, 1), foes=[enemy(H)], marks=marks, foe_at={"Foe": (4, 5)}
+    )
     reach = H.dests(game, state, "Walker")
     assert (5, 5) in reach
     assert (5, 6) not in reach and (5, 7) not in reach
@@ -101,39 +113,54 @@ def test_HC_3_21_a_figure_stops_on_entering_a_square_next_to_an_enemy(H):
 
 
 def test_HC_3_21_no_stop_next_to_an_enemy_behind_a_wall(H):
-    game, state = solo(H, walker(H, speed=4), (5, 1), foes=[enemy(H)], foe_at={"Foe": (4, 3)},
-                       walls=[((4, c), (5, c)) for c in range(1, 6)])
+    game, state = solo(
+        H,
+        walker(H, speed=4),
+        (5, 1),
+        foes=[enemy(H)],
+        foe_at={"Foe": (4, 3)},
+        walls=[((4, c), (5, c)) for c in range(1, 6)],
+    )
     assert (5, 5) in H.dests(game, state, "Walker")
 
 
 # -- HC-3.22 not ending on an occupied square ----------------------------------------------
 
+
 def test_HC_3_22_a_move_may_not_end_on_an_occupied_square(H):
     friend = H.fig("pal", "Pal")
-    game, state = solo(H, walker(H, speed=3), (5, 5), friends=[friend],
-                       placements={"Pal": (5, 6)})
+    game, state = solo(H, walker(H, speed=3), (5, 5), friends=[friend], placements={"Pal": (5, 6)})
     reach = H.dests(game, state, "Walker")
     assert (5, 6) not in reach and (5, 7) in reach
 
 
 # -- HC-3.13 adjacency -------------------------------------------------------------------
 
+
 def test_HC_3_13_enemies_across_a_wall_are_not_adjacent(H):
-    game, state = solo(H, walker(H), (5, 5), foes=[enemy(H, range=0)], foe_at={"Foe": (5, 6)},
-                       walls=[((5, 5), (5, 6))])
+    game, state = solo(
+        H,
+        walker(H),
+        (5, 5),
+        foes=[enemy(H, range=0)],
+        foe_at={"Foe": (5, 6)},
+        walls=[((5, 5), (5, 6))],
+    )
     legal = H.options_of(game, state, "Walker", "")
     assert "break away" not in legal and "close Foe (5,6)" not in legal
     assert "move Walker to (5,4)" in legal
 
 
 def test_HC_3_13_enemies_diagonal_past_a_blocking_square_are_not_adjacent(H):
-    game, state = solo(H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (4, 6)},
-                       marks={(4, 5): "#"})
+    game, state = solo(
+        H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (4, 6)}, marks={(4, 5): "#"}
+    )
     legal = H.options_of(game, state, "Walker", "")
     assert "break away" not in legal and "close Foe (4,6)" not in legal
 
 
 # -- HC-3.23-3.25 breakaway --------------------------------------------------------------
+
 
 def test_HC_3_23_a_figure_next_to_an_enemy_must_break_away_to_move(H):
     game, state = solo(H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 6)})
@@ -144,8 +171,7 @@ def test_HC_3_23_a_figure_next_to_an_enemy_must_break_away_to_move(H):
 
 @pytest.mark.parametrize("roll", ["4", "5", "6"])
 def test_HC_3_23_breakaway_succeeds_on_4_to_6(H, roll):
-    game, state = solo(H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 6)},
-                       dice=[roll])
+    game, state = solo(H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 6)}, dice=[roll])
     H.select(game, state, "Walker")
     events = game.apply_string(state, "break away")
     assert H.phase(game, state) == "MOVE"
@@ -157,8 +183,7 @@ def test_HC_3_23_breakaway_succeeds_on_4_to_6(H, roll):
 
 @pytest.mark.parametrize("roll", ["1", "2", "3"])
 def test_HC_3_23_failed_breakaway_uses_the_action_and_earns_a_token(H, roll):
-    game, state = solo(H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 6)},
-                       dice=[roll])
+    game, state = solo(H, walker(H), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 6)}, dice=[roll])
     H.select(game, state, "Walker")
     game.apply_string(state, "break away")
     assert H.sq(game, state, "Walker") == (5, 5)
@@ -174,8 +199,9 @@ def test_HC_3_23_friends_next_to_a_figure_need_no_breakaway(H):
 
 def test_HC_3_24_one_roll_however_many_enemies_are_adjacent(H):
     foes = [enemy(H, "Foe"), enemy(H, "Other")]
-    game, state = solo(H, walker(H), (5, 5), foes=foes, foe_at={"Foe": (5, 6), "Other": (4, 4)},
-                       dice=["4"])
+    game, state = solo(
+        H, walker(H), (5, 5), foes=foes, foe_at={"Foe": (5, 6), "Other": (4, 4)}, dice=["4"]
+    )
     H.select(game, state, "Walker")
     game.apply_string(state, "break away")
     assert H.d(game, state)["dice"]["position"] == 1
@@ -184,8 +210,9 @@ def test_HC_3_24_one_roll_however_many_enemies_are_adjacent(H):
 
 
 def test_HC_3_25_after_breaking_away_pass_squares_next_to_those_enemies(H):
-    game, state = solo(H, walker(H, speed=2), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 4)},
-                       dice=["5"])
+    game, state = solo(
+        H, walker(H, speed=2), (5, 5), foes=[enemy(H)], foe_at={"Foe": (5, 4)}, dice=["5"]
+    )
     H.select(game, state, "Walker")
     game.apply_string(state, "break away")
     # (3,3) is two diagonal steps away, only through (4,4), next to Foe
@@ -194,8 +221,14 @@ def test_HC_3_25_after_breaking_away_pass_squares_next_to_those_enemies(H):
 
 def test_HC_3_25_a_new_enemy_still_stops_the_move(H):
     foes = [enemy(H, "Foe"), enemy(H, "Other")]
-    game, state = solo(H, walker(H, speed=3), (5, 5), foes=foes,
-                       foe_at={"Foe": (5, 4), "Other": (2, 4)}, dice=["5"])
+    game, state = solo(
+        H,
+        walker(H, speed=3),
+        (5, 5),
+        foes=foes,
+        foe_at={"Foe": (5, 4), "Other": (2, 4)},
+        dice=["5"],
+    )
     H.select(game, state, "Walker")
     game.apply_string(state, "break away")
     reach = H.dests(game, state, "Walker", selected=True)
@@ -204,6 +237,7 @@ def test_HC_3_25_a_new_enemy_still_stops_the_move(H):
 
 
 # -- HC-3.26-3.29 flight -----------------------------------------------------------------
+
 
 def test_HC_3_26_switching_to_soaring_costs_one_square(H):
     game, state = solo(H, flyer(H, speed=3), (5, 5))
@@ -231,30 +265,38 @@ def test_HC_3_26_a_hovering_flyer_next_to_an_enemy_breaks_away_before_soaring(H)
 
 def test_HC_3_27_no_figure_shares_a_square_with_a_soaring_flyer(H):
     friend = flyer(H, "Wing")
-    game, state = solo(H, walker(H, speed=3), (5, 5), friends=[friend],
-                       placements={"Wing": (5, 6, "soar")})
+    game, state = solo(
+        H, walker(H, speed=3), (5, 5), friends=[friend], placements={"Wing": (5, 6, "soar")}
+    )
     reach = H.dests(game, state, "Walker")
     assert (5, 6) not in reach and (5, 7) in reach
 
 
 def test_HC_3_29_soaring_passes_over_ground_enemies_without_stopping(H):
-    game, state = solo(H, flyer(H, speed=4), (5, 2, "soar"), foes=[enemy(H)],
-                       foe_at={"Foe": (5, 4)})
+    game, state = solo(
+        H, flyer(H, speed=4), (5, 2, "soar"), foes=[enemy(H)], foe_at={"Foe": (5, 4)}
+    )
     soar = H.dests(game, state, "Flyer", soar=True)
     assert (5, 6) in soar and (5, 4) not in soar
     assert "break away" not in H.options_of(game, state, "Flyer", "")
 
 
 def test_HC_3_29_soaring_is_stopped_only_by_soaring_enemies(H):
-    game, state = solo(H, flyer(H, speed=4), (5, 2, "soar"), foes=[flyer(H, "Hawk")],
-                       foe_at={"Hawk": (5, 4, "soar")})
+    game, state = solo(
+        H,
+        flyer(H, speed=4),
+        (5, 2, "soar"),
+        foes=[flyer(H, "Hawk")],
+        foe_at={"Hawk": (5, 4, "soar")},
+    )
     soar = H.dests(game, state, "Flyer", soar=True)
     assert (5, 3) in soar and (5, 6) not in soar
 
 
 def test_HC_3_29_a_soaring_figure_next_to_a_soaring_enemy_breaks_away(H):
-    game, state = solo(H, flyer(H), (5, 2, "soar"), foes=[flyer(H, "Hawk")],
-                       foe_at={"Hawk": (5, 3, "soar")})
+    game, state = solo(
+        H, flyer(H), (5, 2, "soar"), foes=[flyer(H, "Hawk")], foe_at={"Hawk": (5, 3, "soar")}
+    )
     assert "break away" in H.options_of(game, state, "Flyer", "")
 
 
@@ -302,8 +344,9 @@ def test_HC_5_1_hovering_outdoors_crosses_walls_and_blocking_but_not_indoors(H):
     marks = {(8, 8): "#"}
     game, state = solo(H, flyer(H, speed=2), (5, 4), walls=walls, marks=marks)
     reach = H.dests(game, state, "Flyer")
-    assert (5, 5) in reach and (8, 9) in H.dests(*solo(H, flyer(H, speed=2), (8, 7),
-                                                        marks=marks), "Flyer")
+    assert (5, 5) in reach and (8, 9) in H.dests(
+        *solo(H, flyer(H, speed=2), (8, 7), marks=marks), "Flyer"
+    )
     assert (8, 8) not in H.dests(*solo(H, flyer(H, speed=2), (8, 7), marks=marks), "Flyer")
     game, state = solo(H, walker(H, speed=2), (5, 4), walls=walls)
     assert (5, 5) not in H.dests(game, state, "Walker")
@@ -313,10 +356,17 @@ def test_HC_5_1_hovering_outdoors_crosses_walls_and_blocking_but_not_indoors(H):
 
 # -- HC-3.30-3.33 carrying ----------------------------------------------------------------
 
+
 def carry_game(H, **kw):
     friend = walker(H, "Pal")
-    return solo(H, flyer(H, speed=5), (5, 5), friends=[friend],
-                placements={"Pal": (5, 4), **kw.pop("placements", {})}, **kw)
+    return solo(
+        H,
+        flyer(H, speed=5),
+        (5, 5),
+        friends=[friend],
+        placements={"Pal": (5, 4), **kw.pop("placements", {})},
+        **kw,
+    )
 
 
 def test_HC_3_30_a_hovering_flyer_carries_an_adjacent_friend_and_sets_it_down(H):
@@ -347,8 +397,9 @@ def test_HC_3_30_the_carrier_may_soar_on_the_way_but_must_land(H):
     foes = [H.fig(f"foe{k}", f"Foe{k}", points=10) for k in range(5)]
     friend = walker(H, "Pal", points=10)
     place = {"Pal": (5, 4), **{f"Foe{k}": (3 + k, 8) for k in range(5)}}
-    game, state = solo(H, flyer(H, speed=8, points=10), (5, 5), foes=foes, friends=[friend],
-                       placements=place)
+    game, state = solo(
+        H, flyer(H, speed=8, points=10), (5, 5), foes=foes, friends=[friend], placements=place
+    )
     H.select(game, state, "Flyer")
     game.apply_string(state, "carry Pal (5,4)")
     legal = H.names(game, state)
@@ -369,18 +420,30 @@ def test_HC_3_30_only_the_flyer_rolls_breakaway(H):
 
 def test_HC_3_31_a_friend_holding_an_object_may_not_be_carried(H):
     friend = walker(H, "Pal", powers=(None, "super_strength", None, None))
-    game, state = solo(H, flyer(H, speed=5), (5, 5), friends=[friend],
-                       placements={"Pal": (5, 4)}, objects={"table": (8, 8)},
-                       held={"Pal": "table"})
+    game, state = solo(
+        H,
+        flyer(H, speed=5),
+        (5, 5),
+        friends=[friend],
+        placements={"Pal": (5, 4)},
+        objects={"table": (8, 8)},
+        held={"Pal": "table"},
+    )
     assert not H.options_of(game, state, "Flyer", "carry")
 
 
 def test_HC_3_31_a_carrier_holding_an_object_may_still_carry(H):
     # HC-3.31 limits only the passenger; the carrier may hold an object
     carrier = flyer(H, speed=5, powers=(None, "super_strength", None, None))
-    game, state = solo(H, carrier, (5, 5), friends=[walker(H, "Pal")],
-                       placements={"Pal": (5, 4)}, objects={"table": (8, 8)},
-                       held={"Flyer": "table"})
+    game, state = solo(
+        H,
+        carrier,
+        (5, 5),
+        friends=[walker(H, "Pal")],
+        placements={"Pal": (5, 4)},
+        objects={"table": (8, 8)},
+        held={"Flyer": "table"},
+    )
     assert H.options_of(game, state, "Flyer", "carry") == {"carry Pal (5,4)"}
 
 
@@ -395,8 +458,7 @@ def test_HC_3_32_the_passenger_gets_no_token_and_may_act_after_landing(H):
 
 
 def test_HC_3_33_passenger_may_act_after_drop_false_forbids_it(H):
-    game, state = carry_game(H, build_total=200,
-                             options={"passenger_may_act_after_drop": False})
+    game, state = carry_game(H, build_total=200, options={"passenger_may_act_after_drop": False})
     H.select(game, state, "Flyer")
     game.apply_string(state, "carry Pal (5,4)")
     game.apply_string(state, "move Flyer to (5,9)")
@@ -449,8 +511,15 @@ def test_HC_5_18_flyers_reach_elevated_squares_without_stairs(H):
 
 
 def test_HC_5_22_figures_on_touching_squares_at_different_levels_need_no_breakaway(H):
-    game, state = solo(H, walker(H, speed=2), (6, 7), foes=[enemy(H)], foe_at={"Foe": (7, 7)},
-                       marks={(5, 5): ">"}, levels=ROOF)
+    game, state = solo(
+        H,
+        walker(H, speed=2),
+        (6, 7),
+        foes=[enemy(H)],
+        foe_at={"Foe": (7, 7)},
+        marks={(5, 5): ">"},
+        levels=ROOF,
+    )
     legal = H.options_of(game, state, "Walker", "")
     assert "break away" not in legal and "close Foe (7,7)" not in legal
     assert "move Walker to (5,8)" in legal
@@ -485,8 +554,13 @@ def test_HC_5_10_a_step_from_hindering_into_hindering_ends_the_move(H):
 
 def test_HC_5_10_flag_hindering_to_hindering_continues(H):
     marks = {**HEDGE, **{(r, 5): "%" for r in range(12)}}
-    game, state = solo(H, walker(H, speed=6), (5, 4), marks=marks,
-                       options={"hindering_to_hindering_continues": True})
+    game, state = solo(
+        H,
+        walker(H, speed=6),
+        (5, 4),
+        marks=marks,
+        options={"hindering_to_hindering_continues": True},
+    )
     reach = H.dests(game, state, "Walker")
     assert (5, 7) in reach  # [2002]: budget 3: (5,5) hindering, (5,6), (5,7)
     assert (5, 1) in reach
@@ -516,8 +590,7 @@ def test_HC_3_30_the_carrier_may_end_where_the_passenger_stood(H):
 
 def test_HC_3_33_a_passenger_that_may_not_act_still_loses_its_old_token(H):
     # HC-3.15: the passenger did nothing this turn, so last turn's token leaves it
-    game, state = carry_game(H, tokens={"Pal": 1},
-                             options={"passenger_may_act_after_drop": False})
+    game, state = carry_game(H, tokens={"Pal": 1}, options={"passenger_may_act_after_drop": False})
     H.select(game, state, "Flyer")
     game.apply_string(state, "carry Pal (5,4)")
     game.apply_string(state, "move Flyer to (5,8)")

@@ -41,6 +41,7 @@ def play(H, game, state, label, variant, *steps):
 
 # -- the shape of a variant ---------------------------------------------------------------
 
+
 def test_P_0_variants_are_offered_only_when_they_can_be_played(H):
     game, state = duel(H, plain(H, "Brute", powers=CCE), plain(H, "Foe"), b_at=(9, 9))
     assert "close combat expert Brute" not in H.options_of(game, state, "Brute", "close combat")
@@ -49,8 +50,9 @@ def test_P_0_variants_are_offered_only_when_they_can_be_played(H):
 
 
 def test_P_0_a_variant_is_one_action_with_a_token_and_pushing(H):
-    game, state = duel(H, plain(H, "Brute", powers=CCE), plain(H, "Foe"), tokens={"Brute": 1},
-                       dice=["3", "4"])
+    game, state = duel(
+        H, plain(H, "Brute", powers=CCE), plain(H, "Foe"), tokens={"Brute": 1}, dice=["3", "4"]
+    )
     play(H, game, state, "Brute", "close combat expert", "close combat expert Brute -> Foe (5,6)")
     assert H.tokens(game, state, "Brute") == 2
     assert H.clicks(game, state, "Brute") == 1  # pushed
@@ -66,9 +68,16 @@ def test_HC_3_8_a_switched_off_variant_is_not_offered(H):
 
 # -- P-SPD-5 Charge -----------------------------------------------------------------------
 
+
 def test_P_SPD_5_charge_moves_half_then_attacks(H):
-    game, state = duel(H, plain(H, "Charger", powers=CHARGE, speed=8), plain(H, "Foe"),
-                       a_at=(5, 1), b_at=(5, 6), dice=["3", "4"])
+    game, state = duel(
+        H,
+        plain(H, "Charger", powers=CHARGE, speed=8),
+        plain(H, "Foe"),
+        a_at=(5, 1),
+        b_at=(5, 6),
+        dice=["3", "4"],
+    )
     names = H.options_of(game, state, "Charger", "")
     assert "charge Charger" in names
     H.select(game, state, "Charger")
@@ -84,16 +93,23 @@ def test_P_SPD_5_charge_moves_half_then_attacks(H):
 
 
 def test_P_SPD_5_charge_attack_is_optional(H):
-    game, state = duel(H, plain(H, "Charger", powers=CHARGE), plain(H, "Foe"),
-                       a_at=(5, 3), b_at=(5, 6))
+    game, state = duel(
+        H, plain(H, "Charger", powers=CHARGE), plain(H, "Foe"), a_at=(5, 3), b_at=(5, 6)
+    )
     play(H, game, state, "Charger", "charge", "charge Charger (5,3)->(5,5)", "end charge")
     assert H.sq(game, state, "Charger") == (5, 5) and H.clicks(game, state, "Foe") == 0
     assert H.tokens(game, state, "Charger") == 1
 
 
 def test_P_SPD_5_charge_halves_after_hindering_halves(H):
-    game, state = duel(H, plain(H, "Charger", powers=CHARGE, speed=8), plain(H, "Foe"),
-                       a_at=(5, 1), b_at=(11, 11), marks={(5, 1): "%"})
+    game, state = duel(
+        H,
+        plain(H, "Charger", powers=CHARGE, speed=8),
+        plain(H, "Foe"),
+        a_at=(5, 1),
+        b_at=(11, 11),
+        marks={(5, 1): "%"},
+    )
     H.select(game, state, "Charger")
     game.apply_string(state, "charge Charger")
     dests = {n.rsplit("->", 1)[1] for n in H.names(game, state) if "->" in n}
@@ -117,9 +133,11 @@ def test_P_SPD_5_a_charging_figure_ignores_knockback(H):
 
 # -- P-SPD-1 Flurry -----------------------------------------------------------------------
 
+
 def test_P_SPD_1_flurry_makes_two_close_attacks(H):
-    game, state = duel(H, plain(H, "Fury", powers=FLURRY), plain(H, "Foe"),
-                       dice=["3", "4", "5", "2"])
+    game, state = duel(
+        H, plain(H, "Fury", powers=FLURRY), plain(H, "Foe"), dice=["3", "4", "5", "2"]
+    )
     events = play(H, game, state, "Fury", "flurry", "flurry Fury -> Foe (5,6)")
     assert H.phase(game, state) == "VARIANT"
     assert "end flurry" in H.names(game, state)
@@ -145,6 +163,7 @@ def test_P_SPD_1_flurry_second_attack_lost_when_the_power_is_gone(H):
 
 # -- P-SPD-8 Force Blast -------------------------------------------------------------------
 
+
 def test_P_SPD_8_force_blast_knocks_back_1d6_squares_without_an_attack(H):
     game, state = duel(H, plain(H, "Blaster", powers=FORCE_BLAST), plain(H, "Foe"), dice=["3"])
     events = play(H, game, state, "Blaster", "force blast", "force blast Blaster -> Foe (5,6)")
@@ -153,27 +172,37 @@ def test_P_SPD_8_force_blast_knocks_back_1d6_squares_without_an_attack(H):
 
 
 def test_P_SPD_8_force_blast_into_a_wall_deals_knockback_damage(H):
-    game, state = duel(H, plain(H, "Blaster", powers=FORCE_BLAST), plain(H, "Foe"),
-                       walls=[((5, 7), (5, 8))], dice=["5"])
+    game, state = duel(
+        H,
+        plain(H, "Blaster", powers=FORCE_BLAST),
+        plain(H, "Foe"),
+        walls=[((5, 7), (5, 8))],
+        dice=["5"],
+    )
     play(H, game, state, "Blaster", "force blast", "force blast Blaster -> Foe (5,6)")
     assert H.sq(game, state, "Foe") == (5, 7) and H.clicks(game, state, "Foe") == 1
 
 
 def test_P_SPD_8_charge_figures_cannot_be_force_blasted(H):
-    game, state = duel(H, plain(H, "Blaster", powers=FORCE_BLAST),
-                       plain(H, "Charger", powers=CHARGE))
+    game, state = duel(
+        H, plain(H, "Blaster", powers=FORCE_BLAST), plain(H, "Charger", powers=CHARGE)
+    )
     assert not H.options_of(game, state, "Blaster", "force blast")
 
 
 # -- P-SPD-11 Running Shot -------------------------------------------------------------------
+
 
 def test_P_SPD_11_running_shot_moves_half_to_a_square_with_a_shot_then_fires(H):
     shooter = plain(H, "Runner", powers=RUNNING, range=4, speed=6)
     game, state = duel(H, shooter, plain(H, "Foe"), a_at=(1, 0), b_at=(7, 6), dice=["3", "4"])
     H.select(game, state, "Runner")
     game.apply_string(state, "running shot Runner")
-    dests = {tuple(int(x) for x in n.rsplit("->", 1)[1][1:-1].split(","))
-             for n in H.names(game, state) if "->" in n}
+    dests = {
+        tuple(int(x) for x in n.rsplit("->", 1)[1][1:-1].split(","))
+        for n in H.names(game, state)
+        if "->" in n
+    }
     assert dests and all(max(abs(r - 7), abs(c - 6)) <= 4 for r, c in dests)  # Foe in range
     assert (4, 3) in dests and (1, 0) not in dests and (4, 0) not in dests
     game.apply_string(state, "running shot Runner (1,0)->(4,3)")
@@ -189,39 +218,72 @@ def test_P_SPD_11_running_shot_not_offered_without_a_shot_anywhere(H):
 
 # -- P-ATT-1 Blades/Claws/Fangs --------------------------------------------------------------
 
+
 def test_P_ATT_1_blades_roll_replaces_the_damage_value(H):
-    game, state = duel(H, plain(H, "Claws", powers=BLADES), plain(H, "Foe"),
-                       dice=["3", "4", "5"])
-    events = play(H, game, state, "Claws", "blades claws fangs",
-                  "blades claws fangs Claws -> Foe (5,6)")
+    game, state = duel(H, plain(H, "Claws", powers=BLADES), plain(H, "Foe"), dice=["3", "4", "5"])
+    events = play(
+        H, game, state, "Claws", "blades claws fangs", "blades claws fangs Claws -> Foe (5,6)"
+    )
     assert "damage_roll" in H.kinds(events) and H.clicks(game, state, "Foe") == 5
 
 
 def test_P_ATT_1_blades_break_a_wall_on_3_to_6(H):
-    game, state = duel(H, plain(H, "Claws", powers=BLADES, damage=1), plain(H, "Foe"),
-                       b_at=(11, 11), walls=[((5, 5), (5, 6))], dice=["3"])
-    play(H, game, state, "Claws", "blades claws fangs",
-         "blades claws fangs Claws breaks the E wall of (5,5)")
+    game, state = duel(
+        H,
+        plain(H, "Claws", powers=BLADES, damage=1),
+        plain(H, "Foe"),
+        b_at=(11, 11),
+        walls=[((5, 5), (5, 6))],
+        dice=["3"],
+    )
+    play(
+        H,
+        game,
+        state,
+        "Claws",
+        "blades claws fangs",
+        "blades claws fangs Claws breaks the E wall of (5,5)",
+    )
     assert H.dests(game, state, "Foe", selected=False)  # the game goes on
     assert not any("wall" in n for n in H.options_of(game, state, "Foe", ""))
     assert not H.d(game, state)["walls_intact"][game.walls.edge_id(5 * 12 + 5, 5 * 12 + 6)]
 
 
 def test_P_ATT_1_blades_fail_to_break_a_wall_on_1_or_2(H):
-    game, state = duel(H, plain(H, "Claws", powers=BLADES, damage=1), plain(H, "Foe"),
-                       b_at=(11, 11), walls=[((5, 5), (5, 6))], dice=["2"])
-    play(H, game, state, "Claws", "blades claws fangs",
-         "blades claws fangs Claws breaks the E wall of (5,5)")
+    game, state = duel(
+        H,
+        plain(H, "Claws", powers=BLADES, damage=1),
+        plain(H, "Foe"),
+        b_at=(11, 11),
+        walls=[((5, 5), (5, 6))],
+        dice=["2"],
+    )
+    play(
+        H,
+        game,
+        state,
+        "Claws",
+        "blades claws fangs",
+        "blades claws fangs Claws breaks the E wall of (5,5)",
+    )
     assert H.d(game, state)["walls_intact"][game.walls.edge_id(5 * 12 + 5, 5 * 12 + 6)]
 
 
 # -- P-ATT-2 Energy Explosion ----------------------------------------------------------------
 
+
 def test_P_ATT_2_energy_explosion_hits_everyone_next_to_the_target(H):
     shooter = plain(H, "Blaster", powers=EXPLOSION, range=6, damage=4)
-    game, state = duel(H, shooter, plain(H, "Foe"), b_at=(5, 9), extra0=[plain(H, "Pal")],
-                       extra1=[plain(H, "Foe Two")],
-                       placements={"Pal": (6, 9), "Foe Two": (4, 9)}, dice=["3", "4"])
+    game, state = duel(
+        H,
+        shooter,
+        plain(H, "Foe"),
+        b_at=(5, 9),
+        extra0=[plain(H, "Pal")],
+        extra1=[plain(H, "Foe Two")],
+        placements={"Pal": (6, 9), "Foe Two": (4, 9)},
+        dice=["3", "4"],
+    )
     play(H, game, state, "Blaster", "energy explosion", "energy explosion Blaster -> Foe (5,9)")
     assert H.clicks(game, state, "Foe") == 1  # damage 1, not 4
     assert H.clicks(game, state, "Foe Two") == 1 and H.clicks(game, state, "Pal") == 1
@@ -229,29 +291,57 @@ def test_P_ATT_2_energy_explosion_hits_everyone_next_to_the_target(H):
 
 def test_P_ATT_2_energy_explosion_hits_a_figure_once_per_target_beside_it(H):
     shooter = plain(H, "Blaster", powers=EXPLOSION, range=6, targets=2)
-    game, state = duel(H, shooter, plain(H, "Foe"), b_at=(4, 9), extra1=[plain(H, "Foe Two")],
-                       extra0=[plain(H, "Pal")],
-                       placements={"Foe Two": (6, 9), "Pal": (5, 9)}, dice=["3", "4"])
-    play(H, game, state, "Blaster", "energy explosion", "energy explosion Blaster -> Foe (4,9)",
-         "ranged Foe Two (6,9)")
+    game, state = duel(
+        H,
+        shooter,
+        plain(H, "Foe"),
+        b_at=(4, 9),
+        extra1=[plain(H, "Foe Two")],
+        extra0=[plain(H, "Pal")],
+        placements={"Foe Two": (6, 9), "Pal": (5, 9)},
+        dice=["3", "4"],
+    )
+    play(
+        H,
+        game,
+        state,
+        "Blaster",
+        "energy explosion",
+        "energy explosion Blaster -> Foe (4,9)",
+        "ranged Foe Two (6,9)",
+    )
     assert H.clicks(game, state, "Pal") == 2  # next to both targets
     assert H.clicks(game, state, "Foe") == 1 and H.clicks(game, state, "Foe Two") == 1
 
 
 def test_P_ATT_2_energy_explosion_critical_adds_one_to_each_figure(H):
     shooter = plain(H, "Blaster", powers=EXPLOSION, range=6)
-    game, state = duel(H, shooter, plain(H, "Foe"), b_at=(5, 9), extra1=[plain(H, "Foe Two")],
-                       placements={"Foe Two": (4, 9)}, dice=["6", "6"])
+    game, state = duel(
+        H,
+        shooter,
+        plain(H, "Foe"),
+        b_at=(5, 9),
+        extra1=[plain(H, "Foe Two")],
+        placements={"Foe Two": (4, 9)},
+        dice=["6", "6"],
+    )
     play(H, game, state, "Blaster", "energy explosion", "energy explosion Blaster -> Foe (5,9)")
     assert H.clicks(game, state, "Foe") == 2 and H.clicks(game, state, "Foe Two") == 2
 
 
 # -- P-ATT-4 Quake --------------------------------------------------------------------------
 
+
 def test_P_ATT_4_quake_hits_every_adjacent_enemy_for_at_most_2_and_knocks_back(H):
     quaker = plain(H, "Quaker", powers=QUAKE, damage=4)
-    game, state = duel(H, quaker, plain(H, "East"), extra1=[plain(H, "North")],
-                       placements={"North": (4, 5)}, dice=["3", "4"])
+    game, state = duel(
+        H,
+        quaker,
+        plain(H, "East"),
+        extra1=[plain(H, "North")],
+        placements={"North": (4, 5)},
+        dice=["3", "4"],
+    )
     events = play(H, game, state, "Quaker", "quake")
     assert H.kinds(events).count("attack") == 1
     assert H.clicks(game, state, "East") == 2 and H.clicks(game, state, "North") == 2
@@ -266,6 +356,7 @@ def test_P_ATT_4_quake_misses_everyone_on_a_2(H):
 
 # -- P-ATT-6 Incapacitate -------------------------------------------------------------------
 
+
 def test_P_ATT_6_incapacitate_deals_no_damage_and_gives_a_token(H):
     game, state = duel(H, plain(H, "Binder", powers=INCAP), plain(H, "Foe"), dice=["6", "6"])
     play(H, game, state, "Binder", "incapacitate", "incapacitate Binder -> Foe (5,6)")
@@ -274,13 +365,13 @@ def test_P_ATT_6_incapacitate_deals_no_damage_and_gives_a_token(H):
 
 def test_P_ATT_6_incapacitate_ranged_and_never_a_third_token(H):
     binder = plain(H, "Binder", powers=INCAP, range=6)
-    game, state = duel(H, binder, plain(H, "Foe"), b_at=(5, 9), tokens={"Foe": 2},
-                       dice=["3", "4"])
+    game, state = duel(H, binder, plain(H, "Foe"), b_at=(5, 9), tokens={"Foe": 2}, dice=["3", "4"])
     play(H, game, state, "Binder", "incapacitate", "incapacitate Binder -> Foe (5,9)")
     assert H.tokens(game, state, "Foe") == 2 and H.clicks(game, state, "Foe") == 0
 
 
 # -- P-ATT-7 Psychic Blast, P-DMG-4 Exploit Weakness ------------------------------------------
+
 
 def test_P_ATT_7_psychic_blast_is_not_reduced_by_toughness(H):
     mind = plain(H, "Mind", powers=PSYCHIC, range=6)
@@ -290,18 +381,27 @@ def test_P_ATT_7_psychic_blast_is_not_reduced_by_toughness(H):
 
 
 def test_P_DMG_4_exploit_weakness_is_not_reduced_by_toughness(H):
-    game, state = duel(H, plain(H, "Knife", powers=EXPLOIT), plain(H, "Tank", powers=TOUGH),
-                       dice=["3", "4"])
+    game, state = duel(
+        H, plain(H, "Knife", powers=EXPLOIT), plain(H, "Tank", powers=TOUGH), dice=["3", "4"]
+    )
     play(H, game, state, "Knife", "exploit weakness", "exploit weakness Knife -> Tank (5,6)")
     assert H.clicks(game, state, "Tank") == 2
 
 
 # -- P-DMG-1 Ranged Combat Expert, P-DMG-8 Close Combat Expert ---------------------------------
 
+
 def test_P_DMG_1_ranged_combat_expert_one_target_plus_2(H):
     ace = plain(H, "Ace", powers=RCE, range=6, targets=2)
-    game, state = duel(H, ace, plain(H, "Foe"), b_at=(5, 9), extra1=[plain(H, "Foe Two")],
-                       placements={"Foe Two": (3, 9)}, dice=["3", "4"])
+    game, state = duel(
+        H,
+        ace,
+        plain(H, "Foe"),
+        b_at=(5, 9),
+        extra1=[plain(H, "Foe Two")],
+        placements={"Foe Two": (3, 9)},
+        dice=["3", "4"],
+    )
     play(H, game, state, "Ace", "ranged combat expert", "ranged combat expert Ace -> Foe (5,9)")
     assert H.clicks(game, state, "Foe") == 4 and H.clicks(game, state, "Foe Two") == 0
     assert H.phase(game, state) == "ACTION"
@@ -315,10 +415,10 @@ def test_P_DMG_8_close_combat_expert_plus_2(H):
 
 def test_P_DMG_8_close_combat_expert_not_with_a_held_object(H):
     brute = plain(H, "Brute", powers=("super_strength", None, None, "close_combat_expert"))
-    brute["dial"] = [H.click(powers=(None, "super_strength", None, "close_combat_expert"))] * 6 \
-        + ["KO"]
-    game, state = duel(H, brute, plain(H, "Foe"), objects={"table": None},
-                       held={"Brute": "table"})
+    brute["dial"] = [H.click(powers=(None, "super_strength", None, "close_combat_expert"))] * 6 + [
+        "KO"
+    ]
+    game, state = duel(H, brute, plain(H, "Foe"), objects={"table": None}, held={"Brute": "table"})
     assert not H.options_of(game, state, "Brute", "close combat expert")
 
 
@@ -329,11 +429,23 @@ PULSE = (None, "pulse_wave", None, None)
 
 def test_P_ATT_3_pulse_wave_hits_every_figure_in_half_range_for_1(H):
     pulser = plain(H, "Pulser", powers=PULSE, range=8, damage=3)
-    game, state = duel(H, pulser, plain(H, "Foe"), b_at=(5, 9), extra0=[plain(H, "Pal")],
-                       extra1=[plain(H, "Far"), plain(H, "Shielded")],
-                       placements={"Pal": (3, 5), "Far": (5, 10), "Shielded": (8, 8)},
-                       walls=[((7, 8), (8, 8)), ((7, 7), (8, 7)), ((7, 9), (8, 9)),
-                              ((8, 7), (8, 8)), ((8, 8), (8, 9))], dice=["3", "4"])
+    game, state = duel(
+        H,
+        pulser,
+        plain(H, "Foe"),
+        b_at=(5, 9),
+        extra0=[plain(H, "Pal")],
+        extra1=[plain(H, "Far"), plain(H, "Shielded")],
+        placements={"Pal": (3, 5), "Far": (5, 10), "Shielded": (8, 8)},
+        walls=[
+            ((7, 8), (8, 8)),
+            ((7, 7), (8, 7)),
+            ((7, 9), (8, 9)),
+            ((8, 7), (8, 8)),
+            ((8, 8), (8, 9)),
+        ],
+        dice=["3", "4"],
+    )
     events = play(H, game, state, "Pulser", "pulse wave")
     assert H.kinds(events).count("attack") == 1
     assert H.clicks(game, state, "Foe") == 1 and H.clicks(game, state, "Pal") == 1
@@ -371,11 +483,23 @@ HYPER = ("hypersonic_speed", None, None, None)
 
 
 def test_P_SPD_9_hypersonic_speed_attacks_on_the_way_and_moves_on(H):
-    game, state = duel(H, plain(H, "Streak", powers=HYPER, speed=8), plain(H, "Foe"),
-                       a_at=(5, 1), b_at=(5, 6), dice=["3", "4"])
-    events = play(H, game, state, "Streak", "hypersonic speed",
-                  "hypersonic speed Streak (5,1)->(5,5)",
-                  "hypersonic speed Streak -> Foe (5,6)")
+    game, state = duel(
+        H,
+        plain(H, "Streak", powers=HYPER, speed=8),
+        plain(H, "Foe"),
+        a_at=(5, 1),
+        b_at=(5, 6),
+        dice=["3", "4"],
+    )
+    events = play(
+        H,
+        game,
+        state,
+        "Streak",
+        "hypersonic speed",
+        "hypersonic speed Streak (5,1)->(5,5)",
+        "hypersonic speed Streak -> Foe (5,6)",
+    )
     assert "breakaway" not in H.kinds(events) and H.clicks(game, state, "Foe") == 2
     assert H.phase(game, state) == "VARIANT"
     dests = {n.rsplit("->", 1)[1] for n in H.names(game, state) if "->" in n}
@@ -385,8 +509,13 @@ def test_P_SPD_9_hypersonic_speed_attacks_on_the_way_and_moves_on(H):
 
 
 def test_P_SPD_9_hypersonic_speed_breaks_away_and_passes_enemies_without_stopping(H):
-    game, state = duel(H, plain(H, "Streak", powers=HYPER), plain(H, "Foe"),
-                       extra1=[plain(H, "Guard")], placements={"Guard": (7, 8)})
+    game, state = duel(
+        H,
+        plain(H, "Streak", powers=HYPER),
+        plain(H, "Foe"),
+        extra1=[plain(H, "Guard")],
+        placements={"Guard": (7, 8)},
+    )
     H.select(game, state, "Streak")
     game.apply_string(state, "hypersonic speed Streak")
     dests = {n.rsplit("->", 1)[1] for n in H.names(game, state) if "->" in n}
@@ -409,9 +538,14 @@ MIND = ("mind_control", None, None, None)
 
 
 def test_P_SPD_6_mind_control_hits_for_no_damage_and_gives_the_target_an_action(H):
-    game, state = duel(H, plain(H, "Mind", powers=MIND), plain(H, "Foe", damage=3, points=40),
-                       extra1=[plain(H, "Pal", points=30)], placements={"Pal": (5, 7)},
-                       dice=["3", "4", "3", "4"])
+    game, state = duel(
+        H,
+        plain(H, "Mind", powers=MIND),
+        plain(H, "Foe", damage=3, points=40),
+        extra1=[plain(H, "Pal", points=30)],
+        placements={"Pal": (5, 7)},
+        dice=["3", "4", "3", "4"],
+    )
     events = play(H, game, state, "Mind", "mind control", "mind control Mind -> Foe (5,6)")
     assert H.clicks(game, state, "Foe") == 0 and "mind_control" in H.kinds(events)
     assert H.phase(game, state) == "FIGURE" and H.seat(game, state) == 0
@@ -427,12 +561,25 @@ def test_P_SPD_6_mind_control_hits_for_no_damage_and_gives_the_target_an_action(
 
 
 def test_P_SPD_6_mind_controller_takes_1_per_100_points_hit(H):
-    game, state = duel(H, plain(H, "Mind", powers=MIND, range=6, targets=2, points=50),
-                       plain(H, "Foe", points=80), b_at=(5, 9), build_total=200,
-                       extra1=[plain(H, "Foe Two", points=70)], placements={"Foe Two": (3, 9)},
-                       dice=["4", "4"])
-    play(H, game, state, "Mind", "mind control", "mind control Mind -> Foe (5,9)",
-         "ranged Foe Two (3,9)")
+    game, state = duel(
+        H,
+        plain(H, "Mind", powers=MIND, range=6, targets=2, points=50),
+        plain(H, "Foe", points=80),
+        b_at=(5, 9),
+        build_total=200,
+        extra1=[plain(H, "Foe Two", points=70)],
+        placements={"Foe Two": (3, 9)},
+        dice=["4", "4"],
+    )
+    play(
+        H,
+        game,
+        state,
+        "Mind",
+        "mind control",
+        "mind control Mind -> Foe (5,9)",
+        "ranged Foe Two (3,9)",
+    )
     assert H.sq(game, state, "Foe") == (5, 9)  # no damage, so no knockback
     game.apply_string(state, "move Foe to (5,9)")
     game.apply_string(state, "move Foe Two to (3,9)")

@@ -72,8 +72,12 @@ def test_HC_2_6_highest_roll_chooses_the_edge_and_the_other_takes_the_opposite()
     draft_both(game, state)
     d = game.to_dict(state)
     assert d["phase"] == "EDGE" and d["seat"] == 1 and d["setup_order"] == [1, 0]
-    assert sorted(names(game, state)) == ["take the E edge", "take the N edge",
-                                          "take the S edge", "take the W edge"]
+    assert sorted(names(game, state)) == [
+        "take the E edge",
+        "take the N edge",
+        "take the S edge",
+        "take the W edge",
+    ]
     game.apply_string(state, "take the E edge")
     d = game.to_dict(state)
     assert d["edges"] == ["W", "E"] and d["phase"] == "PLACE_OBJECT"
@@ -118,7 +122,10 @@ def test_HC_2_10_figures_are_placed_in_the_starting_area_then_the_first_roll():
     d = game.to_dict(state)
     assert d["phase"] == "PLACE_FIGURE" and d["seat"] == 0
     offered = names(game, state)
-    assert "place Razorback 1 (p0) at (15,6)" in offered and "place Razorback 1 (p0) at (10,6)" not in offered
+    assert (
+        "place Razorback 1 (p0) at (15,6)" in offered
+        and "place Razorback 1 (p0) at (10,6)" not in offered
+    )
     assert not any(n.startswith("place soar") for n in offered)  # not a flyer
     game.apply_string(state, "place Razorback 1 (p0) at (15,6)")
     offered = names(game, state)
@@ -146,8 +153,10 @@ def test_HC_2_9_a_flyer_indoors_starts_hovering():
 
 def test_fixed_setup_refuses_a_scenario_that_leaves_forces_open(tmp_path):
     path = tmp_path / "open.yaml"
-    path.write_text("id: open\nname: Open\nmap: small\nbuild_total: 100\n"
-                    "players: [{}, {}]\nobjects: [{object: table}]\n")
+    path.write_text(
+        "id: open\nname: Open\nmap: small\nbuild_total: 100\n"
+        "players: [{}, {}]\nobjects: [{object: table}]\n"
+    )
     with pytest.raises(OptionError, match="setup='play'"):
         HeroclixGame(str(path))
     game = HeroclixGame(str(path), setup="play")

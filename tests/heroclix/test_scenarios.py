@@ -50,23 +50,29 @@ def test_shipped_scenarios_load_with_their_promises():
 
 
 def test_HC_2_3_a_force_over_the_build_total_is_named():
-    err = error(DUEL.replace("build_total: 100", "build_total: 100\n").replace(
-        "- {figure: street_thug, at: [15, 9]}", "- {figure: mender, at: [15, 9]}"))
+    err = error(
+        DUEL.replace("build_total: 100", "build_total: 100\n").replace(
+            "- {figure: street_thug, at: [15, 9]}", "- {figure: mender, at: [15, 9]}"
+        )
+    )
     assert "HC-2.3" in str(err) and err.source == "test.yaml"
 
 
 def test_HC_2_4_two_unique_figures_on_one_force():
     text = DUEL.replace("build_total: 100", "build_total: 200").replace(
         "- {figure: quarry, at: [15, 6]}\n      - {figure: street_thug, at: [15, 9]}",
-        "- {figure: mindwarden, at: [15, 6]}\n      - {figure: mindwarden, at: [15, 9]}")
+        "- {figure: mindwarden, at: [15, 6]}\n      - {figure: mindwarden, at: [15, 9]}",
+    )
     err = error(text)
     assert "HC-2.4" in str(err) and err.field == "players.0.force.1.figure" and err.line == 9
 
 
 def test_HC_3_11_archenemies_on_one_force():
-    text = DUEL.replace("build_total: 100", "build_total: 200").replace(
-        "- {figure: street_thug, at: [15, 9]}", "- {figure: skylash, at: [15, 9]}").replace(
-        "- {figure: quarry, at: [15, 6]}", "- {figure: razorback, at: [15, 6]}")
+    text = (
+        DUEL.replace("build_total: 100", "build_total: 200")
+        .replace("- {figure: street_thug, at: [15, 9]}", "- {figure: skylash, at: [15, 9]}")
+        .replace("- {figure: quarry, at: [15, 6]}", "- {figure: razorback, at: [15, 6]}")
+    )
     err = error(text)
     assert "HC-3.11" in str(err) and err.line == 9
 
@@ -82,8 +88,11 @@ def test_two_figures_on_one_square():
 
 
 def test_HC_1_12_only_flyers_soar():
-    err = error(DUEL.replace("{figure: razorback, at: [0, 6]}",
-                             "{figure: razorback, at: [0, 6], mode: soar}"))
+    err = error(
+        DUEL.replace(
+            "{figure: razorback, at: [0, 6]}", "{figure: razorback, at: [0, 6], mode: soar}"
+        )
+    )
     assert "not a flyer" in str(err) and err.field == "players.1.force.0.mode"
 
 
@@ -122,8 +131,9 @@ def test_inline_figure_with_an_unknown_power_is_named():
 
 
 def test_inline_figure_is_usable_in_a_force():
-    text = DUEL.replace("{figure: razorback, at: [0, 6]}", "{figure: brute, at: [0, 6]}") + \
-        textwrap.dedent("""\
+    text = DUEL.replace(
+        "{figure: razorback, at: [0, 6]}", "{figure: brute, at: [0, 6]}"
+    ) + textwrap.dedent("""\
         figures:
           - id: brute
             name: Brute
@@ -138,14 +148,17 @@ def test_inline_figure_is_usable_in_a_force():
     assert scenario.players[1].force[0].figure.name == "Brute"
 
 
-@pytest.mark.parametrize("option, value, words", [
-    ("scenario", "nowhere", ["unknown scenario id 'nowhere'", "duel"]),
-    ("board_size", (8, 8), ["larger than"]),
-    ("board_size", (24,), ["two positive integers"]),
-    ("max_rounds", 0, ["positive integer"]),
-    ("reward", "points", ["win", "vp"]),
-    ("full_dial_visibility", "yes", ["true or false"]),
-])
+@pytest.mark.parametrize(
+    "option, value, words",
+    [
+        ("scenario", "nowhere", ["unknown scenario id 'nowhere'", "duel"]),
+        ("board_size", (8, 8), ["larger than"]),
+        ("board_size", (24,), ["two positive integers"]),
+        ("max_rounds", 0, ["positive integer"]),
+        ("reward", "points", ["win", "vp"]),
+        ("full_dial_visibility", "yes", ["true or false"]),
+    ],
+)
 def test_bad_option_values_are_named(option, value, words):
     with pytest.raises((OptionError, ScenarioError)) as info:
         make("heroclix_v0", **{option: value})

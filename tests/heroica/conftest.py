@@ -35,7 +35,9 @@ class Scene:
         return out
 
     def legal(self) -> list[str]:
-        return [self.game.action_to_string(self.state, a) for a in self.game.legal_actions(self.state)]
+        return [
+            self.game.action_to_string(self.state, a) for a in self.game.legal_actions(self.state)
+        ]
 
     def can(self, action: str) -> bool:
         return action in self.legal()
@@ -68,7 +70,7 @@ class Scene:
     def kills(self, seat: int, monster: str | None = None) -> int:
         row = self.d["heroes"][seat]
         if monster is None:
-            return sum(row[HeroField.KILLS:])
+            return sum(row[HeroField.KILLS :])
         return row[HeroField.KILLS + self.game.monster_ids.index(monster)]
 
     def weapons(self, seat: int) -> set[str]:

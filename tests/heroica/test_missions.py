@@ -8,8 +8,13 @@ import pytest
 
 from envs.core.board import UNREACHABLE, Board
 from envs.core.scenario import ScenarioError
-from envs.heroica.data.mission import (LEGEND, PIECE_CHARS, list_missions, load_mission,
-                                  mission_from_text)
+from envs.heroica.data.mission import (
+    LEGEND,
+    PIECE_CHARS,
+    list_missions,
+    load_mission,
+    mission_from_text,
+)
 
 SPEC_MISSIONS = ("tunnel", "fork", "arena")
 OWN_MISSIONS = ("crossroads", "caverns", "gauntlet")
@@ -29,6 +34,7 @@ def _without(mission, *cells_rc):
 
 
 # -- shipped missions --------------------------------------------------------------------------
+
 
 def test_shipped_missions_are_listed():
     assert set(SPEC_MISSIONS + OWN_MISSIONS) <= set(list_missions())
@@ -75,8 +81,13 @@ def test_HE_M_2_adjacent_means_orthogonal():
 def test_HE_M_3_pieces_match_the_map():
     mission = load_mission("tunnel")
     assert {mission.rc(c): p for c, p in mission.pieces.items()} == {
-        (1, 4): "b", (1, 7): "t", (1, 10): "c",
-        (3, 1): "L", (3, 3): "g", (3, 6): "R", (3, 9): "l",
+        (1, 4): "b",
+        (1, 7): "t",
+        (1, 10): "c",
+        (3, 1): "L",
+        (3, 3): "g",
+        (3, 6): "R",
+        (3, 9): "l",
     }
     assert set(PIECE_CHARS) <= set(LEGEND)
 
@@ -107,7 +118,10 @@ def test_HE_M_M2_fork_facts():
     assert 12 < east < UNREACHABLE
     # The east route passes the bat, then the rocks, which guard the chest.
     assert {mission.rc(c) for c, p in mission.pieces.items() if p in "bRc"} == {
-        (2, 4), (3, 6), (2, 7)}
+        (2, 4),
+        (3, 6),
+        (2, 7),
+    }
     # Wizard range (HE-7.3): 4 path steps from (6,4), around a corner.
     assert board.distance[mission.cell(6, 4), mission.target] == 4
     # Bow range (HE-12.4): 5 steps in a straight line from (7,6), all spaces between.

@@ -109,22 +109,30 @@ def test_HE_6_7_chain_continues_after_sword_skull_if_still_adjacent(make):
 
 
 def test_HE_6_8_no_diagonal_fights(make):
-    sc = make("""
+    sc = make(
+        """
     ##########
     #0.......#
     #...b....#
     #1.......#
     ##########
-    """, (3, 8), dice=["sword_skull"])
+    """,
+        (3, 8),
+        dice=["sword_skull"],
+    )
     sc.do("roll", "step (1,2)")  # (2,3)... the bat at (2,4) is diagonal to (1,3), not to (1,2)
     assert sc.phase == "END"
-    sc2 = make("""
+    sc2 = make(
+        """
     ##########
     #.0......#
     #...b....#
     #1.......#
     ##########
-    """, (3, 8), dice=["sword_skull"])
+    """,
+        (3, 8),
+        dice=["sword_skull"],
+    )
     sc2.do("roll", "step (1,3)")  # (1,3) is diagonal to the bat at (2,4)
     assert sc2.phase == "END"
 
@@ -164,27 +172,35 @@ def test_HE_6_9_prefers_the_space_entered_from(make):
 
 
 def test_HE_6_9_move_back_skips_heroes_monsters_chests_and_picks_up_items(make):
-    sc = make("""
+    sc = make(
+        """
     ########
     #S.c...#
     #.10b..#
     #..l...#
     #.....L#
     ########
-    """, (4, 6), dice=["skull"])
+    """,
+        (4, 6),
+        dice=["skull"],
+    )
     sc.do("fight Bat (2,4)")
     # (2,2) holds a Hero, (1,3) a chest: only (3,3) qualifies, and its potion is picked up
     assert sc.pos(0) == (3, 3) and sc.hero(0, "life_potions") == 1 and sc.piece(3, 3) == ""
 
 
 def test_HE_6_9_no_space_to_move_back_stays(make):
-    sc = make("""
+    sc = make(
+        """
     ########
     #0b....#
     ####.#.#
     #1....L#
     ########
-    """, (3, 6), dice=["skull"])
+    """,
+        (3, 6),
+        dice=["skull"],
+    )
     sc.do("fight Bat (1,2)")
     assert sc.pos(0) == (1, 1) and sc.health(0) == 3 and sc.phase == "END"
 
@@ -257,14 +273,20 @@ def test_HE_7_3_wizard_range_4_around_corners_does_not_move(make):
 
 
 def test_HE_7_3_wizard_out_of_range_at_5(make):
-    sc = make(WIZ.replace("###b....#", "###.....#").replace("###.g...#", "###b....#"), (5, 7),
-              heroes=["wizard", "thief"], dice=["shield"])
+    sc = make(
+        WIZ.replace("###b....#", "###.....#").replace("###.g...#", "###b....#"),
+        (5, 7),
+        heroes=["wizard", "thief"],
+        dice=["shield"],
+    )
     sc.do("roll")
     assert "use skill" not in sc.legal()
 
 
 def test_HE_7_3_wizard_blocked_by_rocks_but_crosses_heroes(make):
-    sc = make(WIZ.replace("###.#...#", "###R#...#"), (5, 7), heroes=["wizard", "thief"], dice=["shield"])
+    sc = make(
+        WIZ.replace("###.#...#", "###R#...#"), (5, 7), heroes=["wizard", "thief"], dice=["shield"]
+    )
     sc.do("roll")
     assert "use skill" not in sc.legal()
     sc = make(WIZ.replace("#0..#", "#01.#"), (5, 7), heroes=["wizard", "thief"], dice=["shield"])
@@ -281,7 +303,9 @@ def test_HE_7_4_thief_defeats_and_takes_gold(make):
 
 
 # -- HE-9 healing --------------------------------------------------------------------------------
-@pytest.mark.parametrize("face, health", [("shield", 4), ("sword", 3), ("skull", 2), ("sword_skull", 1)])
+@pytest.mark.parametrize(
+    "face, health", [("shield", 4), ("sword", 3), ("skull", 2), ("sword_skull", 1)]
+)
 def test_HE_9_2_healing_roll(make, face, health):
     sc = make(LINE.replace("{m}", "."), FAR, hero_state={0: {"health": 0}}, dice=[face])
     assert sc.hero(0, "healing") == 1 and sc.legal() == ["roll"]
@@ -291,8 +315,12 @@ def test_HE_9_2_healing_roll(make, face, health):
 
 
 def test_HE_9_3_heal_once_per_turn_until_full_then_move(make):
-    sc = make(LINE.replace("{m}", "."), FAR, hero_state={0: {"health": 0}},
-              dice=["skull", "sword", "sword", "sword", "sword"])
+    sc = make(
+        LINE.replace("{m}", "."),
+        FAR,
+        hero_state={0: {"health": 0}},
+        dice=["skull", "sword", "sword", "sword", "sword"],
+    )
     sc.do("roll", "end turn")
     sc.do("roll", "end move", "end turn")  # seat 1
     assert sc.health(0) == 2 and sc.hero(0, "healing") == 1
@@ -310,8 +338,12 @@ def test_HE_9_4_no_healing_roll_unless_all_health_lost(make):
 
 
 def test_HE_9_4_healing_hero_may_shop_and_drink(make):
-    sc = make(LINE.replace("{m}", "."), FAR, hero_state={0: {"health": 0, "gold": 3, "life_potions": 1}},
-              dice=["sword_skull"])
+    sc = make(
+        LINE.replace("{m}", "."),
+        FAR,
+        hero_state={0: {"health": 0, "gold": 3, "life_potions": 1}},
+        dice=["sword_skull"],
+    )
     assert {"roll", "buy axe", "drink life"} <= set(sc.legal())
     sc.do("drink life")
     assert sc.health(0) == 2 and sc.hero(0, "healing") == 1  # still healing: not full

@@ -30,8 +30,9 @@ def test_HE_10_2_life_potion_restores_2_up_to_4(make):
 
 
 def test_HE_10_1_life_potion_at_any_decision_point_of_own_turn(make):
-    sc = make(line("b"), FAR, hero_state={0: {"health": 1, "life_potions": 3}},
-              dice=["shield", "skull"])
+    sc = make(
+        line("b"), FAR, hero_state={0: {"health": 1, "life_potions": 3}}, dice=["shield", "skull"]
+    )
     assert "drink life" in sc.legal()  # START
     sc.do("roll")
     assert "drink life" in sc.legal()  # MOVE, before the first step
@@ -72,8 +73,10 @@ def test_HE_10_3_no_speed_potion_on_a_healing_turn(make):
 
 
 # -- HE-11 chests --------------------------------------------------------------------------------
-@pytest.mark.parametrize("face, gold, health", [
-    ("shield", 2, 4), ("sword", 1, 4), ("skull", 0, 3), ("sword_skull", 1, 3)])
+@pytest.mark.parametrize(
+    "face, gold, health",
+    [("shield", 2, 4), ("sword", 1, 4), ("skull", 0, 3), ("sword_skull", 1, 3)],
+)
 def test_HE_11_3_chest_faces(make, face, gold, health):
     sc = make(line("c"), FAR, dice=["shield", face])
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
@@ -92,7 +95,9 @@ def test_HE_11_3_trap_can_defeat_and_drops_the_torch(make):
 # -- HE-12 shop ----------------------------------------------------------------------------------
 def test_HE_12_1_buy_for_3_sell_for_2(make):
     sc = make(line(), FAR, hero_state={0: {"gold": 4}}, dice=["sword"])
-    assert {"buy axe", "buy wand", "buy staff", "buy bow", "buy dagger", "buy sword"} <= set(sc.legal())
+    assert {"buy axe", "buy wand", "buy staff", "buy bow", "buy dagger", "buy sword"} <= set(
+        sc.legal()
+    )
     sc.do("buy axe")
     assert sc.gold(0) == 1 and sc.weapons(0) == {"axe"} and "axe" not in sc.store()
     assert not any(a.startswith("buy") for a in sc.legal())  # 1 gold: can't buy
@@ -155,17 +160,23 @@ def test_HE_12_4_bow_not_beyond_5_and_blocked_by_rocks(make):
 
 
 def test_HE_12_4_wand_range_3_around_corners(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0.#..#
     ##.#..#
     ##b...#
     #1...L#
     #######
-    """, (4, 5), hero_state={0: {"weapons": ["wand"]}}, dice=["shield"])
+    """,
+        (4, 5),
+        hero_state={0: {"weapons": ["wand"]}},
+        dice=["shield"],
+    )
     sc.do("roll", "use wand")
     assert sc.legal() == ["defeat Bat (3,2)"]  # (1,2),(2,2),(3,2): 3 steps with a turn
-    sc = make("""
+    sc = make(
+        """
     #######
     #0.#..#
     ##.#..#
@@ -173,7 +184,11 @@ def test_HE_12_4_wand_range_3_around_corners(make):
     ##b...#
     #1...L#
     #######
-    """, (5, 5), hero_state={0: {"weapons": ["wand"]}}, dice=["shield"])
+    """,
+        (5, 5),
+        hero_state={0: {"weapons": ["wand"]}},
+        dice=["shield"],
+    )
     sc.do("roll")
     assert "use wand" not in sc.legal()  # 4 steps: out of range
 
@@ -188,8 +203,12 @@ def test_HE_12_4_staff_restores_up_to_2(make):
 
 
 def test_HE_12_4_sword_steps_then_defeats(make):
-    sc = make(line("b").replace("#0..", "#.0."), FAR, hero_state={0: {"weapons": ["sword"]}},
-              dice=["shield"])
+    sc = make(
+        line("b").replace("#0..", "#.0."),
+        FAR,
+        hero_state={0: {"weapons": ["sword"]}},
+        dice=["shield"],
+    )
     sc.do("roll", "use sword")
     assert sc.legal() == ["step (1,3)"]  # only a step that ends next to a monster
     sc.do("step (1,3)")
@@ -199,13 +218,18 @@ def test_HE_12_4_sword_steps_then_defeats(make):
 
 
 def test_HE_12_4_sword_chest_searched_after_the_kill_then_next_fight(make):
-    sc = make("""
+    sc = make(
+        """
     ###########
     #.0cb.....#
     ###g#####.#
     #1........#
     ###########
-    """, (3, 9), hero_state={0: {"weapons": ["sword"]}}, dice=["shield", "shield", "sword"])
+    """,
+        (3, 9),
+        hero_state={0: {"weapons": ["sword"]}},
+        dice=["shield", "shield", "sword"],
+    )
     sc.do("roll", "use sword", "step (1,3)")
     assert set(sc.legal()) == {"defeat Bat (1,4)", "defeat Golem Guardian (2,3)"}
     sc.do("defeat Bat (1,4)")
@@ -216,13 +240,18 @@ def test_HE_12_4_sword_chest_searched_after_the_kill_then_next_fight(make):
 
 
 def test_HE_12_4_axe_defeats_all_adjacent_without_moving(make):
-    sc = make("""
+    sc = make(
+        """
     ###########
     #0..b.....#
     ###g#####.#
     #1........#
     ###########
-    """, (3, 9), hero_state={0: {"weapons": ["axe"]}}, dice=["skull", "shield"])
+    """,
+        (3, 9),
+        hero_state={0: {"weapons": ["axe"]}},
+        dice=["skull", "shield"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "fight Bat (1,4)")
     assert set(sc.legal()) == {"defeat", "use skill", "use axe"}  # HE-12.3 one of them
     sc.do("use axe")
@@ -236,8 +265,13 @@ def test_HE_12_4_dagger_defeats_and_takes_gold(make):
 
 
 def test_HE_12_3_one_skill_per_shield(make):
-    sc = make(BOW, (4, 8), heroes=["wizard", "thief"], hero_state={0: {"weapons": ["bow", "wand"]}},
-              dice=["shield"])
+    sc = make(
+        BOW,
+        (4, 8),
+        heroes=["wizard", "thief"],
+        hero_state={0: {"weapons": ["bow", "wand"]}},
+        dice=["shield"],
+    )
     sc.do("roll", "use bow", "defeat Bat (1,6)")
     assert sc.phase == "END" and not any(a.startswith("use") for a in sc.legal())
 

@@ -15,21 +15,31 @@ from envs.heroica.state import HeroField
 # -- Epic Heroica (HE-18) -----------------------------------------------------------------------
 def _mission(mid: str, rows: str, target: tuple[int, int]):
     body = "\n".join("  " + r for r in textwrap.dedent(rows).strip().splitlines())
-    return mission_from_text(f"id: {mid}\nname: {mid}\ndescription: test\n"
-                             f"target: [{target[0]}, {target[1]}]\nmap: |\n{body}\n")
+    return mission_from_text(
+        f"id: {mid}\nname: {mid}\ndescription: test\n"
+        f"target: [{target[0]}, {target[1]}]\nmap: |\n{body}\n"
+    )
 
 
-MISSION_A = _mission("a", """
+MISSION_A = _mission(
+    "a",
+    """
 ########
 #S.lt.b#
 #......#
 ########
-""", (2, 6))
-MISSION_B = _mission("b", """
+""",
+    (2, 6),
+)
+MISSION_B = _mission(
+    "b",
+    """
 #######
 #S....#
 #######
-""", (1, 5))
+""",
+    (1, 5),
+)
 
 
 @pytest.fixture
@@ -37,6 +47,7 @@ def epic(wrap):
     def build(dice, num_players=2, missions=(MISSION_A, MISSION_B)):
         game = HeroicaGame(mission=list(missions), num_players=num_players)
         return wrap(game, game.new_state(dice=ScriptedDice(dice)))
+
     return build
 
 
@@ -73,7 +84,15 @@ def test_HE_18_2_4_next_mission_keeps_gold_potions_weapons_resets_the_rest(epic)
 
 def test_HE_18_2_healing_ends_at_a_new_mission(epic):
     sc = epic(["shield", "sword", "sword", "sword"])
-    sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)", "step (1,5)", "fight Bat (1,6)", "end turn")
+    sc.do(
+        "roll",
+        "step (1,2)",
+        "step (1,3)",
+        "step (1,4)",
+        "step (1,5)",
+        "fight Bat (1,6)",
+        "end turn",
+    )
     sc.do("roll", "end move", "end turn")
     patch(sc, 1, health=0, healing=1)
     sc.do("roll", "step (1,6)", "step (2,6)")
@@ -110,13 +129,20 @@ def _to_mission_b(sc, won, gold):
 
 def test_HE_18_1_epic_winner_by_missions_then_gold_then_shared(epic):
     # Two one-corridor missions; seat 0 wins the first, seat 1 the second: 1-1, gold decides.
-    corridor = _mission("c", """
+    corridor = _mission(
+        "c",
+        """
     ########
     #S.....#
     ########
-    """, (1, 6))
-    for gold, winners, returns in [((5, 2), [0], [1.0, -1.0]), ((2, 5), [1], [-1.0, 1.0]),
-                                   ((3, 3), [0, 1], [0.0, 0.0])]:
+    """,
+        (1, 6),
+    )
+    for gold, winners, returns in [
+        ((5, 2), [0], [1.0, -1.0]),
+        ((2, 5), [1], [-1.0, 1.0]),
+        ((3, 3), [0, 1], [0.0, 0.0]),
+    ]:
         sc = epic(["shield", "sword", "shield", "shield", "shield"], missions=(corridor, corridor))
         sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)", "step (1,5)", "end turn")
         sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")  # ends on no one
@@ -149,8 +175,12 @@ def test_HE_19_1_scepter_picked_up_like_an_item(make):
 
 
 def test_HE_19_3_summon_a_monster_from_another_pack(make):
-    sc = make(SCEPTER, (3, 8), hero_state={0: {"scepter": 1}, 1: {"kills": {"bat": 1, "guardian": 1}}},
-              dice=["shield"])
+    sc = make(
+        SCEPTER,
+        (3, 8),
+        hero_state={0: {"scepter": 1}, 1: {"kills": {"bat": 1, "guardian": 1}}},
+        dice=["shield"],
+    )
     sc.do("roll")
     assert "use scepter" in sc.legal()
     sc.do("use scepter")
@@ -171,14 +201,20 @@ def test_HE_19_3_needs_a_shield_and_another_players_monster(make):
     sc = make(SCEPTER, (3, 8), hero_state={0: {"scepter": 1, "kills": {"bat": 2}}}, dice=["shield"])
     sc.do("roll")
     assert "use scepter" not in sc.legal()  # own monsters don't count
-    sc = make(SCEPTER, (3, 8), hero_state={0: {"scepter": 1}, 1: {"kills": {"bat": 1}}}, dice=["sword"])
+    sc = make(
+        SCEPTER, (3, 8), hero_state={0: {"scepter": 1}, 1: {"kills": {"bat": 1}}}, dice=["sword"]
+    )
     sc.do("roll")
     assert "use scepter" not in sc.legal()
 
 
 def test_HE_19_3_summoned_monster_next_to_a_hero_is_fought_and_kept_by_the_defeater(make):
-    sc = make(SCEPTER, (3, 8), hero_state={0: {"scepter": 1}, 1: {"kills": {"bat": 1}}},
-              dice=["shield", "sword"])
+    sc = make(
+        SCEPTER,
+        (3, 8),
+        hero_state={0: {"scepter": 1}, 1: {"kills": {"bat": 1}}},
+        dice=["shield", "sword"],
+    )
     sc.do("roll", "use scepter", "take bat from 1", "place monster (2,1)", "end turn")
     assert sc.legal() == ["fight Bat (2,1)"]  # HE-6.10: seat 1 starts next to it
     sc.do("fight Bat (2,1)")
@@ -241,32 +277,43 @@ def test_HE_20_4_shield_moves_up_to_4(make):
 
 
 def test_HE_20_4_monsters_pass_monsters_and_items(make):
-    sc = battle(make, ["sword"], map_text="""
+    sc = battle(
+        make,
+        ["sword"],
+        map_text="""
     #########
     #0......#
     #.......#
     #.b.lg..#
     #......L#
     #########
-    """)
+    """,
+    )
     sc.do("select Bat (3,2)", "step (3,3)", "step (3,4)", "step (3,5)")  # over potion, Guardian
     # ended on the Guardian: HE-20.5 forward to the first available space
     # (the nearest available spaces tie; the Monster Player picks, as HE-5.6's default)
     assert sc.phase == "MONSTER_FORWARD"
     assert set(sc.legal()) == {"step (2,5)", "step (3,6)", "step (4,5)"}
     sc.do("step (3,6)")
-    assert sc.piece(3, 6) == "bat" and sc.piece(3, 4) == "life_potion" and sc.piece(3, 5) == "guardian"
+    assert (
+        sc.piece(3, 6) == "bat" and sc.piece(3, 4) == "life_potion" and sc.piece(3, 5) == "guardian"
+    )
 
 
 def test_HE_20_4_monsters_do_not_pass_heroes_or_rocks(make):
-    sc = battle(make, ["sword"], map_text="""
+    sc = battle(
+        make,
+        ["sword"],
+        map_text="""
     #########
     #S......#
     #.......#
     #Rb0....#
     #......L#
     #########
-    """, hero_state={0: {"health": 0}})  # healing: no forced fight, but still blocks
+    """,
+        hero_state={0: {"health": 0}},
+    )  # healing: no forced fight, but still blocks
     sc.do("select Bat (3,2)")
     assert set(sc.legal()) == {"step (2,2)", "step (4,2)", "end move"}
 
@@ -290,8 +337,12 @@ def test_HE_20_6_forced_stop_next_to_a_hero_and_fight(make):
 
 
 def test_HE_20_6_healing_hero_forces_no_stop_and_cannot_be_fought(make):
-    sc = battle(make, ["shield"], map_text=ARENA.replace("#0......#", "#..0....#"),
-                hero_state={0: {"health": 0}})
+    sc = battle(
+        make,
+        ["shield"],
+        map_text=ARENA.replace("#0......#", "#..0....#"),
+        hero_state={0: {"health": 0}},
+    )
     sc.do("select Bat (3,4)", "step (3,3)", "step (2,3)")
     assert sc.phase == "MONSTER_MOVE"  # no stop next to a healing Hero
     sc.do("end move")
@@ -299,26 +350,39 @@ def test_HE_20_6_healing_hero_forces_no_stop_and_cannot_be_fought(make):
 
 
 def test_HE_20_4_monster_starting_next_to_a_hero_fights_without_moving(make):
-    sc = battle(make, ["sword"], map_text=ARENA.replace("#.......#\n#...b", "#...0...#\n#...b")
-                .replace("#0......#", "#S......#"))
+    sc = battle(
+        make,
+        ["sword"],
+        map_text=ARENA.replace("#.......#\n#...b", "#...0...#\n#...b").replace(
+            "#0......#", "#S......#"
+        ),
+    )
     sc.do("select Bat (3,4)")
     assert sc.health(0) == 3 and sc.piece(3, 4) == "bat"  # Sword: Hero hurt, no move roll
 
 
-@pytest.mark.parametrize("face, health, monster_left, moved_back", [
-    ("shield", 2, True, True),        # strength + 1 and move back
-    ("sword", 3, True, True),         # strength and move back
-    ("skull", 4, False, False),       # monster defeated
-    ("sword_skull", 3, False, True),  # both
-])
+@pytest.mark.parametrize(
+    "face, health, monster_left, moved_back",
+    [
+        ("shield", 2, True, True),  # strength + 1 and move back
+        ("sword", 3, True, True),  # strength and move back
+        ("skull", 4, False, False),  # monster defeated
+        ("sword_skull", 3, False, True),  # both
+    ],
+)
 def test_HE_20_7_fight_table(make, face, health, monster_left, moved_back):
-    sc = battle(make, [face], map_text="""
+    sc = battle(
+        make,
+        [face],
+        map_text="""
     ##########
     #S..0b...#
     #####.####
     #.......L#
     ##########
-    """, target=(3, 8))
+    """,
+        target=(3, 8),
+    )
     sc.do("select Bat (1,5)")
     assert sc.health(0) == health
     assert (sc.piece(1, 5) == "bat") == monster_left
@@ -328,8 +392,14 @@ def test_HE_20_7_fight_table(make, face, health, monster_left, moved_back):
 
 
 def test_HE_20_7_hero_chooses_where_to_move_back_and_cannot_drink(make):
-    sc = battle(make, ["sword"], map_text=ARENA.replace("#.......#\n#...b", "#...0...#\n#...b")
-                .replace("#0......#", "#S......#"), hero_state={0: {"life_potions": 1}})
+    sc = battle(
+        make,
+        ["sword"],
+        map_text=ARENA.replace("#.......#\n#...b", "#...0...#\n#...b").replace(
+            "#0......#", "#S......#"
+        ),
+        hero_state={0: {"life_potions": 1}},
+    )
     sc.do("select Bat (3,4)")
     assert sc.phase == "MOVE_BACK" and sc.seat == 0 and sc.health(0) == 3
     # HE-10.1: the Hero decides here, but it is not its own turn: no potion
@@ -339,7 +409,9 @@ def test_HE_20_7_hero_chooses_where_to_move_back_and_cannot_drink(make):
 
 
 def test_HE_20_3_monster_player_wins_after_two_defeats(make):
-    fight_next = ARENA.replace("#.......#\n#...b", "#...0...#\n#...b").replace("#0......#", "#S......#")
+    fight_next = ARENA.replace("#.......#\n#...b", "#...0...#\n#...b").replace(
+        "#0......#", "#S......#"
+    )
     sc = battle(make, ["sword"], map_text=fight_next, hero_state={0: {"health": 1}})
     sc.do("select Bat (3,4)")
     assert sc.health(0) == 0 and sc.d["monster_player_defeats"] == 1 and sc.phase == "MOVE_BACK"
@@ -352,9 +424,15 @@ def test_HE_20_3_monster_player_wins_after_two_defeats(make):
 
 
 def test_HE_20_3_same_hero_twice_counts(make):
-    lord_next = ARENA.replace("#.......#\n#...b", "#...0...#\n#...L").replace("#0......#", "#S......#")
-    sc = battle(make, ["sword", "shield", "sword", "shield"], map_text=lord_next,
-                hero_state={0: {"health": 1}})
+    lord_next = ARENA.replace("#.......#\n#...b", "#...0...#\n#...L").replace(
+        "#0......#", "#S......#"
+    )
+    sc = battle(
+        make,
+        ["sword", "shield", "sword", "shield"],
+        map_text=lord_next,
+        hero_state={0: {"health": 1}},
+    )
     sc.do("select Golem Lord (3,4)", "move back to (1,4)")  # Sword: 3 damage -> defeated
     assert sc.hero(0, "defeated_by_monsters") == 1
     sc.do("roll", "end turn")  # healing Shield: full Health
@@ -365,19 +443,30 @@ def test_HE_20_3_same_hero_twice_counts(make):
 
 
 def test_HE_20_3_traps_do_not_count(make):
-    sc = battle(make, ["skull", "skull"], turn=0, map_text=ARENA.replace("#0......#", "#0c.....#"),
-                hero_state={0: {"health": 1}})
+    sc = battle(
+        make,
+        ["skull", "skull"],
+        turn=0,
+        map_text=ARENA.replace("#0......#", "#0c.....#"),
+        hero_state={0: {"health": 1}},
+    )
     sc.do("roll", "step (1,2)")
     assert sc.health(0) == 0 and sc.d["monster_player_defeats"] == 0
 
 
 def test_HE_20_4_no_monsters_turn_skipped(make):
-    sc = battle(make, ["sword", "sword"], turn=0, map_text="""
+    sc = battle(
+        make,
+        ["sword", "sword"],
+        turn=0,
+        map_text="""
     #######
     #0....#
     #.....#
     #######
-    """, target=(2, 5))
+    """,
+        target=(2, 5),
+    )
     sc.do("roll", "end move", "end turn")
     assert sc.seat == 0 and sc.d["round"] == 1
 
@@ -397,6 +486,7 @@ def test_HE_4_2_battle_round_cap_draw_is_in_the_transcript():
 
     class MonsterFirst:
         """Ends every Hero turn at once, so the Monster Player's turn closes each round."""
+
         name = "quick"
 
         def act(self, game, state, rng):
@@ -406,7 +496,11 @@ def test_HE_4_2_battle_round_cap_draw_is_in_the_transcript():
                     return names[wanted]
             return min(names.values())
 
-    text = transcript("heroica_v0", 0, {"mission": "arena", "battle": True, "num_players": 2,
-                                        "max_rounds": 2}, bots=MonsterFirst())
+    text = transcript(
+        "heroica_v0",
+        0,
+        {"mission": "arena", "battle": True, "num_players": 2, "max_rounds": 2},
+        bots=MonsterFirst(),
+    )
     assert "mission 'Arena' ends after 2 rounds without a winner" in text
     assert "# returns: player_0 +0.000, player_1 +0.000" in text

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.heroica.dice import HEROICA_DIE
 from envs.core.game import OptionError
+from envs.heroica.dice import HEROICA_DIE
 from envs.heroica.rules import HeroicaGame
 
 # A long corridor for seat 0 (row 1) and a parking corridor for seat 1 (row 3); the target
@@ -30,7 +30,9 @@ def test_HE_3_3_die_faces_and_probabilities():
     assert HEROICA_DIE.probability("sword_skull") == pytest.approx(1 / 6)
 
 
-@pytest.mark.parametrize("face, steps", [("shield", 4), ("sword", 3), ("skull", 2), ("sword_skull", 1)])
+@pytest.mark.parametrize(
+    "face, steps", [("shield", 4), ("sword", 3), ("skull", 2), ("sword_skull", 1)]
+)
 def test_HE_3_3_movement_column(make, face, steps):
     sc = make(CORRIDOR, FAR, dice=[face])
     sc.do("roll")
@@ -78,13 +80,18 @@ def _pass_turn(sc):
 
 
 def test_HE_4_1_seat_order_wraps_clockwise(make):
-    sc = make("""
+    sc = make(
+        """
     ########
     #0.....#
     #1.....#
     #2....L#
     ########
-    """, (3, 6), num_players=3, dice=["sword"] * 4)
+    """,
+        (3, 6),
+        num_players=3,
+        dice=["sword"] * 4,
+    )
     order = []
     for _ in range(4):
         order.append(sc.seat)
@@ -125,13 +132,17 @@ def test_HE_5_1_zero_steps_allowed(make):
 
 
 def test_HE_5_1_no_space_entered_twice(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0....#
     #.....#
     #1...L#
     #######
-    """, (3, 5), dice=["shield"])
+    """,
+        (3, 5),
+        dice=["shield"],
+    )
     sc.do("roll", "step (1,2)", "step (2,2)", "step (2,1)")
     assert not sc.can("step (1,1)")  # the space the move started on counts as entered
     sc2 = make(CORRIDOR, FAR, dice=["shield"])
@@ -140,13 +151,17 @@ def test_HE_5_1_no_space_entered_twice(make):
 
 
 def test_HE_5_1_never_enter_monster_or_rocks(make):
-    sc = make("""
+    sc = make(
+        """
     #########
     #.R0.b..#
     #.......#
     #1.....L#
     #########
-    """, (3, 7), dice=["shield"])
+    """,
+        (3, 7),
+        dice=["shield"],
+    )
     sc.do("roll")
     assert not sc.can("step (1,2)")  # rocks
     sc.do("step (1,4)")  # next to the bat: must stop (HE-5.8)
@@ -166,25 +181,33 @@ def test_HE_5_5_one_moves_one_space(make):
 
 
 def test_HE_5_1_heroes_may_be_passed(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0.1.......#
     ##########.#
     #..........#
     ############
-    """, FAR, dice=["sword"])
+    """,
+        FAR,
+        dice=["sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
     assert sc.pos(0) == (1, 4) and sc.pos(1) == (1, 3)
 
 
 def test_HE_5_6_ending_on_a_hero_moves_forward(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0..1......#
     ##########.#
     #..........#
     ############
-    """, FAR, dice=["sword", "sword"])
+    """,
+        FAR,
+        dice=["sword", "sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
     assert sc.phase == "FORWARD" and sc.legal() == ["step (1,5)"]
     sc.do("step (1,5)")
@@ -192,13 +215,17 @@ def test_HE_5_6_ending_on_a_hero_moves_forward(make):
 
 
 def test_HE_5_6_end_move_on_a_hero_also_moves_forward(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0.1.......#
     ##########.#
     #..........#
     ############
-    """, FAR, dice=["sword"])
+    """,
+        FAR,
+        dice=["sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "end move")
     assert sc.phase == "FORWARD"
     sc.do("step (1,4)")
@@ -206,23 +233,32 @@ def test_HE_5_6_end_move_on_a_hero_also_moves_forward(make):
 
 
 def test_HE_5_6_forward_steps_pick_up_items(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0.1l......#
     ##########.#
     #..........#
     ############
-    """, FAR, dice=["skull"])
+    """,
+        FAR,
+        dice=["skull"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
     assert sc.hero(0, "life_potions") == 1 and sc.piece(1, 4) == ""
 
 
 def test_HE_5_6_no_free_space_forward_returns_to_last_free_space(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0.12L#
     #######
-    """, (1, 5), num_players=3, dice=["skull"])
+    """,
+        (1, 5),
+        num_players=3,
+        dice=["skull"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)")
     # (1,3) and (1,4) hold Heroes, (1,5) a monster: no Hero-free space ahead, so the mover
     # goes back to the last Hero-free space it entered.
@@ -230,26 +266,34 @@ def test_HE_5_6_no_free_space_forward_returns_to_last_free_space(make):
 
 
 def test_HE_5_7_items_picked_up_on_the_way(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0ls.......#
     ##########.#
     #1.........#
     ############
-    """, FAR, dice=["sword"])
+    """,
+        FAR,
+        dice=["sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
     assert sc.hero(0, "life_potions") == 1 and sc.hero(0, "speed_potions") == 1
     assert sc.piece(1, 2) == "" and sc.piece(1, 3) == ""
 
 
 def test_HE_5_8_must_stop_next_to_a_monster_and_fight(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0...b.....#
     ##########.#
     #1.........#
     ############
-    """, FAR, dice=["shield", "sword"])
+    """,
+        FAR,
+        dice=["shield", "sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)")
     assert sc.phase == "FIGHT_CHOOSE" and sc.legal() == ["fight Bat (1,5)"]
     sc.do("fight Bat (1,5)")
@@ -257,25 +301,33 @@ def test_HE_5_8_must_stop_next_to_a_monster_and_fight(make):
 
 
 def test_HE_5_9_no_diagonal_moves(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0....#
     #.....#
     #1...L#
     #######
-    """, (3, 5), dice=["sword"])
+    """,
+        (3, 5),
+        dice=["sword"],
+    )
     sc.do("roll")
     assert set(sc.legal()) == {"step (1,2)", "step (2,1)", "end move"}
 
 
 def test_HE_5_9_trigger_order_chest_then_fight_then_rocks(make):
-    sc = make("""
+    sc = make(
+        """
     ###########
     #0.cb.....#
     ###R#####.#
     #1........#
     ###########
-    """, (3, 9), dice=["sword", "sword", "sword", "sword"])
+    """,
+        (3, 9),
+        dice=["sword", "sword", "sword", "sword"],
+    )
     sc.do("roll", "step (1,2)")
     # (1,2) is next to the rocks at (2,3)? no: (2,2) is a wall; step on into the chest
     sc.do("step (1,3)")
@@ -290,13 +342,18 @@ def test_HE_5_9_trigger_order_chest_then_fight_then_rocks(make):
 
 
 def test_HE_5_9_no_rocks_after_a_defeat(make):
-    sc = make("""
+    sc = make(
+        """
     ###########
     #0..b.....#
     ###R#####.#
     #1........#
     ###########
-    """, (3, 9), hero_state={0: {"health": 1}}, dice=["sword", "skull"])
+    """,
+        (3, 9),
+        hero_state={0: {"health": 1}},
+        dice=["sword", "skull"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "fight Bat (1,4)")
     assert sc.health(0) == 0 and sc.phase == "END"  # Health 0: the rocks are not explored
 
@@ -347,7 +404,9 @@ def test_HE_13_3_shield_passes_straight_through_and_lands(make):
 
 
 def test_HE_13_3_shield_skips_a_hero_beyond(make):
-    sc = make(ROCKS.replace("{beyond}", "1").replace("#1....", "#....."), FAR, dice=["skull", "shield"])
+    sc = make(
+        ROCKS.replace("{beyond}", "1").replace("#1....", "#....."), FAR, dice=["skull", "shield"]
+    )
     sc.do("roll", "step (1,2)")
     sc.do("explore rocks (1,3)")
     assert sc.pos(0) == (1, 5) and sc.pos(1) == (1, 4)
@@ -370,13 +429,17 @@ def test_HE_13_3_skull_moves_back_to_the_space_entered_from(make, face):
 
 
 def test_HE_13_3_several_rocks_choose_one(make):
-    sc = make("""
+    sc = make(
+        """
     ############
     #0..R......#
     ###R######.#
     #1.........#
     ############
-    """, FAR, dice=["sword", "sword"])
+    """,
+        FAR,
+        dice=["sword", "sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)")
     assert set(sc.legal()) == {"explore rocks (1,4)", "explore rocks (2,3)"}
     sc.do("explore rocks (2,3)")
@@ -404,34 +467,47 @@ def test_HE_16_1_moving_into_the_target_wins_at_once(make):
 
 
 def test_HE_16_1_defeating_the_target_monster_wins(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0...L#
     #1....#
     #######
-    """, (1, 5), dice=["sword", "sword"])
+    """,
+        (1, 5),
+        dice=["sword", "sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "step (1,4)", "fight Golem Lord (1,5)")
     assert sc.winners == [0] and sc.returns() == [1.0, -1.0]
 
 
 def test_HE_16_1_defeating_the_target_monster_by_skill_wins(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0...L#
     #1....#
     #######
-    """, (1, 5), heroes=["wizard", "barbarian"], dice=["shield"])
+    """,
+        (1, 5),
+        heroes=["wizard", "barbarian"],
+        dice=["shield"],
+    )
     sc.do("roll", "use skill", "defeat Golem Lord (1,5)")
     assert sc.winners == [0] and sc.phase == "GAME_OVER"
 
 
 def test_HE_16_1_other_monster_defeat_does_not_win(make):
-    sc = make("""
+    sc = make(
+        """
     #######
     #0..b.#
     #1...L#
     #######
-    """, (2, 5), dice=["sword", "sword"])
+    """,
+        (2, 5),
+        dice=["sword", "sword"],
+    )
     sc.do("roll", "step (1,2)", "step (1,3)", "fight Bat (1,4)")
     assert sc.phase == "END" and sc.winners == []
 
@@ -439,11 +515,15 @@ def test_HE_16_1_other_monster_defeat_does_not_win(make):
 def test_HE_5_6_zero_step_move_on_a_shared_space_still_moves_forward(make):
     # Engine choice (HE-5.6 is silent on a 0-step move): ending the move on a space shared
     # with another Hero, even without stepping, triggers the forward move.
-    sc = make("""
+    sc = make(
+        """
     ########
     #S.....#
     #.....L#
     ########
-    """, (2, 6), dice=["sword"])
+    """,
+        (2, 6),
+        dice=["sword"],
+    )
     sc.do("roll", "end move")
     assert sc.phase == "FORWARD" and set(sc.legal()) == {"step (1,2)", "step (2,1)"}

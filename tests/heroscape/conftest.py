@@ -9,7 +9,7 @@ names, ``game.to_dict(state)``, the events returned by ``apply`` and ``game.retu
 from __future__ import annotations
 
 import textwrap
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -17,22 +17,50 @@ from envs.heroscape.data.scenario_file import scenario_from_text
 from envs.heroscape.rules import HeroscapeGame
 
 
-def card(card_id: str, name: str, *, figures: int = 1, move: int = 5, range: int = 1,
-         attack: int = 2, defense: int = 2, double_space: bool = False,
-         height: int | None = None) -> dict:
+def card(
+    card_id: str,
+    name: str,
+    *,
+    figures: int = 1,
+    move: int = 5,
+    range: int = 1,
+    attack: int = 2,
+    defense: int = 2,
+    double_space: bool = False,
+    height: int | None = None,
+) -> dict:
     """One army card; a hero when ``figures == 1``, else a squad (HS-2.2)."""
-    return dict(id=card_id, name=name, kind="hero" if figures == 1 else "squad", figures=figures,
-                move=move, range=range, attack=attack, defense=defense,
-                double_space=double_space, height=height)
+    return dict(
+        id=card_id,
+        name=name,
+        kind="hero" if figures == 1 else "squad",
+        figures=figures,
+        move=move,
+        range=range,
+        attack=attack,
+        defense=defense,
+        double_space=double_space,
+        height=height,
+    )
 
 
-def scenario_text(map_text: str, armies: Sequence[Sequence[dict]],
-                  zones: Sequence[str] | None = None, victory: str | None = None,
-                  round_cap: int | None = None) -> str:
+def scenario_text(
+    map_text: str,
+    armies: Sequence[Sequence[dict]],
+    zones: Sequence[str] | None = None,
+    victory: str | None = None,
+    round_cap: int | None = None,
+) -> str:
     """YAML of a whole custom scenario: inline battlefield, the cards, one army per player."""
-    zones = list(zones) if zones is not None else ["A", "B", "C", "D"][:len(armies)]
-    lines = ["id: test_scenario", "name: Test", "battlefield:", "  id: test_field",
-             "  name: Test field", "  map: |"]
+    zones = list(zones) if zones is not None else ["A", "B", "C", "D"][: len(armies)]
+    lines = [
+        "id: test_scenario",
+        "name: Test",
+        "battlefield:",
+        "  id: test_field",
+        "  name: Test field",
+        "  map: |",
+    ]
     lines += ["    " + row for row in textwrap.dedent(map_text).strip("\n").splitlines()]
     lines.append("cards:")
     for army in armies:
@@ -54,9 +82,17 @@ def scenario_text(map_text: str, armies: Sequence[Sequence[dict]],
     return "\n".join(lines) + "\n"
 
 
-def build(map_text: str, armies: Sequence[Sequence[dict]], placements: dict | None,
-          dice: Iterable[str] = (), turn: int = 0, zones: Sequence[str] | None = None,
-          victory: str | None = None, round_cap: int | None = None, **options):
+def build(
+    map_text: str,
+    armies: Sequence[Sequence[dict]],
+    placements: dict | None,
+    dice: Iterable[str] = (),
+    turn: int = 0,
+    zones: Sequence[str] | None = None,
+    victory: str | None = None,
+    round_cap: int | None = None,
+    **options,
+):
     """(game, state) of a custom scenario with figures placed and dice scripted."""
     sc = scenario_from_text(scenario_text(map_text, armies, zones, victory, round_cap))
     return HeroscapeGame.from_scenario(sc, placements, dice=list(dice), turn=turn, **options)
@@ -93,7 +129,7 @@ def destinations(game, state, label: str) -> set:
     at = where(game, s, label)[0]
     game.apply_string(s, f"move with {label} ({at[0]},{at[1]})")
     prefix = f"move {label} to "
-    firsts = [n[len(prefix):] for n in names(game, s) if n.startswith(prefix)]
+    firsts = [n[len(prefix) :] for n in names(game, s) if n.startswith(prefix)]
     result = set()
     for text in firsts:
         s2 = copy(game, s)
@@ -138,7 +174,7 @@ def targets(game, state, attacker: str) -> set[str]:
     found = set()
     for n in names(game, s):
         if n.startswith("attack "):
-            found.add(n[len("attack "):].rsplit(" (", 1)[0])
+            found.add(n[len("attack ") :].rsplit(" (", 1)[0])
     return found
 
 
@@ -147,7 +183,16 @@ def H():
     """The helper functions, for tests that prefer one name."""
     import types
 
-    return types.SimpleNamespace(card=card, build=build, scenario_text=scenario_text,
-                                 names=names, where=where, phase=phase,
-                                 destinations=destinations, move=move, attack=attack,
-                                 targets=targets, copy=copy)
+    return types.SimpleNamespace(
+        card=card,
+        build=build,
+        scenario_text=scenario_text,
+        names=names,
+        where=where,
+        phase=phase,
+        destinations=destinations,
+        move=move,
+        attack=attack,
+        targets=targets,
+        copy=copy,
+    )

@@ -17,7 +17,7 @@ from envs.heroscape.rules import HeroscapeGame
 def _brute_force(attack: int, defense: int) -> float:
     total = 0.0
     for skulls in range(attack + 1):
-        p_a = comb(attack, skulls) * 0.5 ** attack
+        p_a = comb(attack, skulls) * 0.5**attack
         for shields in range(defense + 1):
             p_d = comb(defense, shields) * (1 / 3) ** shields * (2 / 3) ** (defense - shields)
             total += p_a * p_d * (skulls > shields)
@@ -50,8 +50,10 @@ def test_registered():
 
 
 # -- legal play on every shipped scenario --------------------------------------------------
-@pytest.mark.parametrize("scenario,games", [("skirmish", 4), ("mirror", 2), ("ridge_duel", 2),
-                                            ("river_hold", 2), ("highlands_melee", 1)])
+@pytest.mark.parametrize(
+    "scenario,games",
+    [("skirmish", 4), ("mirror", 2), ("ridge_duel", 2), ("river_hold", 2), ("highlands_melee", 1)],
+)
 def test_only_legal_actions(scenario, games):
     game = HeroscapeGame(scenario)
     bot, other = HeuristicBot(), RandomBot()
@@ -66,7 +68,9 @@ def test_only_legal_actions(scenario, games):
             mask = game.legal_mask(state)
             before = game.to_dict(state)
             action = seats[seat].act(game, state, rng)
-            assert mask[action], f"{scenario} seed {seed}: illegal {game.action_to_string(state, action)}"
+            assert mask[action], (
+                f"{scenario} seed {seed}: illegal {game.action_to_string(state, action)}"
+            )
             assert game.to_dict(state) == before, "the bot must not mutate the state"
             game.apply(state, action)
         assert game.current_player(state) < 0, "the game did not end"

@@ -10,9 +10,27 @@ import pytest
 
 from envs.core.board import UNREACHABLE, Board
 from envs.core.scenario import ScenarioError
-from envs.heroscape.data.army_cards import CardKind, card_from_text, list_cards, load_card, load_cards
-from envs.heroscape.data.battlefield import MAX_COLS, MAX_ROWS, Terrain, battlefield_from_text, list_battlefields, load_battlefield
-from envs.heroscape.data.scenario_file import VictoryType, list_scenarios, load_scenario, scenario_from_text
+from envs.heroscape.data.army_cards import (
+    CardKind,
+    card_from_text,
+    list_cards,
+    load_card,
+    load_cards,
+)
+from envs.heroscape.data.battlefield import (
+    MAX_COLS,
+    MAX_ROWS,
+    Terrain,
+    battlefield_from_text,
+    list_battlefields,
+    load_battlefield,
+)
+from envs.heroscape.data.scenario_file import (
+    VictoryType,
+    list_scenarios,
+    load_scenario,
+    scenario_from_text,
+)
 
 # -- shipped content ---------------------------------------------------------------------------
 
@@ -21,7 +39,8 @@ def test_shipped_content_is_listed():
     assert {"meadow", "ridge", "river_crossing", "highlands"} <= set(list_battlefields())
     assert len(list_cards()) >= 8
     assert {"skirmish", "mirror", "ridge_duel", "river_hold", "highlands_melee"} <= set(
-        list_scenarios())
+        list_scenarios()
+    )
 
 
 @pytest.mark.parametrize("battlefield_id", list_battlefields())
@@ -36,8 +55,9 @@ def test_shipped_battlefield_loads(battlefield_id):
     for letter, cells in bf.zones.items():
         assert cells and all(bf.board.exists[c] for c in cells), letter
     # The map writes back to the same battlefield.
-    again = battlefield_from_text(f"id: {bf.id}\nname: x\nmap: |\n"
-                                  + textwrap.indent(bf.map_text(), "  "))
+    again = battlefield_from_text(
+        f"id: {bf.id}\nname: x\nmap: |\n" + textwrap.indent(bf.map_text(), "  ")
+    )
     assert np.array_equal(again.board.level, bf.board.level)
     assert np.array_equal(again.board.terrain, bf.board.terrain)
     assert dict(again.zones) == dict(bf.zones)
@@ -110,8 +130,10 @@ def test_load_accepts_paths():
     assert load_scenario(SCENARIOS_DIR / "skirmish.yaml").id == "skirmish"
 
 
-@pytest.mark.parametrize("kind, loader", [("battlefield", load_battlefield),
-                                          ("scenario", load_scenario), ("card", load_card)])
+@pytest.mark.parametrize(
+    "kind, loader",
+    [("battlefield", load_battlefield), ("scenario", load_scenario), ("card", load_card)],
+)
 def test_unknown_ids_list_the_shipped_ones(kind, loader):
     with pytest.raises(ScenarioError, match=f"unknown {kind} id 'nowhere'; shipped: "):
         loader("nowhere")
@@ -216,8 +238,9 @@ def test_bad_battlefield_tab(tmp_path):
 
 
 def test_bad_battlefield_disconnected_space(tmp_path):
-    text = BF.replace("1n  2n  1w  1n  1s\n    1nB 1nB 1nB 1nB 1nB",
-                      ".   .   .   .   .\n    1nB 1nB 1nB 1nB 1nB")
+    text = BF.replace(
+        "1n  2n  1w  1n  1s\n    1nB 1nB 1nB 1nB 1nB", ".   .   .   .   .\n    1nB 1nB 1nB 1nB 1nB"
+    )
     err, message = _bad_bf(tmp_path, text)
     assert err.line == BF_ROW0 + 3
     assert "map row 3, col 0: this hex is cut off from the hex at row 0, col 0" in message
@@ -273,20 +296,26 @@ def _bad_card(tmp_path, text):
 def test_card_defaults():
     card = card_from_text(CARD)
     assert (card.kind, card.figures, card.double_space, card.height) == (
-        CardKind.SQUAD, 3, False, 5)
+        CardKind.SQUAD,
+        3,
+        False,
+        5,
+    )
     assert card.faction == "" and not card.is_hero
 
 
 def test_HS_10_4_double_space_figures_default_to_height_6():
-    card = card_from_text(CARD.replace("squad", "hero").replace("figures: 3", "figures: 1")
-                          + "double_space: true\n")
+    card = card_from_text(
+        CARD.replace("squad", "hero").replace("figures: 3", "figures: 1") + "double_space: true\n"
+    )
     assert card.double_space and card.height == 6 and card.spaces_per_figure == 2
     assert card_from_text(CARD + "height: 8\n").height == 8
 
 
 def test_HS_2_2_hero_has_exactly_one_figure(tmp_path):
-    err, message = _bad_card(tmp_path, CARD.replace("kind: squad", "kind: hero")
-                             .replace("figures: 3", "figures: 2"))
+    err, message = _bad_card(
+        tmp_path, CARD.replace("kind: squad", "kind: hero").replace("figures: 3", "figures: 2")
+    )
     assert (err.line, err.field) == (4, "figures")
     assert "a hero card has exactly 1 figure (HS-2.2)" in message
 
@@ -297,10 +326,9 @@ def test_HS_2_2_squad_needs_two_or_more_figures(tmp_path):
     assert "a squad card has 2 or more figures (HS-2.2)" in message
 
 
-@pytest.mark.parametrize("stat, line", [("move", 5), ("range", 6), ("attack", 7),
-                                        ("defense", 8)])
+@pytest.mark.parametrize("stat, line", [("move", 5), ("range", 6), ("attack", 7), ("defense", 8)])
 def test_HS_2_3_to_2_6_stats_are_positive(tmp_path, stat, line):
-    original = next(l for l in CARD.splitlines() if l.startswith(stat + ":"))
+    original = next(row for row in CARD.splitlines() if row.startswith(stat + ":"))
     err, message = _bad_card(tmp_path, CARD.replace(original, f"{stat}: 0"))
     assert (err.line, err.field) == (line, stat)
     assert "greater than or equal to 1" in message
@@ -401,7 +429,8 @@ def test_scenario_battlefield_by_relative_path(tmp_path):
     (tmp_path / "pond.yaml").write_text(BF, encoding="utf-8")
     path = tmp_path / "test_fight.yaml"
     text = SC.replace("battlefield: meadow", "battlefield: pond.yaml").replace(
-        "[iron_warden, ashwood_archers]", "[iron_warden]")
+        "[iron_warden, ashwood_archers]", "[iron_warden]"
+    )
     path.write_text(text, encoding="utf-8")
     assert load_scenario(path).battlefield.id == "pond"
 
@@ -410,7 +439,10 @@ def test_HS_13_1_hold_victory():
     text = SC.replace("meadow", "river_crossing") + "victory: {type: hold, zone: X, rounds: 3}\n"
     scenario = scenario_from_text(text)
     assert (scenario.victory.type, scenario.victory.zone, scenario.victory.rounds) == (
-        VictoryType.HOLD, "X", 3)
+        VictoryType.HOLD,
+        "X",
+        3,
+    )
 
 
 def test_bad_scenario_unknown_battlefield(tmp_path):
@@ -454,7 +486,8 @@ def test_HS_14_1_two_to_four_players(tmp_path, players):
 def test_HS_1_4_zone_too_small_for_the_army(tmp_path):
     # river_crossing's zones have 6 hexes; 1 + 4 + 3 figures do not fit.
     text = SC.replace("meadow", "river_crossing").replace(
-        "[shade_duelist, cinder_slingers]", "[shade_duelist, cinder_slingers, ashwood_archers]")
+        "[shade_duelist, cinder_slingers]", "[shade_duelist, cinder_slingers, ashwood_archers]"
+    )
     err, message = _bad_sc(tmp_path, text)
     assert (err.line, err.field) == (8, "players.1.zone")
     assert "zone 'B' has 6 hexes but this army needs 8" in message
@@ -463,10 +496,12 @@ def test_HS_1_4_zone_too_small_for_the_army(tmp_path):
 def test_HS_7_2_double_space_figure_counts_two_spaces(tmp_path):
     # 1 double-space (2) + 4 singles = 6 spaces fit in a 6-hex zone; 3 + 4 + 2 do not.
     ok = SC.replace("meadow", "river_crossing").replace(
-        "[shade_duelist, cinder_slingers]", "[stormhorn_wyrm, cinder_slingers]")
+        "[shade_duelist, cinder_slingers]", "[stormhorn_wyrm, cinder_slingers]"
+    )
     assert scenario_from_text(ok).players[1].zone == "B"
-    bad = ok.replace("[stormhorn_wyrm, cinder_slingers]",
-                     "[stormhorn_wyrm, cinder_slingers, skyglass_marksman]")
+    bad = ok.replace(
+        "[stormhorn_wyrm, cinder_slingers]", "[stormhorn_wyrm, cinder_slingers, skyglass_marksman]"
+    )
     err, message = _bad_sc(tmp_path, bad)
     assert "needs 7 (5 single-space figures + 1 double-space x 2)" in message
 
@@ -482,17 +517,21 @@ def test_HS_7_2_double_space_figure_needs_an_adjacent_same_level_pair(tmp_path):
               1n  1n  1n  1n  1nB
             1n  1n  1n  1n  1nB
     """)
-    text = SC.replace("battlefield: meadow\n", battlefield).replace(
-        "[iron_warden, ashwood_archers]", "[galehoof_rider]").replace(
-        "[shade_duelist, cinder_slingers]", "[shade_duelist]")
+    text = (
+        SC.replace("battlefield: meadow\n", battlefield)
+        .replace("[iron_warden, ashwood_archers]", "[galehoof_rider]")
+        .replace("[shade_duelist, cinder_slingers]", "[shade_duelist]")
+    )
     err, message = _bad_sc(tmp_path, text)
     assert (err.line, err.field) == (12, "players.0.zone")
     assert "does not hold 1 separate pair(s) of adjacent same-level hexes" in message
 
 
 def test_bad_scenario_inline_battlefield_error_points_into_the_scenario(tmp_path):
-    text = SC.replace("battlefield: meadow\n",
-                      "battlefield:\n  id: x\n  name: X\n  map: |\n    1nA 1nB\n      1n  9q\n")
+    text = SC.replace(
+        "battlefield: meadow\n",
+        "battlefield:\n  id: x\n  name: X\n  map: |\n    1nA 1nB\n      1n  9q\n",
+    )
     err, message = _bad_sc(tmp_path, text)
     assert (err.line, err.field) == (8, "battlefield.map")
     assert "unknown token '9q'" in message and "file column 11" in message
@@ -501,8 +540,10 @@ def test_bad_scenario_inline_battlefield_error_points_into_the_scenario(tmp_path
 
 
 def test_bad_scenario_duplicate_card_id(tmp_path):
-    extra = ("cards:\n  - {id: iron_warden, name: Fake, kind: hero, figures: 1, move: 5, range: 1,"
-             " attack: 1, defense: 1}\n")
+    extra = (
+        "cards:\n  - {id: iron_warden, name: Fake, kind: hero, figures: 1, move: 5, range: 1,"
+        " attack: 1, defense: 1}\n"
+    )
     err, message = _bad_sc(tmp_path, SC + extra)
     assert (err.line, err.field) == (10, "cards.0.id")
     assert "duplicate card id 'iron_warden' (a shipped card" in message
@@ -514,8 +555,10 @@ def test_bad_scenario_duplicate_card_id(tmp_path):
 
 
 def test_bad_scenario_inline_card_breaks_HS_2_2(tmp_path):
-    extra = ("cards:\n  - {id: loner, name: L, kind: squad, figures: 1, move: 5, range: 1,"
-             " attack: 1, defense: 1}\n")
+    extra = (
+        "cards:\n  - {id: loner, name: L, kind: squad, figures: 1, move: 5, range: 1,"
+        " attack: 1, defense: 1}\n"
+    )
     err, message = _bad_sc(tmp_path, SC + extra)
     assert (err.line, err.field) == (10, "cards.0.figures") and "2 or more figures" in message
 
@@ -550,8 +593,9 @@ def test_bad_scenario_bad_zone_letter(tmp_path):
 
 
 def test_bad_scenario_yaml_syntax(tmp_path):
-    err, message = _bad_sc(tmp_path, SC.replace("[iron_warden, ashwood_archers]",
-                                                "[iron_warden, ashwood_archers"))
+    err, message = _bad_sc(
+        tmp_path, SC.replace("[iron_warden, ashwood_archers]", "[iron_warden, ashwood_archers")
+    )
     assert err.line is not None and "YAML syntax error" in message
 
 

@@ -50,8 +50,10 @@ MIXED_ZONE = """\
 
 @pytest.mark.parametrize("seed", range(25))
 def test_HS_1_4_figures_start_in_their_zones_one_per_space(H, seed):
-    armies = [[H.card("fl_big", "Big", double_space=True), H.card("fl_sq", "Sq", figures=3)],
-              [H.card("fl_foe", "Foe", figures=2)]]
+    armies = [
+        [H.card("fl_big", "Big", double_space=True), H.card("fl_sq", "Sq", figures=3)],
+        [H.card("fl_foe", "Foe", figures=2)],
+    ]
     game, _ = H.build(MIXED_ZONE, armies, None)
     state = game.new_state(seed)
     data = game.to_dict(state)
@@ -111,8 +113,10 @@ TIGHT_ZONE = """\
 def test_HS_1_4_double_space_figure_always_finds_its_pair(H, seed):
     # Zone A has exactly 3 spaces and one same-level pair; the single-space card comes first
     # in the army, yet the double-space figure must still get the pair (HS-1.4, HS-7.2).
-    armies = [[H.card("fl_sq", "Scout"), H.card("fl_big", "Big", double_space=True)],
-              [H.card("fl_foe", "Foe")]]
+    armies = [
+        [H.card("fl_sq", "Scout"), H.card("fl_big", "Big", double_space=True)],
+        [H.card("fl_foe", "Foe")],
+    ]
     game, _ = H.build(TIGHT_ZONE, armies, None)
     state = game.new_state(seed)
     assert H.where(game, state, "Big") == [(0, 0), (0, 1)]
@@ -123,28 +127,52 @@ def test_HS_1_4_double_space_figure_always_finds_its_pair(H, seed):
 def test_HS_1_4_two_double_space_figures_share_a_tight_zone(H, seed):
     # Four level-1 spaces in a row, (0,0)-(0,3): only {0,1} + {2,3} fits two pairs.
     tokens = "1nA 1nA 1nA 1nA 1n  1nB 1nB"
-    armies = [[H.card("fl_big", "Big", double_space=True),
-               H.card("fl_big2", "Bigger", double_space=True)], [H.card("fl_foe", "Foe")]]
+    armies = [
+        [
+            H.card("fl_big", "Big", double_space=True),
+            H.card("fl_big2", "Bigger", double_space=True),
+        ],
+        [H.card("fl_foe", "Foe")],
+    ]
     game, _ = H.build(tokens, armies, None)
     state = game.new_state(seed)
     assert {tuple(H.where(game, state, "Big")), tuple(H.where(game, state, "Bigger"))} == {
-        ((0, 0), (0, 1)), ((0, 2), (0, 3))}
+        ((0, 0), (0, 1)),
+        ((0, 2), (0, 3)),
+    }
 
 
 # -- HS-2 army cards ----------------------------------------------------------------------------
 
+
 def test_HS_2_2_hero_has_one_figure_squad_several_sharing_the_card(H):
-    armies = [[H.card("fl_hero", "Knight"), H.card("fl_sq", "Pike", figures=3, move=2)],
-              [H.card("fl_foe", "Foe")]]
-    game, state = H.build(WIDE, armies, {"Knight": [(0, 0)], "Pike #1": [(0, 1)],
-                                         "Pike #2": [(0, 2)], "Pike #3": [(1, 0)],
-                                         "Foe": [(0, 10)]})
+    armies = [
+        [H.card("fl_hero", "Knight"), H.card("fl_sq", "Pike", figures=3, move=2)],
+        [H.card("fl_foe", "Foe")],
+    ]
+    game, state = H.build(
+        WIDE,
+        armies,
+        {
+            "Knight": [(0, 0)],
+            "Pike #1": [(0, 1)],
+            "Pike #2": [(0, 2)],
+            "Pike #3": [(1, 0)],
+            "Foe": [(0, 10)],
+        },
+    )
     assert [label for label in game.figure_label if label.startswith("Knight")] == ["Knight"]
     assert [label for label in game.figure_label if label.startswith("Pike")] == [
-        "Pike #1", "Pike #2", "Pike #3"]
+        "Pike #1",
+        "Pike #2",
+        "Pike #3",
+    ]
     game.apply_string(state, "choose Pike")
     assert {n for n in H.names(game, state) if n.startswith("move with")} == {
-        "move with Pike #1 (0,1)", "move with Pike #2 (0,2)", "move with Pike #3 (1,0)"}
+        "move with Pike #1 (0,1)",
+        "move with Pike #2 (0,2)",
+        "move with Pike #3 (1,0)",
+    }
     # HS-2.3: every squad figure uses the card's Move (2).
     assert (0, 4) in H.destinations(game, state, "Pike #2")
     assert (0, 5) not in H.destinations(game, state, "Pike #2")
@@ -152,9 +180,11 @@ def test_HS_2_2_hero_has_one_figure_squad_several_sharing_the_card(H):
 
 # -- HS-4 initiative ----------------------------------------------------------------------------
 
+
 def test_HS_4_2_most_skulls_takes_the_first_turn(H):
-    game2, _ = H.build(WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
-                       {"P0": [(0, 0)], "P1": [(0, 10)]})
+    game2, _ = H.build(
+        WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]], {"P0": [(0, 0)], "P1": [(0, 10)]}
+    )
     state = game2.new_state(dice=ScriptedDice(skulls(2) + skulls(4)))
     data = game2.to_dict(state)
     assert data["first_player"] == 1 and data["seat"] == 1
@@ -163,17 +193,20 @@ def test_HS_4_2_most_skulls_takes_the_first_turn(H):
 
 
 def test_HS_4_1_only_skulls_count_for_initiative(H):
-    game, _ = H.build(WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
-                      {"P0": [(0, 0)], "P1": [(0, 10)]})
-    state = game.new_state(dice=ScriptedDice(["skull", "shield", "shield", "shield", "shield",
-                                              "blank"] + skulls(0)))
+    game, _ = H.build(
+        WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]], {"P0": [(0, 0)], "P1": [(0, 10)]}
+    )
+    state = game.new_state(
+        dice=ScriptedDice(["skull", "shield", "shield", "shield", "shield", "blank"] + skulls(0))
+    )
     assert game.to_dict(state)["first_player"] == 0
     assert game.to_dict(state)["initiative"] == [[1, 0]]
 
 
 def test_HS_4_3_tie_re_rolls(H):
-    game, _ = H.build(WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
-                      {"P0": [(0, 0)], "P1": [(0, 10)]})
+    game, _ = H.build(
+        WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]], {"P0": [(0, 0)], "P1": [(0, 10)]}
+    )
     state = game.new_state(dice=ScriptedDice(skulls(3) + skulls(3) + skulls(5) + skulls(1)))
     data = game.to_dict(state)
     assert data["initiative"] == [[3, 3], [5, 1]]
@@ -195,8 +228,9 @@ def test_HS_4_3_with_three_players_only_the_tied_re_roll(H):
 
 def test_HS_4_3_repeat_until_one_player_has_most(H):
     game, _ = three_players(H)
-    script = skulls(2) * 3 + skulls(1) * 3 + skulls(0) + skulls(6) + skulls(6) + \
-        skulls(4) + skulls(3)
+    script = (
+        skulls(2) * 3 + skulls(1) * 3 + skulls(0) + skulls(6) + skulls(6) + skulls(4) + skulls(3)
+    )
     state = game.new_state(dice=ScriptedDice(script))
     data = game.to_dict(state)
     assert len(data["initiative"]) == 4
@@ -205,9 +239,14 @@ def test_HS_4_3_repeat_until_one_player_has_most(H):
 
 # -- HS-4.4 turn order --------------------------------------------------------------------------
 
+
 def test_HS_4_4_two_players_alternate(H):
-    game, state = H.build(WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
-                          {"P0": [(0, 0)], "P1": [(0, 10)]}, turn=1)
+    game, state = H.build(
+        WIDE,
+        [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
+        {"P0": [(0, 0)], "P1": [(0, 10)]},
+        turn=1,
+    )
     seats = [pass_turn(H, game, state) for _ in range(5)]
     assert seats == [1, 0, 1, 0, 1]
     assert game.to_dict(state)["round"] == 2
@@ -228,10 +267,19 @@ def test_HS_4_4_players_without_figures_are_skipped(H):
 
 
 def test_HS_4_4_player_eliminated_mid_game_is_skipped(H):
-    armies = [[H.card("fl_p0", "P0", attack=1)], [H.card("fl_p1", "P1", defense=1)],
-              [H.card("fl_p2", "P2")]]
-    game, state = H.build(WIDE, armies, {"P0": [(0, 4)], "P1": [(0, 5)], "P2": [(2, 0)]},
-                          zones=["A", "B", "C"], dice=["skull", "blank"], turn=0)
+    armies = [
+        [H.card("fl_p0", "P0", attack=1)],
+        [H.card("fl_p1", "P1", defense=1)],
+        [H.card("fl_p2", "P2")],
+    ]
+    game, state = H.build(
+        WIDE,
+        armies,
+        {"P0": [(0, 4)], "P1": [(0, 5)], "P2": [(2, 0)]},
+        zones=["A", "B", "C"],
+        dice=["skull", "blank"],
+        turn=0,
+    )
     game.apply_string(state, "choose P0")
     game.apply_string(state, "end movement")
     H.attack(game, state, "P0", "P1")
@@ -243,10 +291,19 @@ def test_HS_4_4_player_eliminated_mid_game_is_skipped(H):
 
 
 def test_HS_4_4_round_counted_when_the_first_player_is_eliminated(H):
-    armies = [[H.card("fl_p0", "P0", defense=1)], [H.card("fl_p1", "P1", attack=1)],
-              [H.card("fl_p2", "P2")]]
-    game, state = H.build(WIDE, armies, {"P0": [(0, 4)], "P1": [(0, 5)], "P2": [(2, 0)]},
-                          zones=["A", "B", "C"], dice=["skull", "blank"], turn=0)
+    armies = [
+        [H.card("fl_p0", "P0", defense=1)],
+        [H.card("fl_p1", "P1", attack=1)],
+        [H.card("fl_p2", "P2")],
+    ]
+    game, state = H.build(
+        WIDE,
+        armies,
+        {"P0": [(0, 4)], "P1": [(0, 5)], "P2": [(2, 0)]},
+        zones=["A", "B", "C"],
+        dice=["skull", "blank"],
+        turn=0,
+    )
     assert pass_turn(H, game, state) == 0
     game.apply_string(state, "choose P1")
     game.apply_string(state, "end movement")
@@ -265,8 +322,9 @@ def test_HS_4_4_position_turn_must_go_to_a_player_with_figures(H):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_HS_4_4_position_without_turn_starts_with_a_player_with_figures(H, seed):
-    game, _ = H.build(WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
-                      {"P0": [(0, 0)], "P1": [(0, 10)]})
+    game, _ = H.build(
+        WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]], {"P0": [(0, 0)], "P1": [(0, 10)]}
+    )
     game, state = HeroscapeGame.from_scenario(game.scenario, {"P1": [(0, 10)]}, seed=seed)
     assert game.to_dict(state)["seat"] == 1
     assert H.names(game, state) == ["choose P1"]
@@ -274,9 +332,12 @@ def test_HS_4_4_position_without_turn_starts_with_a_player_with_figures(H, seed)
 
 # -- HS-5 the turn ------------------------------------------------------------------------------
 
+
 def _two_cards(H, dice=(), **placements):
-    armies = [[H.card("fl_hero", "Knight"), H.card("fl_sq", "Pike", figures=2)],
-              [H.card("fl_foe", "Foe")]]
+    armies = [
+        [H.card("fl_hero", "Knight"), H.card("fl_sq", "Pike", figures=2)],
+        [H.card("fl_foe", "Foe")],
+    ]
     place = {"Knight": [(0, 0)], "Pike #1": [(0, 1)], "Pike #2": [(0, 2)], "Foe": [(0, 10)]}
     place.update(placements)
     return H.build(WIDE, armies, {k: v for k, v in place.items() if v}, dice=dice, turn=0)
@@ -342,10 +403,15 @@ def test_HS_5_1_no_movement_after_an_attack(H):
 
 # -- HS-13 end of the battle --------------------------------------------------------------------
 
+
 def test_HS_13_1_destroying_every_enemy_figure_wins(H):
-    game, state = H.build(WIDE, [[H.card("fl_p0", "P0", attack=1)],
-                                 [H.card("fl_p1", "P1", defense=1)]],
-                          {"P0": [(0, 4)], "P1": [(0, 5)]}, dice=["skull", "blank"], turn=0)
+    game, state = H.build(
+        WIDE,
+        [[H.card("fl_p0", "P0", attack=1)], [H.card("fl_p1", "P1", defense=1)]],
+        {"P0": [(0, 4)], "P1": [(0, 5)]},
+        dice=["skull", "blank"],
+        turn=0,
+    )
     game.apply_string(state, "choose P0")
     game.apply_string(state, "end movement")
     events = H.attack(game, state, "P0", "P1")
@@ -358,10 +424,19 @@ def test_HS_13_1_destroying_every_enemy_figure_wins(H):
 
 
 def test_HS_13_1_game_goes_on_while_two_players_have_figures(H):
-    armies = [[H.card("fl_p0", "P0", attack=1)], [H.card("fl_p1", "P1", defense=1)],
-              [H.card("fl_p2", "P2")]]
-    game, state = H.build(WIDE, armies, {"P0": [(0, 4)], "P1": [(0, 5)], "P2": [(2, 0)]},
-                          zones=["A", "B", "C"], dice=["skull", "blank"], turn=0)
+    armies = [
+        [H.card("fl_p0", "P0", attack=1)],
+        [H.card("fl_p1", "P1", defense=1)],
+        [H.card("fl_p2", "P2")],
+    ]
+    game, state = H.build(
+        WIDE,
+        armies,
+        {"P0": [(0, 4)], "P1": [(0, 5)], "P2": [(2, 0)]},
+        zones=["A", "B", "C"],
+        dice=["skull", "blank"],
+        turn=0,
+    )
     game.apply_string(state, "choose P0")
     game.apply_string(state, "end movement")
     H.attack(game, state, "P0", "P1")
@@ -370,10 +445,19 @@ def test_HS_13_1_game_goes_on_while_two_players_have_figures(H):
 
 
 def test_HS_13_1_last_player_standing_wins_among_three(H):
-    armies = [[H.card("fl_p0", "P0", attack=1)], [H.card("fl_p1", "P1", defense=1)],
-              [H.card("fl_p2", "P2")]]
-    game, state = H.build(WIDE, armies, {"P0": [(0, 4)], "P1": [(0, 5)]},
-                          zones=["A", "B", "C"], dice=["skull", "blank"], turn=0)
+    armies = [
+        [H.card("fl_p0", "P0", attack=1)],
+        [H.card("fl_p1", "P1", defense=1)],
+        [H.card("fl_p2", "P2")],
+    ]
+    game, state = H.build(
+        WIDE,
+        armies,
+        {"P0": [(0, 4)], "P1": [(0, 5)]},
+        zones=["A", "B", "C"],
+        dice=["skull", "blank"],
+        turn=0,
+    )
     game.apply_string(state, "choose P0")
     game.apply_string(state, "end movement")
     H.attack(game, state, "P0", "P1")
@@ -382,8 +466,13 @@ def test_HS_13_1_last_player_standing_wins_among_three(H):
 
 
 def test_HS_13_1_round_cap_is_a_draw(H):
-    game, state = H.build(WIDE, [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
-                          {"P0": [(0, 0)], "P1": [(0, 10)]}, turn=0, round_cap=2)
+    game, state = H.build(
+        WIDE,
+        [[H.card("fl_p0", "P0")], [H.card("fl_p1", "P1")]],
+        {"P0": [(0, 0)], "P1": [(0, 10)]},
+        turn=0,
+        round_cap=2,
+    )
     for _ in range(3):
         pass_turn(H, game, state)
     assert not game.is_terminal(state)
@@ -440,8 +529,14 @@ def test_HS_13_1_leaving_the_objective_resets_the_count(H):
 
 def test_HS_13_1_elimination_still_wins_in_a_hold_game(H):
     armies = [[H.card("fl_p0", "P0", attack=1)], [H.card("fl_p1", "P1", defense=1)]]
-    game, state = H.build(HOLD_MAP, armies, {"P0": [(0, 0)], "P1": [(0, 1)]}, victory=HOLD,
-                          dice=["skull", "blank"], turn=0)
+    game, state = H.build(
+        HOLD_MAP,
+        armies,
+        {"P0": [(0, 0)], "P1": [(0, 1)]},
+        victory=HOLD,
+        dice=["skull", "blank"],
+        turn=0,
+    )
     game.apply_string(state, "choose P0")
     game.apply_string(state, "end movement")
     H.attack(game, state, "P0", "P1")

@@ -51,6 +51,7 @@ def pairs(*pairs_of_cols):
 
 # -- HS-6.1 Move limit and staying -------------------------------------------------------------
 
+
 def test_HS_6_1_move_up_to_move_value_in_spaces(H):
     game, state = solo(H, ["1n"] * 8, move=3, at=[(0, 0)])
     assert H.destinations(game, state, "Hero") == row_cells(0, 1, 2, 3)
@@ -73,14 +74,17 @@ def test_HS_6_1_move_beyond_limit_is_illegal(H):
 
 def test_HS_6_1_two_rows_take_the_shortest_path(H):
     # Two rows: (0,0) -> (0,3) is 3 steps; the second row offers no shortcut.
-    game, state = H.build("1nA 1n  1n  1n  1n  1nB\n  1n  1n  1n  1n  1n  1n",
-                          [[H.card(**HERO, move=2)], [H.card(**FOE)]],
-                          {"Hero": [(0, 0)], "Foe": [(0, 5)]})
+    game, state = H.build(
+        "1nA 1n  1n  1n  1n  1nB\n  1n  1n  1n  1n  1n  1n",
+        [[H.card(**HERO, move=2)], [H.card(**FOE)]],
+        {"Hero": [(0, 0)], "Foe": [(0, 5)]},
+    )
     game.apply_string(state, "choose Hero")
     assert H.destinations(game, state, "Hero") == {(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)}
 
 
 # -- HS-6.6 / HS-6.7 levels ---------------------------------------------------------------------
+
 
 def test_HS_6_6_climbing_costs_one_per_level_plus_the_space(H):
     # (0,1) level 1 -> (0,2) level 3 costs 1 + 2 = 3.
@@ -113,6 +117,7 @@ def test_HS_6_6_climb_then_descend_counts_only_the_climb(H):
 
 # -- HS-6.8 water ------------------------------------------------------------------------------
 
+
 def test_HS_6_8_water_stops_movement(H):
     game, state = solo(H, ["1n", "1n", "1w", "1n", "1n", "1n"], move=5, at=[(0, 0)])
     assert H.destinations(game, state, "Hero") == row_cells(0, 1, 2)
@@ -130,29 +135,33 @@ def test_HS_6_8_figure_starting_in_water_may_leave(H):
 
 
 def test_HS_6_8_occupied_water_cannot_be_entered_even_by_a_friend(H):
-    game, state = solo(H, ["1n", "1n", "1w", "1n", "1n", "1n"], move=5, at=[(0, 0)],
-                       friend=(0, 2))
+    game, state = solo(H, ["1n", "1n", "1w", "1n", "1n", "1n"], move=5, at=[(0, 0)], friend=(0, 2))
     # Entering the friend's water space would stop the figure on an occupied space.
     assert H.destinations(game, state, "Hero") == row_cells(0, 1)
 
 
 def test_HS_6_8_water_stop_applies_on_two_rows(H):
     # Row 0: water wall at (0,2); row 1 has a dry way round, so (0,3) is reachable.
-    game, state = H.build("1nA 1n  1w  1n  1nB\n  1n  1n  1n  1n  1n",
-                          [[H.card(**HERO, move=4)], [H.card(**FOE)]],
-                          {"Hero": [(0, 1)], "Foe": [(0, 4)]})
+    game, state = H.build(
+        "1nA 1n  1w  1n  1nB\n  1n  1n  1n  1n  1n",
+        [[H.card(**HERO, move=4)], [H.card(**FOE)]],
+        {"Hero": [(0, 1)], "Foe": [(0, 4)]},
+    )
     game.apply_string(state, "choose Hero")
     dests = H.destinations(game, state, "Hero")
     assert (0, 2) in dests and (0, 3) in dests
     # The straight path through the water would stop at (0,2); (0,3) comes via row 1.
-    game, state = H.build("1nA 1n  1w  1n  1nB\n  1n  1n  1w  1w  1w",
-                          [[H.card(**HERO, move=4)], [H.card(**FOE)]],
-                          {"Hero": [(0, 1)], "Foe": [(0, 4)]})
+    game, state = H.build(
+        "1nA 1n  1w  1n  1nB\n  1n  1n  1w  1w  1w",
+        [[H.card(**HERO, move=4)], [H.card(**FOE)]],
+        {"Hero": [(0, 1)], "Foe": [(0, 4)]},
+    )
     game.apply_string(state, "choose Hero")
     assert (0, 3) not in H.destinations(game, state, "Hero")
 
 
 # -- HS-6.9 / HS-6.10 shadow and leaving low terrain -------------------------------------------
+
 
 def test_HS_6_9_shadow_does_not_stop_movement(H):
     game, state = solo(H, ["1n", "1s", "1s", "1n", "1n", "1n"], move=4, at=[(0, 0)])
@@ -175,6 +184,7 @@ def test_HS_6_10_climbing_out_of_low_water_or_shadow_costs_levels(H, low):
 
 # -- HS-6.3 .. HS-6.5 other figures -------------------------------------------------------------
 
+
 def test_HS_6_3_pass_through_friendly_figures(H):
     game, state = solo(H, ["1n"] * 6, move=3, at=[(0, 0)], friend=(0, 1))
     assert H.destinations(game, state, "Hero") == row_cells(0, 2, 3)
@@ -187,9 +197,11 @@ def test_HS_6_4_enemy_figures_cannot_be_passed(H):
 
 def test_HS_6_4_enemy_blocks_on_two_rows_forcing_a_detour(H):
     # Enemy on (0,2): (0,3) is 3 steps in line but 4 round it, (0,1)-(1,1)-(1,2)-(0,3).
-    game, state = H.build("1nA 1n  1n  1n  1n  1nB\n  1n  1n  1n  1n  1n  1nB",
-                          [[H.card(**HERO, move=4)], [H.card(**FOE), H.card("mv_enemy", "Enemy")]],
-                          {"Hero": [(0, 0)], "Foe": [(0, 5)], "Enemy": [(0, 2)]})
+    game, state = H.build(
+        "1nA 1n  1n  1n  1n  1nB\n  1n  1n  1n  1n  1n  1nB",
+        [[H.card(**HERO, move=4)], [H.card(**FOE), H.card("mv_enemy", "Enemy")]],
+        {"Hero": [(0, 0)], "Foe": [(0, 5)], "Enemy": [(0, 2)]},
+    )
     game.apply_string(state, "choose Hero")
     dests = H.destinations(game, state, "Hero")
     assert (0, 2) not in dests
@@ -208,11 +220,14 @@ def test_HS_6_5_never_end_on_an_occupied_space(H):
 
 # -- HS-6.2 order of movement ------------------------------------------------------------------
 
+
 def _squad_game(H, move=1):
     squad = H.card("mv_squad", "Guard", figures=3, move=move)
-    return H.build(one_row(*["1n"] * 8), [[squad], [H.card(**FOE)]],
-                   {"Guard #1": [(0, 0)], "Guard #2": [(0, 1)], "Guard #3": [(0, 4)],
-                    "Foe": [(0, 7)]})
+    return H.build(
+        one_row(*["1n"] * 8),
+        [[squad], [H.card(**FOE)]],
+        {"Guard #1": [(0, 0)], "Guard #2": [(0, 1)], "Guard #3": [(0, 4)], "Foe": [(0, 7)]},
+    )
 
 
 def test_HS_6_2_each_figure_moves_at_most_once(H):
@@ -250,6 +265,7 @@ def test_HS_6_2_after_every_figure_moved_movement_ends(H):
 
 
 # -- HS-7 double-space figures ------------------------------------------------------------------
+
 
 def test_HS_7_1_leader_moves_and_follower_takes_its_space(H):
     game, state = solo(H, ["1n"] * 7, move=2, at=[(0, 0), (0, 1)], double=True)
@@ -321,9 +337,11 @@ def test_HS_7_5_starting_with_both_halves_in_water_may_step_out(H):
 
 def test_HS_7_2_tail_choice_is_offered_when_two_pairs_share_a_space(H):
     # Two rows: leading to (0,2) the figure can end as {(0,1),(0,2)} or {(0,2),(1,1)}...
-    game, state = H.build("1nA 1nA 1n  1n  1nB\n  1n  1n  1n  1n  1n",
-                          [[H.card(**HERO, move=2, double_space=True)], [H.card(**FOE)]],
-                          {"Hero": [(0, 0), (0, 1)], "Foe": [(0, 4)]})
+    game, state = H.build(
+        "1nA 1nA 1n  1n  1nB\n  1n  1n  1n  1n  1n",
+        [[H.card(**HERO, move=2, double_space=True)], [H.card(**FOE)]],
+        {"Hero": [(0, 0), (0, 1)], "Foe": [(0, 4)]},
+    )
     game.apply_string(state, "choose Hero")
     dests = H.destinations(game, state, "Hero")
     for pair in dests:

@@ -24,9 +24,14 @@ def test_help_lists_every_subcommand_one_line_each(capsys):
     assert cli.main(["-h"]) == 0 and capsys.readouterr().out == out
 
 
-@pytest.mark.parametrize("argv, expected", [(["dance"], "unknown subcommand 'dance'"),
-                                             ([], "a subcommand is required"),
-                                             (["--verbose"], "unknown subcommand '--verbose'")])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["dance"], "unknown subcommand 'dance'"),
+        ([], "a subcommand is required"),
+        (["--verbose"], "unknown subcommand '--verbose'"),
+    ],
+)
 def test_a_missing_or_unknown_subcommand_is_an_error_with_status_2(capsys, argv, expected):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
@@ -47,7 +52,10 @@ def test_match_runs_through_the_command(capsys):
 
 
 def test_fuzz_runs_through_the_command(capsys):
-    assert cli.main(["fuzz", "--env", "heroscape_v0", "--options", "scenario=mirror", "--games", "1"]) == 0
+    assert (
+        cli.main(["fuzz", "--env", "heroscape_v0", "--options", "scenario=mirror", "--games", "1"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.startswith("env ") and "heroscape_v0 " in out and "total" in out
     assert cli.main(["fuzz", "--env", "chess_v6"]) == 2
@@ -69,10 +77,14 @@ def test_play_with_scripted_input_quits(monkeypatch, capsys):
 
 
 def test_play_and_match_do_not_load_torch_or_the_training_tools():
-    code = ("import io, sys; sys.stdin = io.StringIO('quit\\n'); from training import cli; "
-            "assert cli.main(['play', 'heroica_v0', '--opponent', 'random']) == 0; "
-            "assert cli.main(['match', 'heroscape_v0', 'random', 'random', '--games', '1']) == 0; "
-            "loaded = [m for m in ('torch', 'sb3_contrib', 'training.agents', 'training.train') "
-            "if m in sys.modules]; assert not loaded, loaded")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    code = (
+        "import io, sys; sys.stdin = io.StringIO('quit\\n'); from training import cli; "
+        "assert cli.main(['play', 'heroica_v0', '--opponent', 'random']) == 0; "
+        "assert cli.main(['match', 'heroscape_v0', 'random', 'random', '--games', '1']) == 0; "
+        "loaded = [m for m in ('torch', 'sb3_contrib', 'training.agents', 'training.train') "
+        "if m in sys.modules]; assert not loaded, loaded"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pydantic
 import pytest
 
 from envs import make
@@ -43,8 +44,7 @@ def write(tmp_path: Path, text: str, name: str = "config.yaml") -> Path:
 
 def test_the_four_configs_ship():
     names = {p.name for p in SHIPPED}
-    assert {"heroica.yaml", "heroscape.yaml", "smoke_heroica.yaml",
-            "smoke_heroscape.yaml"} <= names
+    assert {"heroica.yaml", "heroscape.yaml", "smoke_heroica.yaml", "smoke_heroscape.yaml"} <= names
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
@@ -89,12 +89,21 @@ def test_yaml_1_1_exponent_floats_are_numbers(tmp_path):
 # ------------------------------------------------------------------------------------------
 def test_overrides_nested_top_level_and_env_options(tmp_path):
     path = write(tmp_path, BASE)
-    config = load_config(path, [
-        "ppo.learning_rate=1e-4", "total_timesteps=2048", "env.options.mission=tunnel",
-        "env.options.num_players=3", "network.cnn_channels=[16, 16]",
-        "network.net_arch.pi=[32]", "eval.opponents=[heuristic]", "video.enabled=false",
-        "run_name=my_run", "env.max_turns=50",
-    ])
+    config = load_config(
+        path,
+        [
+            "ppo.learning_rate=1e-4",
+            "total_timesteps=2048",
+            "env.options.mission=tunnel",
+            "env.options.num_players=3",
+            "network.cnn_channels=[16, 16]",
+            "network.net_arch.pi=[32]",
+            "eval.opponents=[heuristic]",
+            "video.enabled=false",
+            "run_name=my_run",
+            "env.max_turns=50",
+        ],
+    )
     assert config.ppo.learning_rate == pytest.approx(1e-4)
     assert config.total_timesteps == 2048
     assert config.env.options == {"mission": "tunnel", "num_players": 3}
@@ -109,16 +118,19 @@ def test_overrides_nested_top_level_and_env_options(tmp_path):
 
 
 def test_override_creates_missing_sections(tmp_path):
-    config = load_config(write(tmp_path, "env: {name: heroica_v0}\nn_envs: 1\n"),
-                         ["league.snapshots=0", "env.options.mission=arena", "ppo.n_steps=64",
-                          "ppo.batch_size=64"])
+    config = load_config(
+        write(tmp_path, "env: {name: heroica_v0}\nn_envs: 1\n"),
+        ["league.snapshots=0", "env.options.mission=arena", "ppo.n_steps=64", "ppo.batch_size=64"],
+    )
     assert config.league.snapshots == 0
     assert config.env.options == {"mission": "arena"}
 
 
 def test_override_null_resets_to_default(tmp_path):
-    config = load_config(write(tmp_path, BASE + "resume_from: runs/x/checkpoints/a.zip\n"),
-                         ["resume_from=", "run_name=null"])
+    config = load_config(
+        write(tmp_path, BASE + "resume_from: runs/x/checkpoints/a.zip\n"),
+        ["resume_from=", "run_name=null"],
+    )
     assert config.resume_from is None
     assert config.run_name.startswith("heroica_v0_")
 
@@ -179,13 +191,16 @@ def test_unknown_top_level_key(tmp_path):
     assert (info.value.line, info.value.field) == (1, "total_steps")
 
 
-@pytest.mark.parametrize("line_text, line, field", [
-    ("total_timesteps: lots\n", 9, "total_timesteps"),
-    ("total_timesteps: 5.5\n", 9, "total_timesteps"),
-    ("progress_bar: \"yes\"\n", 9, "progress_bar"),
-    ("seed: \"3\"\n", 9, "seed"),
-    ("run_dir: 5\n", 9, "run_dir"),
-])
+@pytest.mark.parametrize(
+    "line_text, line, field",
+    [
+        ("total_timesteps: lots\n", 9, "total_timesteps"),
+        ("total_timesteps: 5.5\n", 9, "total_timesteps"),
+        ('progress_bar: "yes"\n', 9, "progress_bar"),
+        ('seed: "3"\n', 9, "seed"),
+        ("run_dir: 5\n", 9, "run_dir"),
+    ],
+)
 def test_wrong_type_names_file_line_and_field(tmp_path, line_text, line, field):
     path = write(tmp_path, BASE + line_text)
     with pytest.raises(ScenarioError) as info:
@@ -202,8 +217,10 @@ def test_wrong_type_in_a_nested_section(tmp_path):
 
 
 def test_out_of_range_values(tmp_path):
-    for text, field in [("  learning_rate: -1\n", "ppo.learning_rate"),
-                        ("  gamma: 1.5\n", "ppo.gamma")]:
+    for text, field in [
+        ("  learning_rate: -1\n", "ppo.learning_rate"),
+        ("  gamma: 1.5\n", "ppo.gamma"),
+    ]:
         with pytest.raises(ScenarioError) as info:
             load_config(write(tmp_path, BASE + text))
         assert info.value.field == field
@@ -215,14 +232,17 @@ def test_out_of_range_values(tmp_path):
     assert info.value.field.startswith("eval.opponents")
 
 
-@pytest.mark.parametrize("override, field", [
-    ("time_limit_minutes=0", "time_limit_minutes"),
-    ("eval.final_games=0", "eval.final_games"),
-    ("pretrain.epochs=0", "pretrain.epochs"),
-    ("pretrain.games=-1", "pretrain.games"),
-    ("pretrain.demonstrator=expert", "pretrain.demonstrator"),
-    ("pretrain.warm=true", "pretrain.warm"),
-])
+@pytest.mark.parametrize(
+    "override, field",
+    [
+        ("time_limit_minutes=0", "time_limit_minutes"),
+        ("eval.final_games=0", "eval.final_games"),
+        ("pretrain.epochs=0", "pretrain.epochs"),
+        ("pretrain.games=-1", "pretrain.games"),
+        ("pretrain.demonstrator=expert", "pretrain.demonstrator"),
+        ("pretrain.warm=true", "pretrain.warm"),
+    ],
+)
 def test_budget_evaluation_and_warm_start_settings_are_checked(tmp_path, override, field):
     with pytest.raises(ScenarioError) as info:
         load_config(write(tmp_path, BASE), [override])
@@ -231,12 +251,18 @@ def test_budget_evaluation_and_warm_start_settings_are_checked(tmp_path, overrid
 
 def test_warm_start_and_time_limit_are_off_by_default(tmp_path):
     config = load_config(write(tmp_path, BASE))
-    assert config.pretrain.games == 0 and config.time_limit_minutes is None and config.eval.final_games is None
+    assert (
+        config.pretrain.games == 0
+        and config.time_limit_minutes is None
+        and config.eval.final_games is None
+    )
 
 
 def test_unregistered_env_name(tmp_path):
     path = write(tmp_path, BASE.replace("heroica_v0", "heroquest_v0"))
-    with pytest.raises(ScenarioError, match="registered: heroclix_v0, heroica_v0, heroscape_v0") as info:
+    with pytest.raises(
+        ScenarioError, match="registered: heroclix_v0, heroica_v0, heroscape_v0"
+    ) as info:
         load_config(path)
     assert (info.value.line, info.value.field) == (2, "env.name")
 
@@ -292,9 +318,18 @@ def test_league_weights_not_all_zero(tmp_path):
 
 def test_league_weights_normalise():
     league = LeagueConfig(random=1, heuristic=1, snapshots=2)
-    assert league.weights() == {"random": 0.25, "heuristic": 0.25, "lookahead": 0.0, "snapshots": 0.5}
-    assert league.weights(have_snapshots=False) == {"random": 0.5, "heuristic": 0.5, "lookahead": 0.0,
-                                                    "snapshots": 0.0}
+    assert league.weights() == {
+        "random": 0.25,
+        "heuristic": 0.25,
+        "lookahead": 0.0,
+        "snapshots": 0.5,
+    }
+    assert league.weights(have_snapshots=False) == {
+        "random": 0.5,
+        "heuristic": 0.5,
+        "lookahead": 0.0,
+        "snapshots": 0.0,
+    }
     with_lookahead = LeagueConfig(random=1, heuristic=1, lookahead=2, snapshots=0)
     assert with_lookahead.weights()["lookahead"] == 0.5
 
@@ -321,8 +356,14 @@ def test_n_envs_rejects_nonsense(tmp_path):
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
 def test_dump_load_round_trip(tmp_path, path):
-    config = load_config(path, ["ppo.learning_rate=1e-5", "env.options.board_size=[16, 24]",
-                                "resume_from=runs/old/checkpoints/model_1000_steps.zip"])
+    config = load_config(
+        path,
+        [
+            "ppo.learning_rate=1e-5",
+            "env.options.board_size=[16, 24]",
+            "resume_from=runs/old/checkpoints/model_1000_steps.zip",
+        ],
+    )
     out = dump_config(config, tmp_path / "run" / "config.yaml")
     assert out.exists()
     again = load_config(out)
@@ -334,28 +375,38 @@ def test_dump_load_round_trip(tmp_path, path):
 
 
 def test_dump_of_resolved_config_stores_the_env_count(tmp_path):
-    config = load_config(write(tmp_path, BASE.replace("n_envs: 1", "n_envs: auto")),
-                         ["ppo.batch_size=64"])
+    config = load_config(
+        write(tmp_path, BASE.replace("n_envs: 1", "n_envs: auto")), ["ppo.batch_size=64"]
+    )
     out = dump_config(config.resolved(), tmp_path / "resolved.yaml")
     assert load_config(out).n_envs == config.num_envs
 
 
 def test_configs_are_immutable(tmp_path):
     config = load_config(write(tmp_path, BASE))
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError):
         config.total_timesteps = 5  # type: ignore[misc]
 
 
 def test_programmatic_construction_checks_too():
     with pytest.raises(Exception, match="does not divide"):
-        TrainConfig(env=EnvConfig(name="heroica_v0"), n_envs=1,
-                    ppo={"n_steps": 64, "batch_size": 48})
+        TrainConfig(
+            env=EnvConfig(name="heroica_v0"), n_envs=1, ppo={"n_steps": 64, "batch_size": 48}
+        )
 
 
 def test_every_field_is_documented():
     rows = list(describe_fields())
     keys = {key for key, _, _ in rows}
-    assert {"ppo.learning_rate", "env.options", "network.net_arch.pi", "league.snapshots",
-            "eval.games", "video.fps", "n_envs", "resume_from"} <= keys
+    assert {
+        "ppo.learning_rate",
+        "env.options",
+        "network.net_arch.pi",
+        "league.snapshots",
+        "eval.games",
+        "video.fps",
+        "n_envs",
+        "resume_from",
+    } <= keys
     undocumented = [key for key, _, doc in rows if not doc]
     assert undocumented == []

@@ -20,7 +20,7 @@ class PickState:
     def __init__(self) -> None:
         self.picks: list[int] = []
 
-    def copy(self) -> "PickState":
+    def copy(self) -> PickState:
         copy = PickState()
         copy.picks = list(self.picks)
         return copy
@@ -99,8 +99,18 @@ def test_every_pair_plays_each_seat_equally_often_and_counts_add_up():
 def test_records_keep_seats_seed_returns_and_winner_of_each_game():
     tournament = toy_tournament([Always("zero", 0), Always("one", 1)], games=2, seed=10)
     first, second = tournament.games
-    assert (first.seats, first.seed, first.returns, first.winner) == (["zero", "one"], 10, [-1.0, 1.0], "one")
-    assert (second.seats, second.seed, second.returns, second.winner) == (["one", "zero"], 11, [1.0, -1.0], "one")
+    assert (first.seats, first.seed, first.returns, first.winner) == (
+        ["zero", "one"],
+        10,
+        [-1.0, 1.0],
+        "one",
+    )
+    assert (second.seats, second.seed, second.returns, second.winner) == (
+        ["one", "zero"],
+        11,
+        [1.0, -1.0],
+        "one",
+    )
 
 
 # -- ratings -----------------------------------------------------------------------------------
@@ -109,7 +119,8 @@ def test_an_agent_that_always_wins_gains_rating_and_tops_the_leaderboard():
     ratings = tournament.ratings()
     assert ratings["always_one"]["mu"] > 25.0 > ratings["always_zero"]["mu"]
     assert ratings["always_one"]["ordinal"] == pytest.approx(
-        ratings["always_one"]["mu"] - 3 * ratings["always_one"]["sigma"])
+        ratings["always_one"]["mu"] - 3 * ratings["always_one"]["sigma"]
+    )
     board = tournament.leaderboard()
     assert [row["agent"] for row in board] == ["always_one", "always_zero"]
     assert [row["rank"] for row in board] == [1, 2]
@@ -159,7 +170,10 @@ def test_heroica_random_vs_heuristic_writes_well_formed_json_and_csv(tmp_path):
     assert Tournament.from_dict(data).games == tournament.games
     with paths["win_rates"].open() as handle:
         rows = list(csv.DictReader(handle))
-    assert {(r["agent"], r["opponent"]) for r in rows} == {("random", "heuristic"), ("heuristic", "random")}
+    assert {(r["agent"], r["opponent"]) for r in rows} == {
+        ("random", "heuristic"),
+        ("heuristic", "random"),
+    }
     for row in rows:
         assert int(row["games"]) == int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == 4
         assert 0.0 <= float(row["ci_low"]) <= float(row["win_rate"]) <= float(row["ci_high"]) <= 1.0
@@ -174,8 +188,10 @@ def test_heroica_random_vs_heuristic_writes_well_formed_json_and_csv(tmp_path):
 def test_load_eval_csv_groups_a_training_log_by_opponent_in_step_order(tmp_path):
     path = tmp_path / "eval.csv"
     header = "timesteps,opponent,games,wins,draws,losses,win_rate,ci_low,ci_high\n"
-    path.write_text(header + "200,random,4,3,0,1,0.75,0.3,0.95\n100,random,4,1,1,2,0.25,0.05,0.7\n"
-                    "100,heuristic,4,0,0,4,0.0,0.0,0.49\n")
+    path.write_text(
+        header + "200,random,4,3,0,1,0.75,0.3,0.95\n100,random,4,1,1,2,0.25,0.05,0.7\n"
+        "100,heuristic,4,0,0,4,0.0,0.0,0.49\n"
+    )
     curves = load_eval_csv(path)
     assert set(curves) == {"random", "heuristic"}
     assert curves["random"]["timesteps"].tolist() == [100, 200]
@@ -190,11 +206,19 @@ def test_a_saved_model_plays_by_its_spec_and_a_model_for_another_board_is_reject
     from training.selfplay import SelfPlayEnv
 
     # An untrained policy is enough: the test is about loading and seating a model, not skill.
-    model = MaskablePPO("MlpPolicy", SelfPlayEnv("heroica_v0", {}, seed=0), n_steps=16, batch_size=16,
-                        device="cpu", policy_kwargs=dict(net_arch=[8]))
+    model = MaskablePPO(
+        "MlpPolicy",
+        SelfPlayEnv("heroica_v0", {}, seed=0),
+        n_steps=16,
+        batch_size=16,
+        device="cpu",
+        policy_kwargs=dict(net_arch=[8]),
+    )
     path = tmp_path / "untrained.zip"
     model.save(str(path))
-    tournament = run_tournament("heroica_v0", ["random", f"ppo={path}"], 2, options={"max_rounds": 10})
+    tournament = run_tournament(
+        "heroica_v0", ["random", f"ppo={path}"], 2, options={"max_rounds": 10}
+    )
     assert tournament.names == ["random", "ppo"]
     assert tournament.counts("ppo", "random")["seat_games"] == [1, 1]
     with pytest.raises(ValueError, match="'untrained' was trained on observations"):
@@ -214,12 +238,22 @@ def test_an_unknown_agent_spec_is_rejected_naming_it():
         run_tournament("heroica_v0", ["random", "missing.zip"], 2)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--env", "heroica_v0", "--agents", "random", "grandmaster"], "grandmaster"),
-    (["--env", "nope_v0", "--agents", "random", "heuristic"], "unknown env 'nope_v0'"),
-    (["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "bogus=1"], "bogus"),
-    (["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "max_rounds"], "key=value"),
-], ids=["unknown-bot", "unknown-env", "unknown-option", "option-without-value"])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--env", "heroica_v0", "--agents", "random", "grandmaster"], "grandmaster"),
+        (["--env", "nope_v0", "--agents", "random", "heuristic"], "unknown env 'nope_v0'"),
+        (
+            ["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "bogus=1"],
+            "bogus",
+        ),
+        (
+            ["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "max_rounds"],
+            "key=value",
+        ),
+    ],
+    ids=["unknown-bot", "unknown-env", "unknown-option", "option-without-value"],
+)
 def test_cli_reports_user_errors_with_exit_code_2_and_no_traceback(args, message, tmp_path, capsys):
     assert main([*args, "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
@@ -229,11 +263,27 @@ def test_cli_reports_user_errors_with_exit_code_2_and_no_traceback(args, message
 
 def test_cli_plays_writes_the_files_and_prints_the_table(tmp_path, capsys):
     out = tmp_path / "out"
-    code = main(["--env", "heroica_v0", "--agents", "random", "best=heuristic", "--games", "2",
-                 "--option", "max_rounds=20", "--out", str(out), "--quiet"])
+    code = main(
+        [
+            "--env",
+            "heroica_v0",
+            "--agents",
+            "random",
+            "best=heuristic",
+            "--games",
+            "2",
+            "--option",
+            "max_rounds=20",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
-    assert "best" in printed and "leaderboard" in printed and str(out / "tournament.json") in printed
+    assert (
+        "best" in printed and "leaderboard" in printed and str(out / "tournament.json") in printed
+    )
     data = json.loads((out / "tournament.json").read_text())
     assert data["options"] == {"max_rounds": 20}  # YAML-parsed: an int, not "20"
     assert data["agents"] == ["random", "best"]
@@ -277,9 +327,16 @@ class HighestPickGame:
         return np.where(winners, 1.0 / winners.sum(), -1.0 / (~winners).sum())
 
 
-def n_player_tournament(agents, seats: int, games: int, seed: int = 0, shaped: bool = False) -> Tournament:
-    return run_tournament("highest_pick", agents, games, seed=seed,
-                          game_factory=lambda: HighestPickGame(seats, shaped))
+def n_player_tournament(
+    agents, seats: int, games: int, seed: int = 0, shaped: bool = False
+) -> Tournament:
+    return run_tournament(
+        "highest_pick",
+        agents,
+        games,
+        seed=seed,
+        game_factory=lambda: HighestPickGame(seats, shaped),
+    )
 
 
 def seat_counts(tournament: Tournament) -> dict[str, list[int]]:
@@ -290,15 +347,21 @@ def seat_counts(tournament: Tournament) -> dict[str, list[int]]:
     return counts
 
 
-@pytest.mark.parametrize("agents, seats, expected_tables", [
-    (4, 3, [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]),  # every 3-subset
-    (5, 4, [(0, 1, 2, 3), (0, 1, 2, 4), (0, 1, 3, 4), (0, 2, 3, 4), (1, 2, 3, 4)]),
-    (3, 3, [(0, 1, 2)]),
-    (2, 3, [(0, 1, 0), (1, 0, 1)]),  # fewer agents than seats: cycle, from each agent in turn
-    (3, 4, [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]),
-    (2, 4, [(0, 1, 0, 1)]),  # the second start would only rotate the first table
-], ids=["4-of-3", "5-of-4", "3-of-3", "2-in-3", "3-in-4", "2-in-4"])
-def test_every_agent_sits_in_every_seat_equally_often_at_every_table(agents, seats, expected_tables):
+@pytest.mark.parametrize(
+    "agents, seats, expected_tables",
+    [
+        (4, 3, [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]),  # every 3-subset
+        (5, 4, [(0, 1, 2, 3), (0, 1, 2, 4), (0, 1, 3, 4), (0, 2, 3, 4), (1, 2, 3, 4)]),
+        (3, 3, [(0, 1, 2)]),
+        (2, 3, [(0, 1, 0), (1, 0, 1)]),  # fewer agents than seats: cycle, from each agent in turn
+        (3, 4, [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)]),
+        (2, 4, [(0, 1, 0, 1)]),  # the second start would only rotate the first table
+    ],
+    ids=["4-of-3", "5-of-4", "3-of-3", "2-in-3", "3-in-4", "2-in-4"],
+)
+def test_every_agent_sits_in_every_seat_equally_often_at_every_table(
+    agents, seats, expected_tables
+):
     bots = [CoinFlip(f"coin{i}") for i in range(agents)]
     tournament = n_player_tournament(bots, seats, games=2 * seats, seed=5)
     assert tables(agents, seats) == expected_tables
@@ -306,12 +369,16 @@ def test_every_agent_sits_in_every_seat_equally_often_at_every_table(agents, sea
     assert len(tournament.games) == len(expected_tables) * 2 * seats
     assert len({g.seed for g in tournament.games}) == len(tournament.games)
     for t, table in enumerate(expected_tables):  # each table: whole rotations of its seating
-        played = tournament.games[t * 2 * seats:(t + 1) * 2 * seats]
+        played = tournament.games[t * 2 * seats : (t + 1) * 2 * seats]
         for k, record in enumerate(played):
             assert record.seats == [f"coin{table[(s + k) % seats]}" for s in range(seats)]
     per_seat = seat_counts(tournament)
-    assert all(len(set(counts)) == 1 for counts in per_seat.values())  # each agent: same count in every seat
-    assert len({sum(counts) for counts in per_seat.values()}) == 1  # and every agent as many seats overall
+    assert all(
+        len(set(counts)) == 1 for counts in per_seat.values()
+    )  # each agent: same count in every seat
+    assert (
+        len({sum(counts) for counts in per_seat.values()}) == 1
+    )  # and every agent as many seats overall
     rows = {row["agent"]: row for row in tournament.agent_rows()}
     assert all(rows[name]["seat_games"] == counts for name, counts in per_seat.items())
 
@@ -327,10 +394,15 @@ def test_n_player_games_record_ranks_and_count_wins_seats_and_head_to_head():
     # 4 tables of 3; each agent sits at 3 of them, 3 games each
     assert all(row["games"] == 9 and sum(row["seat_games"]) == 9 for row in rows.values())
     assert (rows["three"]["wins"], rows["three"]["mean_rank"]) == (9, 1.0)
-    assert (rows["two"]["wins"], rows["zero"]["wins"]) == (3, 0)  # "two" shares the win without "three"
+    assert (rows["two"]["wins"], rows["zero"]["wins"]) == (
+        3,
+        0,
+    )  # "two" shares the win without "three"
     # "zero" ties for second behind a lone winner at two tables and is last at the third
     assert rows["zero"]["losses"] == 9 and rows["zero"]["mean_rank"] == pytest.approx(7 / 3)
-    assert (rows["three"]["ci_low"], rows["three"]["ci_high"]) == pytest.approx(wilson_interval(9, 9))
+    assert (rows["three"]["ci_low"], rows["three"]["ci_high"]) == pytest.approx(
+        wilson_interval(9, 9)
+    )
     # head to head, by return: "two" is level with "two_b" in their 6 shared games; against
     # "zero" it is level when both lose to "three" and ahead when it wins
     level = tournament.counts("two", "two_b")
@@ -353,7 +425,9 @@ def test_an_agent_in_two_seats_is_counted_per_seat_and_never_against_itself():
     assert rows["high"]["seat_games"] == rows["low"]["seat_games"] == [3, 3, 3]
     assert ("high", "high") not in {(r["agent"], r["opponent"]) for r in tournament.pair_rows()}
     # each game compares every seat of "high" with every seat of "low": 2 pairs of seats a game
-    assert tournament.counts("high", "low")["games"] == 12 == tournament.counts("high", "low")["wins"]
+    assert (
+        tournament.counts("high", "low")["games"] == 12 == tournament.counts("high", "low")["wins"]
+    )
     ratings = tournament.ratings()
     assert ratings["high"]["mu"] > 25.0 > ratings["low"]["mu"]
 
@@ -364,7 +438,11 @@ def test_n_player_ratings_rate_all_seats_of_a_game_in_one_update():
     agents = [Always("three", 3), Always("two", 2), Always("one", 1), Always("zero", 0)]
     tournament = n_player_tournament(agents, seats=4, games=4, shaped=True)
     assert {tuple(g.ranks[g.seats.index(a.name)] for g in tournament.games) for a in agents} == {
-        (1,) * 4, (2,) * 4, (3,) * 4, (4,) * 4}
+        (1,) * 4,
+        (2,) * 4,
+        (3,) * 4,
+        (4,) * 4,
+    }
     model = PlackettLuce()
     expected = {a.name: model.rating(name=a.name) for a in agents}
     for record in tournament.games:  # one table: the playing order is the rating order
@@ -372,14 +450,22 @@ def test_n_player_ratings_rate_all_seats_of_a_game_in_one_update():
         expected.update({name: rating for name, (rating,) in zip(record.seats, teams)})
     ratings = tournament.ratings()
     assert {name: ratings[name]["mu"] for name in ratings} == pytest.approx(
-        {name: rating.mu for name, rating in expected.items()})
+        {name: rating.mu for name, rating in expected.items()}
+    )
     # "three" and "two" both win (positive returns), yet the ranking of all four orders them
     assert [row["agent"] for row in tournament.leaderboard()] == ["three", "two", "one", "zero"]
 
 
-def test_three_player_heroica_rates_the_heuristic_above_random_and_writes_consistent_files(tmp_path):
-    tournament = run_tournament("heroica_v0", ["random", "heuristic", "r2=random"], 6, seed=0,
-                                options={"num_players": 3, "max_rounds": 30})
+def test_three_player_heroica_rates_the_heuristic_above_random_and_writes_consistent_files(
+    tmp_path,
+):
+    tournament = run_tournament(
+        "heroica_v0",
+        ["random", "heuristic", "r2=random"],
+        6,
+        seed=0,
+        options={"num_players": 3, "max_rounds": 30},
+    )
     assert tournament.num_seats == 3 and len(tournament.games) == 6
     assert all(counts == [2, 2, 2] for counts in seat_counts(tournament).values())
     board = tournament.leaderboard()
@@ -394,7 +480,7 @@ def test_three_player_heroica_rates_the_heuristic_above_random_and_writes_consis
     assert Tournament.from_json(paths["json"]).leaderboard() == board
     with paths["agents"].open() as handle:
         agents = {row["agent"]: row for row in csv.DictReader(handle)}
-    for name, row in agents.items():
+    for _name, row in agents.items():
         assert int(row["games"]) == int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == 6
         assert [int(row[f"seat{s}_games"]) for s in range(3)] == [2, 2, 2]
         assert sum(int(row[f"seat{s}_wins"]) for s in range(3)) == int(row["wins"])
@@ -407,9 +493,28 @@ def test_three_player_heroica_rates_the_heuristic_above_random_and_writes_consis
 
 def test_cli_plays_a_four_seat_battle_heroica_tournament(tmp_path, capsys):
     out = tmp_path / "out"
-    code = main(["--env", "heroica_v0", "--agents", "random", "heuristic", "r2=random", "r3=random",
-                 "--option", "num_players=4", "--option", "battle=true", "--option", "max_rounds=30",
-                 "--games", "8", "--out", str(out), "--quiet"])
+    code = main(
+        [
+            "--env",
+            "heroica_v0",
+            "--agents",
+            "random",
+            "heuristic",
+            "r2=random",
+            "r3=random",
+            "--option",
+            "num_players=4",
+            "--option",
+            "battle=true",
+            "--option",
+            "max_rounds=30",
+            "--games",
+            "8",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "4 seats" in printed and "seat win rates" in printed and "head to head" in printed
@@ -418,13 +523,34 @@ def test_cli_plays_a_four_seat_battle_heroica_tournament(tmp_path, capsys):
     for row in data["agent_results"]:
         assert row["seat_games"] == [2, 2, 2, 2]  # the Monster Player's seat (3) included
     assert data["leaderboard"][0]["agent"] == "heuristic"
-    assert {p.name for p in out.iterdir()} == {"tournament.json", "win_rates.csv", "ratings.csv", "agents.csv"}
+    assert {p.name for p in out.iterdir()} == {
+        "tournament.json",
+        "win_rates.csv",
+        "ratings.csv",
+        "agents.csv",
+    }
 
 
 def test_cli_plays_a_highlands_melee_tournament_with_fewer_agents_than_seats(tmp_path):
     out = tmp_path / "out"
-    code = main(["--env", "heroscape_v0", "--agents", "random", "heuristic", "--option", "scenario=highlands_melee",
-                 "--option", "round_cap=1", "--games", "4", "--out", str(out), "--quiet"])
+    code = main(
+        [
+            "--env",
+            "heroscape_v0",
+            "--agents",
+            "random",
+            "heuristic",
+            "--option",
+            "scenario=highlands_melee",
+            "--option",
+            "round_cap=1",
+            "--games",
+            "4",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert code == 0
     data = json.loads((out / "tournament.json").read_text())
     assert data["num_seats"] == 4 and len(data["games"]) == 4
@@ -435,8 +561,9 @@ def test_cli_plays_a_highlands_melee_tournament_with_fewer_agents_than_seats(tmp
 
 
 def test_a_heroclix_free_for_all_tournament_rotates_four_seats(tmp_path):
-    tournament = run_tournament("heroclix_v0", ["random", "heuristic"], 4,
-                                options={"scenario": "brawl", "max_rounds": 2})
+    tournament = run_tournament(
+        "heroclix_v0", ["random", "heuristic"], 4, options={"scenario": "brawl", "max_rounds": 2}
+    )
     data = json.loads(tournament.write(tmp_path / "out")["json"].read_text())
     assert data["num_seats"] == 4 and len(data["games"]) == 4
     for row in data["agent_results"]:
@@ -452,21 +579,60 @@ def test_a_heroclix_free_for_all_tournament_rotates_four_seats(tmp_path):
 
 def test_cli_defaults_games_to_twenty_rounded_up_to_a_multiple_of_the_seats(tmp_path):
     out = tmp_path / "out"
-    assert main(["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "num_players=3",
-                 "--option", "max_rounds=10", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "--env",
+                "heroica_v0",
+                "--agents",
+                "random",
+                "heuristic",
+                "--option",
+                "num_players=3",
+                "--option",
+                "max_rounds=10",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     data = json.loads((out / "tournament.json").read_text())
     assert data["games_per_pair"] == 21 and len(data["games"]) == 2 * 21  # tables r h r and h r h
 
 
 def test_a_games_count_that_does_not_rotate_the_seats_is_rejected():
-    with pytest.raises(ValueError, match="games_per_pair must be a multiple of the 3 seats, got 4 "
-                                         r"\(try 3 or 6\)"):
+    with pytest.raises(
+        ValueError,
+        match="games_per_pair must be a multiple of the 3 seats, got 4 "
+        r"\(try 3 or 6\)",
+    ):
         run_tournament("heroica_v0", ["random", "heuristic"], 4, options={"num_players": 3})
 
 
 def test_cli_names_games_when_it_is_not_a_multiple_of_the_seats(tmp_path, capsys):
-    assert main(["--env", "heroica_v0", "--agents", "random", "heuristic", "--option", "num_players=3",
-                 "--games", "20", "--out", str(tmp_path / "out")]) == 2
+    assert (
+        main(
+            [
+                "--env",
+                "heroica_v0",
+                "--agents",
+                "random",
+                "heuristic",
+                "--option",
+                "num_players=3",
+                "--games",
+                "20",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
-    assert "--games must be a multiple of the 3 seats, got 20 (try 18 or 21)" in err and "Traceback" not in err
+    assert (
+        "--games must be a multiple of the 3 seats, got 20 (try 18 or 21)" in err
+        and "Traceback" not in err
+    )
     assert not (tmp_path / "out").exists()

@@ -16,22 +16,36 @@ from pathlib import Path
 import pytest
 import torch
 
-from training import main as main_job
 from training import callbacks
+from training import main as main_job
 from training import train as trainer
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every stage fires on the first rollout of 32 steps, so a run has evaluated, snapshotted and
 # checkpointed within seconds of starting to learn; total_timesteps is out of reach, so only a
 # signal ends it (time_limit_minutes is a safety net should the signal be lost).
-TINY = ["ppo.n_steps=32", "ppo.batch_size=32", "eval.every_steps=32", "eval.games=2",
-        "league.snapshot_every_steps=32", "checkpoint_every_steps=32", "video.enabled=false",
-        "progress_bar=false"]
+TINY = [
+    "ppo.n_steps=32",
+    "ppo.batch_size=32",
+    "eval.every_steps=32",
+    "eval.games=2",
+    "league.snapshot_every_steps=32",
+    "checkpoint_every_steps=32",
+    "video.enabled=false",
+    "progress_bar=false",
+]
 ENDLESS = ["total_timesteps=1000000", "time_limit_minutes=2"]
 
 
 def train_args(run_dir: Path, run_name: str, *extra: str) -> list[str]:
-    return ["--config", "configs/smoke_heroica.yaml", f"run_dir={run_dir}", f"run_name={run_name}", *TINY, *extra]
+    return [
+        "--config",
+        "configs/smoke_heroica.yaml",
+        f"run_dir={run_dir}",
+        f"run_name={run_name}",
+        *TINY,
+        *extra,
+    ]
 
 
 def wait_for(path: Path, seconds: float, process: subprocess.Popen | None = None) -> None:
@@ -39,7 +53,9 @@ def wait_for(path: Path, seconds: float, process: subprocess.Popen | None = None
     while not path.exists():
         if process is not None and process.poll() is not None:
             out, err = process.communicate()
-            pytest.fail(f"training ended (rc {process.returncode}) before {path.name} appeared:\n{err[-3000:]}")
+            pytest.fail(
+                f"training ended (rc {process.returncode}) before {path.name} appeared:\n{err[-3000:]}"
+            )
         assert time.monotonic() < deadline, f"{path} did not appear within {seconds} s"
         time.sleep(0.05)
 
@@ -53,17 +69,21 @@ def default_stop_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def wait_for_evaluation_at(run: Path, steps: int, seconds: float, process: subprocess.Popen) -> None:
+def wait_for_evaluation_at(
+    run: Path, steps: int, seconds: float, process: subprocess.Popen
+) -> None:
     """Until eval.csv has a whole row at ``steps`` or later (a row being written is skipped)."""
     wait_for(run / "eval.csv", seconds, process)
     deadline = time.monotonic() + seconds
     while True:
         text = (run / "eval.csv").read_text()
-        whole = text[:text.rfind("\n") + 1]
+        whole = text[: text.rfind("\n") + 1]
         if any(int(row["timesteps"]) >= steps for row in csv.DictReader(whole.splitlines())):
             return
         if process.poll() is not None:
-            pytest.fail(f"training ended (rc {process.returncode}) before its step-{steps} evaluation")
+            pytest.fail(
+                f"training ended (rc {process.returncode}) before its step-{steps} evaluation"
+            )
         assert time.monotonic() < deadline, f"no evaluation at step {steps} within {seconds} s"
         time.sleep(0.05)
 
@@ -73,12 +93,19 @@ def eval_rows(run: Path) -> list[tuple[int, str]]:
         return [(int(row["timesteps"]), row["opponent"]) for row in csv.DictReader(handle)]
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_path, capsys):
     run = tmp_path / "run"
     # a new session = its own process group, which gets the signal as a terminal's Ctrl-C would
-    process = subprocess.Popen([sys.executable, "-m", "training.train", *train_args(tmp_path, "run", *ENDLESS)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=default_stop_signals)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "training.train", *train_args(tmp_path, "run", *ENDLESS)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_stop_signals,
+    )
     try:
         # the step-32 evaluation runs at the end of the first rollout, before its update, so a
         # signal then would save step 0; the step-64 one means one update has been made
@@ -95,23 +122,41 @@ def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_pat
     assert saved_in < 10
     summary = json.loads((run / "summary.json").read_text())
     steps = summary["timesteps"]
-    assert summary["interrupted"] and summary["signal"] == "SIGINT" and summary["stopped_during"] == "learning"
-    assert summary["final"] is None and 32 <= steps < 1_000_000 and steps % 32 == 0  # on the rollout grid
+    assert (
+        summary["interrupted"]
+        and summary["signal"] == "SIGINT"
+        and summary["stopped_during"] == "learning"
+    )
+    assert (
+        summary["final"] is None and 32 <= steps < 1_000_000 and steps % 32 == 0
+    )  # on the rollout grid
     checkpoint = Path(summary["checkpoint"])
     assert checkpoint == run / "checkpoints" / f"model_{steps}_steps.zip" and checkpoint.is_file()
     assert (run / "final_model.zip").is_file()
     assert f"resume_from={checkpoint}" in err.strip().splitlines()[-1]
     before = eval_rows(run)
     assert before and max(t for t, _ in before) <= steps
-    snapshots = sorted((p for p in (run / "snapshots").glob("snapshot_*.zip")
-                        if callbacks.steps_in_name(p) <= steps), key=callbacks.steps_in_name)
+    snapshots = sorted(
+        (
+            p
+            for p in (run / "snapshots").glob("snapshot_*.zip")
+            if callbacks.steps_in_name(p) <= steps
+        ),
+        key=callbacks.steps_in_name,
+    )
     assert snapshots
 
     # Resume in-process (no second torch import): the run_name given is not used, the checkpoint's
     # run folder is; it trains to total_timesteps counted from the run's start, not that many more.
     total = steps + 64
-    assert trainer.main(train_args(tmp_path, "elsewhere", f"total_timesteps={total}",
-                                   f"resume_from={checkpoint}")) == 0
+    assert (
+        trainer.main(
+            train_args(
+                tmp_path, "elsewhere", f"total_timesteps={total}", f"resume_from={checkpoint}"
+            )
+        )
+        == 0
+    )
     assert not (tmp_path / "elsewhere").exists()
     summary = json.loads((run / "summary.json").read_text())
     assert summary["timesteps"] == total and not summary["interrupted"] and summary["final"]
@@ -119,10 +164,12 @@ def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_pat
     assert resumed["timesteps"] == steps and resumed["checkpoint"] == str(checkpoint)
     # the pool is what it was: the newest max_snapshots (2) snapshots up to the checkpoint's step
     assert resumed["opponent_pool"] == [p.stem for p in snapshots][-2:]
-    assert "opponent pool snapshots: " + ", ".join(resumed["opponent_pool"]) in capsys.readouterr().out
+    assert (
+        "opponent pool snapshots: " + ", ".join(resumed["opponent_pool"]) in capsys.readouterr().out
+    )
     after = eval_rows(run)
-    assert after[:len(before)] == before and resumed["eval_rows_kept"] == len(before)
-    assert {t for t, _ in after[len(before):]} == {steps + 32, steps + 64}
+    assert after[: len(before)] == before and resumed["eval_rows_kept"] == len(before)
+    assert {t for t, _ in after[len(before) :]} == {steps + 32, steps + 64}
 
 
 def test_sigterm_saves_the_run_and_exits_143(tmp_path):
@@ -190,37 +237,63 @@ def check_refused(capsys, code: int, run_folder: Path, *needles: str) -> None:
 def test_a_missing_resume_from_fails_before_a_run_folder_exists(tmp_path, capsys):
     missing = tmp_path / "nope.zip"
     code = trainer.main(train_args(tmp_path, "run", f"resume_from={missing}"))
-    check_refused(capsys, code, tmp_path / "run", "field 'resume_from'", f"override 'resume_from={missing}'",
-                  "no such file")
+    check_refused(
+        capsys,
+        code,
+        tmp_path / "run",
+        "field 'resume_from'",
+        f"override 'resume_from={missing}'",
+        "no such file",
+    )
     not_a_model = tmp_path / "notes.zip"
     not_a_model.write_text("not a zip")
     code = trainer.main(train_args(tmp_path, "run", f"resume_from={not_a_model}"))
     check_refused(capsys, code, tmp_path / "run", "field 'resume_from'", "not a saved model")
 
 
-@pytest.mark.parametrize("override, needles", [
-    ("env.options.bogus=1", ["field 'env.options.bogus'", "unknown option", "max_rounds"]),
-    ("env.options.max_rounds=lots", ["field 'env.options.max_rounds'", "positive integer", "'lots'"]),
-    ("env.options.mission=nowhere", ["field 'env.options'", "unknown mission", "nowhere"]),
-])
+@pytest.mark.parametrize(
+    "override, needles",
+    [
+        ("env.options.bogus=1", ["field 'env.options.bogus'", "unknown option", "max_rounds"]),
+        (
+            "env.options.max_rounds=lots",
+            ["field 'env.options.max_rounds'", "positive integer", "'lots'"],
+        ),
+        ("env.options.mission=nowhere", ["field 'env.options'", "unknown mission", "nowhere"]),
+    ],
+)
 def test_bad_env_options_fail_before_a_run_folder_exists(tmp_path, capsys, override, needles):
     code = trainer.main(train_args(tmp_path, "run", override))
-    check_refused(capsys, code, tmp_path / "run", "configs/smoke_heroica.yaml", f"override '{override}'", *needles)
+    check_refused(
+        capsys,
+        code,
+        tmp_path / "run",
+        "configs/smoke_heroica.yaml",
+        f"override '{override}'",
+        *needles,
+    )
 
 
 def test_bad_env_options_in_the_file_name_the_file_and_field(tmp_path, capsys):
     config = tmp_path / "bad.yaml"
-    config.write_text((ROOT / "configs/smoke_heroica.yaml").read_text().replace("{max_rounds: 8}",
-                                                                                "{max_rounds: 8, colour: red}"))
+    config.write_text(
+        (ROOT / "configs/smoke_heroica.yaml")
+        .read_text()
+        .replace("{max_rounds: 8}", "{max_rounds: 8, colour: red}")
+    )
     code = trainer.main(["--config", str(config), f"run_dir={tmp_path}", "run_name=run"])
-    check_refused(capsys, code, tmp_path / "run", "bad.yaml", "field 'env.options.colour'", "unknown option")
+    check_refused(
+        capsys, code, tmp_path / "run", "bad.yaml", "field 'env.options.colour'", "unknown option"
+    )
 
 
 def test_the_main_job_checks_env_options_before_replacing_its_folder(tmp_path, capsys):
     out = tmp_path / "main"
     out.mkdir()
     (out / "config.yaml").write_text("an earlier run")
-    code = main_job.main(["--config", "configs/smoke_heroica.yaml", "--out", str(out), "env.options.bogus=1"])
+    code = main_job.main(
+        ["--config", "configs/smoke_heroica.yaml", "--out", str(out), "env.options.bogus=1"]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "env.options.bogus" in err and err.count("\n") == 1
     assert (out / "config.yaml").read_text() == "an earlier run"

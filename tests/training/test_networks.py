@@ -35,8 +35,12 @@ def policy_for(game, **network):
 
     channels, height, width = game.observation_shape
     kwargs = {**spatial_kwargs_for_game(game), **network}
-    return SpatialPolicy(spaces.Box(0.0, 1.0, (channels, height, width), np.float32),
-                         spaces.Discrete(game.layout.size), lambda _: 1e-3, **kwargs)
+    return SpatialPolicy(
+        spaces.Box(0.0, 1.0, (channels, height, width), np.float32),
+        spaces.Discrete(game.layout.size),
+        lambda _: 1e-3,
+        **kwargs,
+    )
 
 
 def play_until(game, wanted, seed=0, limit=400):
@@ -65,7 +69,10 @@ def play_until(game, wanted, seed=0, limit=400):
 def test_logits_cover_the_action_space_and_the_kwargs_are_plain(games, name):
     game = games[name]
     kwargs = spatial_kwargs_for_game(game)
-    assert kwargs["n_planes"] * kwargs["height"] * kwargs["width"] + kwargs["n_specials"] == game.layout.size
+    assert (
+        kwargs["n_planes"] * kwargs["height"] * kwargs["width"] + kwargs["n_specials"]
+        == game.layout.size
+    )
     assert kwargs["board_channels"] == game.view.planes.board_channels
     assert pickle.loads(pickle.dumps(kwargs)) == kwargs
     assert all(isinstance(v, (int, bool, tuple)) for v in kwargs.values())
@@ -91,8 +98,12 @@ def test_a_policy_refuses_a_game_of_another_shape(games):
     kwargs = spatial_kwargs_for_game(games["heroica_v0"])
     scape = games["heroscape_v0"]
     with pytest.raises(ValueError, match="16x16 board"):
-        SpatialPolicy(spaces.Box(0.0, 1.0, scape.observation_shape, np.float32),
-                      spaces.Discrete(scape.layout.size), lambda _: 1e-3, **kwargs)
+        SpatialPolicy(
+            spaces.Box(0.0, 1.0, scape.observation_shape, np.float32),
+            spaces.Discrete(scape.layout.size),
+            lambda _: 1e-3,
+            **kwargs,
+        )
     with pytest.raises(ValueError, match="net_arch"):
         policy_for(games["heroica_v0"], net_arch=[64])
 
@@ -104,7 +115,7 @@ def test_heroica_step_cells_are_next_to_the_hero_on_the_observation_grid(games):
     game = games["heroica_v0"]
     planes, width = game.view.planes, game.observation_shape[2]
     _, obs, _, cells = play_until(game, lambda obs, cells: "step" in cells)
-    (hero_row, hero_col), = np.argwhere(obs[planes.channel_names.index("hero@seat+0")] > 0)
+    ((hero_row, hero_col),) = np.argwhere(obs[planes.channel_names.index("hero@seat+0")] > 0)
     for cell in cells["step"]:
         row, col = divmod(cell, width)
         assert abs(row - hero_row) + abs(col - hero_col) == 1  # square4: one step N/E/S/W
@@ -127,7 +138,7 @@ def cell_gradient(policy, game, action, seed=0):
     obs = torch.rand(1, *game.observation_shape, requires_grad=True)
     logits, _ = policy.net(obs)
     logits[0, action].backward()
-    return obs.grad[0, :policy.net.board_channels].abs().sum(0).numpy()
+    return obs.grad[0, : policy.net.board_channels].abs().sum(0).numpy()
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -214,8 +225,12 @@ def test_masking_gives_illegal_actions_zero_probability(games):
     assert torch.isclose(probs.sum(), torch.tensor(1.0))
     legal = np.flatnonzero(mask)
     with torch.no_grad():
-        actions, values, log_prob = policy(obs_t.expand(64, -1, -1, -1), action_masks=np.tile(mask, (64, 1)))
-        _, evaluated, _ = policy.evaluate_actions(obs_t, torch.as_tensor(legal[:1]), action_masks=mask.copy()[None])
+        actions, values, log_prob = policy(
+            obs_t.expand(64, -1, -1, -1), action_masks=np.tile(mask, (64, 1))
+        )
+        _, evaluated, _ = policy.evaluate_actions(
+            obs_t, torch.as_tensor(legal[:1]), action_masks=mask.copy()[None]
+        )
     assert np.isin(actions.numpy(), legal).all() and values.shape == (64, 1)
     assert torch.isclose(evaluated[0], probs[legal[0]].log(), atol=1e-5)
     action, _ = policy.predict(obs, action_masks=mask.copy(), deterministic=True)
@@ -230,8 +245,16 @@ def test_maskable_ppo_learns_and_a_saved_model_reloads_identically(tmp_path):
     options = {"round_cap": 3}
     policy_class, kwargs = spatial_policy("heroscape_v0", options, channels=16)
     env = SelfPlayEnv("heroscape_v0", options, seed=0)
-    model = MaskablePPO(policy_class, env, n_steps=16, batch_size=16, n_epochs=2, seed=0, device="cpu",
-                        policy_kwargs=kwargs)
+    model = MaskablePPO(
+        policy_class,
+        env,
+        n_steps=16,
+        batch_size=16,
+        n_epochs=2,
+        seed=0,
+        device="cpu",
+        policy_kwargs=kwargs,
+    )
     before = [p.detach().clone() for p in model.policy.parameters()]
     with single_thread():
         model.learn(total_timesteps=32)
@@ -268,15 +291,39 @@ def test_behaviour_cloning_fits_the_spatial_policy():
     def game():
         return make("heroscape_v0", round_cap=3).game
 
-    data = collect_demonstrations(game, "heroscape_v0", "heuristic", games=3, seed=1, gamma=0.99,
-                                  max_samples=200)
+    data = collect_demonstrations(
+        game, "heroscape_v0", "heuristic", games=3, seed=1, gamma=0.99, max_samples=200
+    )
     policy_class, kwargs = spatial_policy("heroscape_v0", {"round_cap": 3}, channels=16)
-    model = MaskablePPO(policy_class, SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0), n_steps=16,
-                        batch_size=16, device="cpu", seed=0, policy_kwargs=kwargs)
+    model = MaskablePPO(
+        policy_class,
+        SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0),
+        n_steps=16,
+        batch_size=16,
+        device="cpu",
+        seed=0,
+        policy_kwargs=kwargs,
+    )
     with single_thread():
-        first = clone(model, data, epochs=1, batch_size=32, learning_rate=3e-3, value_coef=0.5, seed=0,
-                      log=lambda _: None)
-        later = clone(model, data, epochs=4, batch_size=32, learning_rate=3e-3, value_coef=0.5, seed=0,
-                      log=lambda _: None)
+        first = clone(
+            model,
+            data,
+            epochs=1,
+            batch_size=32,
+            learning_rate=3e-3,
+            value_coef=0.5,
+            seed=0,
+            log=lambda _: None,
+        )
+        later = clone(
+            model,
+            data,
+            epochs=4,
+            batch_size=32,
+            learning_rate=3e-3,
+            value_coef=0.5,
+            seed=0,
+            log=lambda _: None,
+        )
     assert np.isfinite(later["nll"]) and later["nll"] < first["nll"]
     assert later["accuracy"] > first["accuracy"]

@@ -17,11 +17,17 @@ def heroscape_game():
 
 
 def test_demonstrations_hold_every_decision_with_a_legal_action_and_discounted_outcome():
-    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=3, seed=5, gamma=0.9,
-                                  max_samples=10_000)
+    data = collect_demonstrations(
+        heroscape_game, "heroscape_v0", "heuristic", games=3, seed=5, gamma=0.9, max_samples=10_000
+    )
     game = heroscape_game()
-    assert data.games == 3 and len(data) == len(data.masks) == len(data.values) == len(data.observations)
-    assert data.observations.shape[1:] == game.observation_shape and data.observations.dtype == np.float16
+    assert data.games == 3 and len(data) == len(data.masks) == len(data.values) == len(
+        data.observations
+    )
+    assert (
+        data.observations.shape[1:] == game.observation_shape
+        and data.observations.dtype == np.float16
+    )
     assert data.masks[np.arange(len(data)), data.actions].all()  # every recorded action was legal
     # values are final returns discounted per later decision of the same seat: |v| <= 1, and
     # a seat's last decision of a decided game carries the full return
@@ -30,8 +36,9 @@ def test_demonstrations_hold_every_decision_with_a_legal_action_and_discounted_o
 
 
 def test_the_sample_cap_stops_collecting_and_truncates():
-    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
-                                  max_samples=40)
+    data = collect_demonstrations(
+        heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99, max_samples=40
+    )
     assert len(data) == 40 and data.games < 50
 
 
@@ -40,15 +47,39 @@ def test_cloning_fits_the_demonstrator_better_with_each_pass():
 
     from training.selfplay import SelfPlayEnv
 
-    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=4, seed=1, gamma=0.99,
-                                  max_samples=300)
-    model = MaskablePPO("MlpPolicy", SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0), n_steps=16,
-                        batch_size=16, device="cpu", seed=0, policy_kwargs=dict(net_arch=[64]))
+    data = collect_demonstrations(
+        heroscape_game, "heroscape_v0", "heuristic", games=4, seed=1, gamma=0.99, max_samples=300
+    )
+    model = MaskablePPO(
+        "MlpPolicy",
+        SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0),
+        n_steps=16,
+        batch_size=16,
+        device="cpu",
+        seed=0,
+        policy_kwargs=dict(net_arch=[64]),
+    )
     with single_thread():  # tiny batches: extra torch threads only contend with other test workers
-        first = clone(model, data, epochs=1, batch_size=32, learning_rate=1e-3, value_coef=0.5, seed=0,
-                      log=lambda _: None)
-        later = clone(model, data, epochs=4, batch_size=32, learning_rate=1e-3, value_coef=0.5, seed=0,
-                      log=lambda _: None)
+        first = clone(
+            model,
+            data,
+            epochs=1,
+            batch_size=32,
+            learning_rate=1e-3,
+            value_coef=0.5,
+            seed=0,
+            log=lambda _: None,
+        )
+        later = clone(
+            model,
+            data,
+            epochs=4,
+            batch_size=32,
+            learning_rate=1e-3,
+            value_coef=0.5,
+            seed=0,
+            log=lambda _: None,
+        )
     assert later["nll"] < first["nll"]
     assert later["accuracy"] > first["accuracy"]
 
@@ -56,8 +87,9 @@ def test_cloning_fits_the_demonstrator_better_with_each_pass():
 def test_collecting_from_no_games_is_an_error():
     # pretrain.games = 0 means "off" in a config; asked directly, zero games is a mistake
     with pytest.raises(ValueError, match="games must be at least 1"):
-        collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=0, seed=0, gamma=0.99,
-                               max_samples=10)
+        collect_demonstrations(
+            heroscape_game, "heroscape_v0", "heuristic", games=0, seed=0, gamma=0.99, max_samples=10
+        )
 
 
 def heroica_game():
@@ -65,10 +97,19 @@ def heroica_game():
 
 
 def test_forced_decisions_are_left_out_when_the_trainer_plays_them():
-    every = collect_demonstrations(heroica_game, "heroica_v0", "heuristic", games=2, seed=3, gamma=0.9,
-                                   max_samples=10_000)
-    choices = collect_demonstrations(heroica_game, "heroica_v0", "heuristic", games=2, seed=3, gamma=0.9,
-                                     max_samples=10_000, skip_forced=True)
+    every = collect_demonstrations(
+        heroica_game, "heroica_v0", "heuristic", games=2, seed=3, gamma=0.9, max_samples=10_000
+    )
+    choices = collect_demonstrations(
+        heroica_game,
+        "heroica_v0",
+        "heuristic",
+        games=2,
+        seed=3,
+        gamma=0.9,
+        max_samples=10_000,
+        skip_forced=True,
+    )
     legal = every.masks.sum(axis=1)
     assert (legal == 1).any() and (choices.masks.sum(axis=1) >= 2).all()
     # the same decisions, in the same order, less the forced ones
@@ -87,15 +128,39 @@ def test_the_time_budget_stops_collecting_and_cloning():
     from training.selfplay import SelfPlayEnv
 
     past = time.monotonic() - 1.0
-    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
-                                  max_samples=10_000, deadline=past)
+    data = collect_demonstrations(
+        heroscape_game,
+        "heroscape_v0",
+        "heuristic",
+        games=50,
+        seed=0,
+        gamma=0.99,
+        max_samples=10_000,
+        deadline=past,
+    )
     assert data.games == 1 and len(data) > 32  # the first game is always played, then none
-    model = MaskablePPO("MlpPolicy", SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0), n_steps=16,
-                        batch_size=16, device="cpu", seed=0, policy_kwargs=dict(net_arch=[64]))
+    model = MaskablePPO(
+        "MlpPolicy",
+        SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=0),
+        n_steps=16,
+        batch_size=16,
+        device="cpu",
+        seed=0,
+        policy_kwargs=dict(net_arch=[64]),
+    )
     lines: list[str] = []
     with single_thread():
-        stats = clone(model, data, epochs=5, batch_size=16, learning_rate=1e-3, value_coef=0.5, seed=0,
-                      log=lines.append, deadline=past)
+        stats = clone(
+            model,
+            data,
+            epochs=5,
+            batch_size=16,
+            learning_rate=1e-3,
+            value_coef=0.5,
+            seed=0,
+            log=lines.append,
+            deadline=past,
+        )
     assert stats["epoch"] == pytest.approx(16 / len(data))  # one minibatch, then the budget ends it
     assert len(lines) == 1 and "cut short by the time budget" in lines[0]
 
@@ -104,8 +169,16 @@ def test_expert_iteration_clones_the_lookahead_bots_choices():
     """pretrain.demonstrator: lookahead records the search's choices (expert iteration's targets)."""
     from envs.bots import get_bot
 
-    data = collect_demonstrations(heroica_game, "heroica_v0", "lookahead", games=1, seed=4, gamma=0.9,
-                                  max_samples=10_000, skip_forced=True)
+    data = collect_demonstrations(
+        heroica_game,
+        "heroica_v0",
+        "lookahead",
+        games=1,
+        seed=4,
+        gamma=0.9,
+        max_samples=10_000,
+        skip_forced=True,
+    )
     assert len(data) > 0 and data.masks[np.arange(len(data)), data.actions].all()
     # the same game replayed with the lookahead bot and the demonstrations' randomness
     game, bot = heroica_game(), get_bot("heroica_v0", "lookahead")
@@ -121,18 +194,35 @@ def test_expert_iteration_clones_the_lookahead_bots_choices():
 
 def test_games_played_in_two_processes_give_the_data_of_one():
     # no cap or deadline binds: the same decisions, in game order, whatever process played them
-    one = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=5, seed=2, gamma=0.9,
-                                 max_samples=10_000)
-    two = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=5, seed=2, gamma=0.9,
-                                 max_samples=10_000, workers=2)
+    one = collect_demonstrations(
+        heroscape_game, "heroscape_v0", "heuristic", games=5, seed=2, gamma=0.9, max_samples=10_000
+    )
+    two = collect_demonstrations(
+        heroscape_game,
+        "heroscape_v0",
+        "heuristic",
+        games=5,
+        seed=2,
+        gamma=0.9,
+        max_samples=10_000,
+        workers=2,
+    )
     assert two.games == one.games == 5
     for field in ("observations", "masks", "actions", "values"):
         np.testing.assert_array_equal(getattr(two, field), getattr(one, field))
 
 
 def test_processes_share_the_sample_cap():
-    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
-                                  max_samples=41, workers=2)
+    data = collect_demonstrations(
+        heroscape_game,
+        "heroscape_v0",
+        "heuristic",
+        games=50,
+        seed=0,
+        gamma=0.99,
+        max_samples=41,
+        workers=2,
+    )
     assert len(data) == 41 and 2 <= data.games < 50
     assert data.masks[np.arange(len(data)), data.actions].all()
 
@@ -153,22 +243,50 @@ class _FailsOnOddSeeds:
 
 
 def test_a_failing_worker_is_reported_with_its_error():
-    with pytest.raises(RuntimeError, match=r"demonstration worker 1 failed: ValueError\('no game for seed 1'\)"):
-        collect_demonstrations(_FailsOnOddSeeds, "heroscape_v0", "heuristic", games=4, seed=0, gamma=0.9,
-                               max_samples=1000, workers=2)
+    with pytest.raises(
+        RuntimeError, match=r"demonstration worker 1 failed: ValueError\('no game for seed 1'\)"
+    ):
+        collect_demonstrations(
+            _FailsOnOddSeeds,
+            "heroscape_v0",
+            "heuristic",
+            games=4,
+            seed=0,
+            gamma=0.9,
+            max_samples=1000,
+            workers=2,
+        )
 
 
 def test_an_unknown_demonstrator_fails_before_any_game():
     with pytest.raises(KeyError, match="unknown bot 'oracle'"):
-        collect_demonstrations(heroscape_game, "heroscape_v0", "oracle", games=4, seed=0, gamma=0.9,
-                               max_samples=1000, workers=2)
+        collect_demonstrations(
+            heroscape_game,
+            "heroscape_v0",
+            "oracle",
+            games=4,
+            seed=0,
+            gamma=0.9,
+            max_samples=1000,
+            workers=2,
+        )
 
 
 def test_past_the_deadline_each_process_still_plays_its_first_game():
     past = time.monotonic() - 1.0
-    data = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=50, seed=0, gamma=0.99,
-                                  max_samples=10_000, deadline=past, workers=2)
-    one = collect_demonstrations(heroscape_game, "heroscape_v0", "heuristic", games=2, seed=0, gamma=0.99,
-                                 max_samples=10_000)
+    data = collect_demonstrations(
+        heroscape_game,
+        "heroscape_v0",
+        "heuristic",
+        games=50,
+        seed=0,
+        gamma=0.99,
+        max_samples=10_000,
+        deadline=past,
+        workers=2,
+    )
+    one = collect_demonstrations(
+        heroscape_game, "heroscape_v0", "heuristic", games=2, seed=0, gamma=0.99, max_samples=10_000
+    )
     assert data.games == 2  # games 0 and 1, one per process, then none
     np.testing.assert_array_equal(data.actions, one.actions)

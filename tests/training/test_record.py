@@ -34,14 +34,18 @@ def _gif_durations(path: Path) -> tuple[list[int], tuple[int, int]]:
         return [frame.info["duration"] for frame in ImageSequence.Iterator(gif)], gif.size
 
 
-@pytest.mark.parametrize("env_name, height", [("heroica_v0", 720), ("heroscape_v0", 360)])
+@pytest.mark.parametrize(
+    "env_name, height",
+    [pytest.param("heroica_v0", 720, marks=pytest.mark.slow), ("heroscape_v0", 360)],
+)
 def test_videos_hold_one_frame_per_decision_plus_the_result(tmp_path, env_name, height):
-    episode = record_episode(env_name, ["heuristic", "random"], seed=0, options=SHORT[env_name],
-                             height=height)
+    episode = record_episode(
+        env_name, ["heuristic", "random"], seed=0, options=SHORT[env_name], height=height
+    )
     assert episode.finished and len(episode.steps) > 5
     shapes = {frame.shape for frame in episode.frames}
     assert len(shapes) == 1 and all(f.dtype == np.uint8 for f in episode.frames)
-    (h, w, c), = shapes
+    ((h, w, c),) = shapes
     assert (h, c) == (height, 3) and w % 2 == 0
     assert len(episode.frames) == len(episode.steps) + 1
 
@@ -66,8 +70,9 @@ def test_captions_name_decision_seat_agent_and_action_then_the_game_caption(monk
         return original(scene, **kwargs)
 
     monkeypatch.setattr(render, "render_frame", spy)
-    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=1,
-                             options={"max_rounds": 2}, height=240)
+    episode = record_episode(
+        "heroica_v0", ["heuristic", "random"], seed=1, options={"max_rounds": 2}, height=240
+    )
     captions.clear()  # filming draws a board's first frame once, to learn its size
     for _ in episode.frames:
         pass
@@ -82,8 +87,9 @@ def test_captions_name_decision_seat_agent_and_action_then_the_game_caption(monk
 
 @pytest.mark.parametrize("env_name", ["heroica_v0", "heroscape_v0"])
 def test_steps_replay_the_game_with_round_trip_names_and_dice(env_name):
-    episode = record_episode(env_name, ["random", "heuristic"], seed=4,
-                             options=SHORT[env_name], height=120)
+    episode = record_episode(
+        env_name, ["random", "heuristic"], seed=4, options=SHORT[env_name], height=120
+    )
     assert episode.agent_names == ["random", "heuristic"]
     env = make(env_name, **SHORT[env_name])
     env.reset(seed=4)
@@ -103,9 +109,14 @@ def test_steps_replay_the_game_with_round_trip_names_and_dice(env_name):
     assert any(step.dice for step in episode.steps)
 
 
-@pytest.mark.parametrize("env_name, options", [("heroica_v0", {"max_rounds": 2}),
-                                               ("heroscape_v0", {"round_cap": 1}),
-                                               ("heroclix_v0", {"max_turns": 6})])
+@pytest.mark.parametrize(
+    "env_name, options",
+    [
+        ("heroica_v0", {"max_rounds": 2}),
+        ("heroscape_v0", {"round_cap": 1}),
+        ("heroclix_v0", {"max_turns": 6}),
+    ],
+)
 def test_frames_drawn_late_show_the_position_when_it_was_filmed(monkeypatch, env_name, options):
     """Frames are drawn from kept scenes after the game: each must still be the picture of its
     own moment, although the game went on (and may reuse objects) since."""
@@ -144,8 +155,9 @@ def test_sample_evenly_keeps_the_ends_and_spreads_the_rest():
 
 
 def test_max_seconds_caps_the_video_by_sampling_evenly(tmp_path):
-    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=0,
-                             options={"max_rounds": 3}, height=120)
+    episode = record_episode(
+        "heroica_v0", ["heuristic", "random"], seed=0, options={"max_rounds": 3}, height=120
+    )
     fps, max_seconds = 4.0, 4.0
     hold = round(HOLD_SECONDS * fps)
     room = int(max_seconds * fps) - hold
@@ -181,11 +193,16 @@ def test_streamed_gif_and_mp4_decode_to_the_frames(tmp_path, gif_optimize):
 
     from envs.core.video import write_video, write_videos
 
-    episode = record_episode("heroscape_v0", ["heuristic", "random"], seed=1,
-                             options={"round_cap": 1}, height=120)
+    episode = record_episode(
+        "heroscape_v0", ["heuristic", "random"], seed=1, options={"round_cap": 1}, height=120
+    )
     frames = list(episode.frames)
-    gif, = write_videos(iter(frames), [tmp_path / "stream.gif"], fps=4,  # any iterable will do
-                        gif_optimize=gif_optimize)
+    (gif,) = write_videos(
+        iter(frames),
+        [tmp_path / "stream.gif"],
+        fps=4,  # any iterable will do
+        gif_optimize=gif_optimize,
+    )
     mp4 = write_video(iter(frames), tmp_path / "stream.mp4", fps=4)
     decoded = iio.imread(gif, index=None)[..., :3]
     merged = [f for k, f in enumerate(frames) if k == 0 or not np.array_equal(f, frames[k - 1])]
@@ -199,17 +216,19 @@ def test_streamed_gif_and_mp4_decode_to_the_frames(tmp_path, gif_optimize):
 
 
 def test_gif_palette_optimisation_shrinks_the_file(tmp_path):
-    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=0,
-                             options={"max_rounds": 3}, height=240)
-    plain, = episode.write(tmp_path / "plain", formats=["gif"], gif_optimize=False)
-    small, = episode.write(tmp_path / "small", formats=["gif"])
+    episode = record_episode(
+        "heroica_v0", ["heuristic", "random"], seed=0, options={"max_rounds": 3}, height=240
+    )
+    (plain,) = episode.write(tmp_path / "plain", formats=["gif"], gif_optimize=False)
+    (small,) = episode.write(tmp_path / "small", formats=["gif"])
     assert small.stat().st_size < 0.6 * plain.stat().st_size
     assert _gif_durations(small) == _gif_durations(plain)
 
 
 def test_skip_forced_drops_frames_of_forced_decisions_but_not_of_rolls(tmp_path):
-    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=0,
-                             options={"max_rounds": 3}, height=120)
+    episode = record_episode(
+        "heroica_v0", ["heuristic", "random"], seed=0, options={"max_rounds": 3}, height=120
+    )
     steps, last = episode.steps, len(episode.frames) - 1
     forced = {s.index for s in steps if s.forced}
     rolls = {s.index for s in steps if s.forced and s.dice}
@@ -218,14 +237,13 @@ def test_skip_forced_drops_frames_of_forced_decisions_but_not_of_rolls(tmp_path)
     dropped = forced - rolls - {last}
     assert kept == [0] + [s.index for s in steps if s.index not in dropped]
     assert episode.candidate_frames(skip_forced=False) == list(range(last + 1))
-    mp4, = episode.write(tmp_path / "skipped", formats=["mp4"], fps=2)
+    (mp4,) = episode.write(tmp_path / "skipped", formats=["mp4"], fps=2)
     assert _mp4_frames(mp4)[0] == len(kept) + round(HOLD_SECONDS * 2)
 
 
 def test_per_turn_frames_show_the_position_at_the_end_of_each_turn():
     options = {"scenario": "highlands_melee"}
-    episode = record_episode("heroscape_v0", ["heuristic"] * 4, seed=1, options=options,
-                             height=120)
+    episode = record_episode("heroscape_v0", ["heuristic"] * 4, seed=1, options=options, height=120)
     env = make("heroscape_v0", **options)
     env.reset(seed=1)
     game = env.game
@@ -233,8 +251,10 @@ def test_per_turn_frames_show_the_position_at_the_end_of_each_turn():
     for step in episode.steps:  # a turn ends when the seat to decide or the turn number changes
         env.step(step.action)
         state = env.game_state
-        if game.is_terminal(state) or (game.current_player(state), game.turn_number(state)) \
-                != (step.seat, step.turn):
+        if game.is_terminal(state) or (game.current_player(state), game.turn_number(state)) != (
+            step.seat,
+            step.turn,
+        ):
             ends.append(step.index)
     turns = episode.candidate_frames("turn")
     assert turns == [0] + ends and len(set(s.seat for s in episode.steps)) == 4
@@ -251,8 +271,9 @@ def test_per_turn_frames_show_the_position_at_the_end_of_each_turn():
 
 
 def test_write_refuses_unknown_formats(tmp_path):
-    episode = record_episode("heroica_v0", ["random", "random"], seed=0,
-                             options={"max_rounds": 1}, height=120)
+    episode = record_episode(
+        "heroica_v0", ["random", "random"], seed=0, options={"max_rounds": 1}, height=120
+    )
     with pytest.raises(ValueError, match="formats must be some of mp4, gif, html"):
         episode.write(tmp_path / "x", formats=["avi"])
     assert not list(tmp_path.iterdir())
@@ -272,8 +293,9 @@ def test_a_bad_frame_mid_stream_leaves_no_file(tmp_path):
 
 
 def test_text_log_has_one_line_per_decision_with_its_dice():
-    episode = record_episode("heroica_v0", ["heuristic", "random"], seed=2,
-                             options={"max_rounds": 2}, height=120)
+    episode = record_episode(
+        "heroica_v0", ["heuristic", "random"], seed=2, options={"max_rounds": 2}, height=120
+    )
     lines = episode.text_log().splitlines()
     assert len(lines) == len(episode.steps)
     for step, line in zip(episode.steps, lines):
@@ -282,17 +304,20 @@ def test_text_log_has_one_line_per_decision_with_its_dice():
 
 
 def test_same_seed_replays_the_same_game_with_random_bots():
-    first = record_episode("heroscape_v0", ["random", "random"], seed=9,
-                           options={"round_cap": 1}, height=120)
-    again = record_episode("heroscape_v0", ["random", "random"], seed=9,
-                           options={"round_cap": 1}, height=120)
+    first = record_episode(
+        "heroscape_v0", ["random", "random"], seed=9, options={"round_cap": 1}, height=120
+    )
+    again = record_episode(
+        "heroscape_v0", ["random", "random"], seed=9, options={"round_cap": 1}, height=120
+    )
     assert first.steps == again.steps
 
 
 def test_four_player_scenario_needs_four_agents():
     with pytest.raises(ValueError, match="4 players but 2 agents"):
-        record_episode("heroscape_v0", ["random", "random"],
-                       options={"scenario": "highlands_melee"})
+        record_episode(
+            "heroscape_v0", ["random", "random"], options={"scenario": "highlands_melee"}
+        )
 
 
 def test_unknown_agent_spec_is_a_clear_error():
@@ -301,8 +326,9 @@ def test_unknown_agent_spec_is_a_clear_error():
 
 
 def test_model_trained_for_another_game_is_refused():
-    model = SimpleNamespace(observation_space=SimpleNamespace(shape=(3, 4, 4)),
-                            action_space=SimpleNamespace(n=7))
+    model = SimpleNamespace(
+        observation_space=SimpleNamespace(shape=(3, 4, 4)), action_space=SimpleNamespace(n=7)
+    )
     agent = SimpleNamespace(name="alien", model=model, act=lambda game, state, rng: 0)
     with pytest.raises(ValueError, match="'alien' was trained on"):
         record_episode("heroica_v0", [agent, "random"])
@@ -325,12 +351,33 @@ def test_fit_cell_px_is_the_largest_size_within_the_height():
 
 def test_cli_writes_one_named_video_pair_per_episode(tmp_path, capsys):
     out = tmp_path / "videos"
-    code = main(["--env", "heroica_v0", "--agents", "heuristic", "random", "--episodes", "2",
-                 "--seed", "5", "--height", "120", "--out", str(out),
-                 "--option", "max_rounds=1", "--option", "mission=fork"])
+    code = main(
+        [
+            "--env",
+            "heroica_v0",
+            "--agents",
+            "heuristic",
+            "random",
+            "--episodes",
+            "2",
+            "--seed",
+            "5",
+            "--height",
+            "120",
+            "--out",
+            str(out),
+            "--option",
+            "max_rounds=1",
+            "--option",
+            "mission=fork",
+        ]
+    )
     assert code == 0
-    expected = [out / f"heroica_v0_heuristic_vs_random_seed{k}.{ext}" for k in (5, 6)
-                for ext in ("mp4", "gif")]
+    expected = [
+        out / f"heroica_v0_heuristic_vs_random_seed{k}.{ext}"
+        for k in (5, 6)
+        for ext in ("mp4", "gif")
+    ]
     assert sorted(out.iterdir()) == sorted(expected)
     printed = capsys.readouterr().out
     assert all(str(path) in printed for path in expected)
@@ -340,28 +387,71 @@ def test_cli_writes_one_named_video_pair_per_episode(tmp_path, capsys):
 
 def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
     out = tmp_path / "videos"
-    code = main(["--env", "heroica_v0", "--agents", "heuristic", "random", "--height", "120",
-                 "--out", str(out), "--option", "max_rounds=3", "--fps", "4",
-                 "--max-seconds", "4", "--format", "mp4"])
+    code = main(
+        [
+            "--env",
+            "heroica_v0",
+            "--agents",
+            "heuristic",
+            "random",
+            "--height",
+            "120",
+            "--out",
+            str(out),
+            "--option",
+            "max_rounds=3",
+            "--fps",
+            "4",
+            "--max-seconds",
+            "4",
+            "--format",
+            "mp4",
+        ]
+    )
     assert code == 0
-    mp4, = out.iterdir()
+    (mp4,) = out.iterdir()
     count, _ = _mp4_frames(mp4)
     assert count == 16  # 4 s at 4 fps: 8 sampled frames and the 2 s hold of the result
     assert "frames shown (forced decisions skipped, --max-seconds 4)" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--env", "heroica_v0", "--agents", "heuristic", "cheater"], "cheater"),
-    (["--env", "chess_v9", "--agents", "random", "random"], "unknown env"),
-    (["--env", "heroica_v0", "--agents", "random", "random", "--option", "lives=3"], "lives"),
-    (["--env", "heroica_v0", "--agents", "random", "random", "--option", "max_rounds"], "key=value"),
-    (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "2"], "no room"),
-    (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "-1"], "max-seconds"),
-    (["--env", "heroica_v0", "--agents", "random", "random", "--frames", "turn", "--fps", "0.5",
-      "--max-seconds", "4"], "no room"),
-    (["--env", "heroica_v0", "--agents", "random", "random", "--html", "--html-height", "8"],
-     "html height"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--env", "heroica_v0", "--agents", "heuristic", "cheater"], "cheater"),
+        (["--env", "chess_v9", "--agents", "random", "random"], "unknown env"),
+        (["--env", "heroica_v0", "--agents", "random", "random", "--option", "lives=3"], "lives"),
+        (
+            ["--env", "heroica_v0", "--agents", "random", "random", "--option", "max_rounds"],
+            "key=value",
+        ),
+        (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "2"], "no room"),
+        (
+            ["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "-1"],
+            "max-seconds",
+        ),
+        (
+            [
+                "--env",
+                "heroica_v0",
+                "--agents",
+                "random",
+                "random",
+                "--frames",
+                "turn",
+                "--fps",
+                "0.5",
+                "--max-seconds",
+                "4",
+            ],
+            "no room",
+        ),
+        (
+            ["--env", "heroica_v0", "--agents", "random", "random", "--html", "--html-height", "8"],
+            "html height",
+        ),
+    ],
+)
 def test_cli_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path, capsys, args, message):
     assert main([*args, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -375,5 +465,7 @@ def test_a_seed_replays_the_game_that_play_game_and_tournaments_played(seed):
 
     game = make("heroica_v0", max_rounds=6).game
     returns = play_game(game, [get_bot("heroica", "random"), get_bot("heroica", "random")], seed)
-    episode = record_episode("heroica_v0", ["random", "random"], seed=seed, options={"max_rounds": 6}, height=120)
+    episode = record_episode(
+        "heroica_v0", ["random", "random"], seed=seed, options={"max_rounds": 6}, height=120
+    )
     assert episode.returns == [float(r) for r in returns]

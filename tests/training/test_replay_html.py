@@ -24,11 +24,28 @@ from training.replay_html import check_image_options, frame_uri, write_replay
 
 AGENTS = ["heuristic", "random"]
 OPTIONS = {"max_rounds": 3}
-ARGS = ["--env", "heroica_v0", "--agents", *AGENTS, "--seed", "0", "--height", "240",
-        "--option", "max_rounds=3"]
+ARGS = [
+    "--env",
+    "heroica_v0",
+    "--agents",
+    *AGENTS,
+    "--seed",
+    "0",
+    "--height",
+    "240",
+    "--option",
+    "max_rounds=3",
+]
 HIGHLIGHT = (0x4A, 0x42, 0x16)  # #log li.current's background in the page's style
-PAGE_COLOURS = [(0x16, 0x17, 0x1D), (0x22, 0x24, 0x2D), (0x26, 0x28, 0x33), (0x30, 0x32, 0x3C),
-                HIGHLIGHT, (0, 0, 0), (0xFF, 0xFF, 0xFF)]
+PAGE_COLOURS = [
+    (0x16, 0x17, 0x1D),
+    (0x22, 0x24, 0x2D),
+    (0x26, 0x28, 0x33),
+    (0x30, 0x32, 0x3C),
+    HIGHLIGHT,
+    (0, 0, 0),
+    (0xFF, 0xFF, 0xFF),
+]
 
 
 def _chromium() -> str | None:
@@ -40,17 +57,29 @@ def _browser(*args: str, timeout: float = 60) -> str:
     chromium = _chromium()
     if chromium is None:
         pytest.skip("chromium not installed: apt-get install chromium")
-    done = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
-                           "--hide-scrollbars", "--no-first-run", *args],
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [
+            chromium,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
 
 def _data(page: str) -> dict:
     """The frames embedded in a page (``{"fps", "decisions", "frames": [{"step", "src"}]}``)."""
-    payload = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>',
-                        page, re.S)
+    payload = re.search(
+        r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S
+    )
     assert payload, "no replay data in the page"
     return json.loads(payload.group(1))
 
@@ -59,8 +88,10 @@ def _log_lines(page: str) -> dict[int, tuple[str, str]]:
     """data-step -> (class attribute, text) of each log line."""
     lines = {}
     for match in re.finditer(r'<li data-step="(\d+)"(?: class="([^"]*)")?>(.*?)</li>', page, re.S):
-        lines[int(match.group(1))] = (match.group(2) or "",
-                                      html.unescape(re.sub(r"<[^>]+>", "", match.group(3))))
+        lines[int(match.group(1))] = (
+            match.group(2) or "",
+            html.unescape(re.sub(r"<[^>]+>", "", match.group(3))),
+        )
     return lines
 
 
@@ -95,7 +126,7 @@ def replay(tmp_path_factory) -> tuple[Path, object]:
     """A short Heroica game written by the command line with ``--html`` (and its episode)."""
     out = tmp_path_factory.mktemp("replay")
     assert main([*ARGS, "--out", str(out), "--html", "--format", "gif"]) == 0
-    page, = out.glob("*.html")
+    (page,) = out.glob("*.html")
     assert sorted(p.suffix for p in out.iterdir()) == [".gif", ".html"]
     episode = record_episode("heroica_v0", AGENTS, seed=0, options=OPTIONS, height=240)
     return page, episode
@@ -124,14 +155,15 @@ def test_the_page_is_self_contained_with_the_videos_frames_and_every_decision(re
 
 def test_frames_per_turn_and_image_options_apply_to_the_page(tmp_path):
     episode = record_episode("heroica_v0", AGENTS, seed=0, options=OPTIONS, height=240)
-    per_turn, = episode.write(tmp_path / "turn", formats=["html"], frames="turn")
+    (per_turn,) = episode.write(tmp_path / "turn", formats=["html"], frames="turn")
     data = _data(per_turn.read_text(encoding="utf-8"))
     assert [f["step"] for f in data["frames"]] == episode.frame_indices(frames="turn")
     assert data["fps"] == 1.0 and len(data["frames"]) < len(episode.frames) // 2
     same = write_replay(episode, tmp_path / "same.html", frames="turn")
     assert same.read_text(encoding="utf-8") == per_turn.read_text(encoding="utf-8")
-    small, = episode.write(tmp_path / "small", formats=["html"], html_image="jpeg",
-                           html_height=120, html_quality=50)
+    (small,) = episode.write(
+        tmp_path / "small", formats=["html"], html_image="jpeg", html_height=120, html_quality=50
+    )
     frames = _data(small.read_text(encoding="utf-8"))["frames"]
     assert all(frame["key"] for frame in frames)  # lossy patches would smear: all whole
     uri = frames[0]["src"]
@@ -146,9 +178,11 @@ def test_frames_per_turn_and_image_options_apply_to_the_page(tmp_path):
 def test_heroarena_record_html_is_the_same_command(tmp_path, capsys):
     from training.cli import main as heroarena
 
-    assert heroarena(["record", *ARGS, "--out", str(tmp_path), "--format", "html",
-                      "--frames", "turn"]) == 0
-    page, = tmp_path.iterdir()
+    assert (
+        heroarena(["record", *ARGS, "--out", str(tmp_path), "--format", "html", "--frames", "turn"])
+        == 0
+    )
+    (page,) = tmp_path.iterdir()
     assert page.suffix == ".html" and str(page) in capsys.readouterr().out
     assert main([*ARGS, "--out", str(tmp_path), "--html", "--html-quality", "0"]) == 2
     assert "html quality" in capsys.readouterr().err
@@ -158,21 +192,22 @@ def _drive(page: Path, tmp_path: Path, fragment: str, script: str, budget: int =
     """Open ``page`` with ``script`` added (run once its frames are loaded; it calls
     ``done(result)``) and return the result, read back from the dumped DOM."""
     driven = tmp_path / f"driven_{page.name}"
-    driver = ("<script>\nfunction done(result) {\n"
-              "  document.body.setAttribute('data-test', JSON.stringify(result));\n}\n"
-              "function canvas() { return document.getElementById('frame').toDataURL(); }\n"
-              "function state() {\n"
-              "  var li = document.querySelector('#log li.current');\n"
-              "  return [Number(document.getElementById('slider').value),\n"
-              "          li && Number(li.dataset.step), location.hash];\n}\n"
-              "function key(name) {\n"
-              "  var event = new KeyboardEvent('keydown', {key: name, bubbles: true});\n"
-              "  document.dispatchEvent(event);\n}\n"
-              "(function wait() {\n"
-              "  if (document.body.dataset.ready) { (function () {" + script + "}()); }\n"
-              "  else { setTimeout(wait, 20); }\n}());\n</script>\n</body>")
-    driven.write_text(page.read_text(encoding="utf-8").replace("</body>", driver),
-                      encoding="utf-8")
+    driver = (
+        "<script>\nfunction done(result) {\n"
+        "  document.body.setAttribute('data-test', JSON.stringify(result));\n}\n"
+        "function canvas() { return document.getElementById('frame').toDataURL(); }\n"
+        "function state() {\n"
+        "  var li = document.querySelector('#log li.current');\n"
+        "  return [Number(document.getElementById('slider').value),\n"
+        "          li && Number(li.dataset.step), location.hash];\n}\n"
+        "function key(name) {\n"
+        "  var event = new KeyboardEvent('keydown', {key: name, bubbles: true});\n"
+        "  document.dispatchEvent(event);\n}\n"
+        "(function wait() {\n"
+        "  if (document.body.dataset.ready) { (function () {" + script + "}()); }\n"
+        "  else { setTimeout(wait, 20); }\n}());\n</script>\n</body>"
+    )
+    driven.write_text(page.read_text(encoding="utf-8").replace("</body>", driver), encoding="utf-8")
     dom = _browser(f"--virtual-time-budget={budget}", "--dump-dom", f"{driven.as_uri()}{fragment}")
     found = re.search(r'data-test="([^"]*)"', dom)
     assert found, "the driver script did not finish: the page never drew its frames"
@@ -195,7 +230,7 @@ def test_chromium_draws_the_frame_and_highlights_the_step_in_the_url(replay, tmp
     covered = sorted(s for s, (classes, _) in lines.items() if "covered" in classes.split())
     assert covered == list(range(shown[frame - 1] + 1, shown[frame] + 1))
     # the canvas shows exactly that frame, drawn up from the key frame before it
-    drawn, = _drive(path, tmp_path, "#step=5", "done([canvas()]);")
+    (drawn,) = _drive(path, tmp_path, "#step=5", "done([canvas()]);")
     assert _close(np.asarray(_decode(drawn)), episode.frames[shown[frame]])
 
     shot = tmp_path / "shot.png"
@@ -207,8 +242,11 @@ def test_chromium_draws_the_frame_and_highlights_the_step_in_the_url(replay, tmp
     # not use, cover at least as much of the screenshot as of the frame
     picture = np.asarray(_decode(drawn)).reshape(-1, 3).astype(int)
     values, counts = np.unique(picture, axis=0, return_counts=True)
-    own = [colour for colour in values[np.argsort(-counts)]
-           if np.abs(np.array(PAGE_COLOURS) - colour).max(axis=1).min() > 16][:3]
+    own = [
+        colour
+        for colour in values[np.argsort(-counts)]
+        if np.abs(np.array(PAGE_COLOURS) - colour).max(axis=1).min() > 16
+    ][:3]
     assert len(own) == 3
     for colour in own:
         on_screen = np.all(np.abs(pixels - colour) <= 3, axis=2).sum()
@@ -222,8 +260,12 @@ def test_chromium_scrolls_a_late_step_into_view(replay, tmp_path):
     last = len(episode.steps)
     shot = tmp_path / "late.png"
     # a short window: the log holds a dozen lines, the last decision is far below them
-    _browser("--virtual-time-budget=2000", f"--screenshot={shot}", "--window-size=1280,400",
-             f"{path.as_uri()}#step={last}")
+    _browser(
+        "--virtual-time-budget=2000",
+        f"--screenshot={shot}",
+        "--window-size=1280,400",
+        f"{path.as_uri()}#step={last}",
+    )
     pixels = np.asarray(Image.open(shot).convert("RGB")).astype(int)
     assert np.all(np.abs(pixels - HIGHLIGHT) <= 3, axis=2).sum() > 500, "highlight not in view"
 
@@ -249,8 +291,14 @@ def test_chromium_keys_buttons_and_play_pause_step_through_the_frames(replay, tm
     states, end, played = _drive(path, tmp_path, "#frame=3", DRIVER, budget=10000)
     shown = episode.frame_indices()
     last = len(shown) - 1
-    expected = [(3, shown[3]), (4, shown[4]), (2, shown[2]), (last, shown[last]), (0, 0),
-                (1, shown[1])]
+    expected = [
+        (3, shown[3]),
+        (4, shown[4]),
+        (2, shown[2]),
+        (last, shown[last]),
+        (0, 0),
+        (1, shown[1]),
+    ]
     assert [(k, step) for k, step, _ in states[:6]] == expected
     assert states[5][2] == f"#step={shown[1]}"  # the address follows what is shown
     # 1.1 s at 2x of 2 fps: about four frames on, then paused: no further

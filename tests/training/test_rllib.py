@@ -20,10 +20,19 @@ from training.rllib_config import load_rllib_config  # noqa: E402
 from training.rllib_env import HeroarenaMultiAgentEnv  # noqa: E402
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-TINY = ["iterations=2", "runners.num_env_runners=0", "ray.num_cpus=2",
-        "ppo.train_batch_size=128", "ppo.minibatch_size=64", "ppo.num_epochs=1",
-        "model.conv_filters=[[8, 3, 2]]", "model.head_hiddens=[16]", "eval.games=2",
-        "env.options={mission: arena, max_rounds: 6}", "env.max_turns=40"]
+TINY = [
+    "iterations=2",
+    "runners.num_env_runners=0",
+    "ray.num_cpus=2",
+    "ppo.train_batch_size=128",
+    "ppo.minibatch_size=64",
+    "ppo.num_epochs=1",
+    "model.conv_filters=[[8, 3, 2]]",
+    "model.head_hiddens=[16]",
+    "eval.games=2",
+    "env.options={mission: arena, max_rounds: 6}",
+    "env.max_turns=40",
+]
 
 
 def _random_episode(env: HeroarenaMultiAgentEnv, seed: int):
@@ -32,7 +41,7 @@ def _random_episode(env: HeroarenaMultiAgentEnv, seed: int):
     steps = 0
     while True:
         assert len(obs) == 1, "one learner seat decides at a time"
-        (agent, observation), = obs.items()
+        ((agent, observation),) = obs.items()
         assert env.observation_spaces[agent].contains(observation)
         legal = np.flatnonzero(observation["action_mask"])
         obs, rewards, terminated, truncated, infos = env.step({agent: int(rng.choice(legal))})
@@ -43,8 +52,9 @@ def _random_episode(env: HeroarenaMultiAgentEnv, seed: int):
 
 @pytest.mark.parametrize("matchup", ["self_play", "heuristic", "random"])
 def test_adapter_shows_only_learner_seats_and_ends_with_final_rewards(matchup):
-    env = HeroarenaMultiAgentEnv({"name": "heroica_v0", "options": {"mission": "arena"},
-                                  "league": {matchup: 1.0}})
+    env = HeroarenaMultiAgentEnv(
+        {"name": "heroica_v0", "options": {"mission": "arena"}, "league": {matchup: 1.0}}
+    )
     obs, rewards, terminated, truncated, infos, steps = _random_episode(env, seed=4)
     seats = env.possible_agents if matchup == "self_play" else [next(iter(obs))]
     assert sorted(obs) == sorted(seats) and steps > 0
@@ -57,8 +67,14 @@ def test_adapter_shows_only_learner_seats_and_ends_with_final_rewards(matchup):
 
 
 def test_adapter_truncates_at_max_turns():
-    env = HeroarenaMultiAgentEnv({"name": "heroica_v0", "options": {"mission": "arena"},
-                                  "max_turns": 3, "league": {"self_play": 1.0}})
+    env = HeroarenaMultiAgentEnv(
+        {
+            "name": "heroica_v0",
+            "options": {"mission": "arena"},
+            "max_turns": 3,
+            "league": {"self_play": 1.0},
+        }
+    )
     obs, rewards, terminated, truncated, _, _ = _random_episode(env, seed=1)
     assert truncated["__all__"] and not terminated["__all__"]
     assert set(rewards.values()) == {0.0}
@@ -86,8 +102,15 @@ def test_config_errors_name_the_field(tmp_path):
 
 @pytest.mark.parametrize("bad", ["env.options={mission: 42}", "env.options={colour: red}"])
 def test_bad_env_options_fail_before_any_run_folder(tmp_path, capsys, bad):
-    code = rllib.main(["--config", str(CONFIGS / "rllib_heroica.yaml"), f"run_dir={tmp_path}",
-                       "run_name=bad", bad])
+    code = rllib.main(
+        [
+            "--config",
+            str(CONFIGS / "rllib_heroica.yaml"),
+            f"run_dir={tmp_path}",
+            "run_name=bad",
+            bad,
+        ]
+    )
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error:")
@@ -100,9 +123,17 @@ def test_shipped_configs_load(name):
     assert config.env.name == f"{name}_v0"
 
 
+@pytest.mark.slow
 def test_two_training_iterations_write_progress_checkpoint_and_win_rates(tmp_path):
-    code = rllib.main(["--config", str(CONFIGS / "rllib_heroica.yaml"), f"run_dir={tmp_path}",
-                       "run_name=tiny", *TINY])
+    code = rllib.main(
+        [
+            "--config",
+            str(CONFIGS / "rllib_heroica.yaml"),
+            f"run_dir={tmp_path}",
+            "run_name=tiny",
+            *TINY,
+        ]
+    )
     assert code == 0
     run = tmp_path / "tiny"
     rows = (run / "progress.csv").read_text(encoding="utf-8").strip().splitlines()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from training.selfplay import (BotOpponent, LeagueSchedule, OpponentPool, PolicyOpponent,
-                               SelfPlayEnv)
+from training.selfplay import BotOpponent, LeagueSchedule, OpponentPool, PolicyOpponent, SelfPlayEnv
 
 
 class _Named:
@@ -35,16 +35,29 @@ def test_check_env_passes_with_default_arguments(name):
 
 
 # random Heroica games are long (a 100-round cap, every roll a decision): fewer of them
-@pytest.mark.parametrize("name,options,games", [("heroica_v0", {}, 80), ("heroscape_v0", {"round_cap": 8}, 200)])
+@pytest.mark.parametrize(
+    "name,options,games",
+    [
+        pytest.param("heroica_v0", {}, 80, marks=pytest.mark.slow),
+        ("heroscape_v0", {"round_cap": 8}, 200),
+    ],
+)
 def test_terminal_rewards_reach_the_learner_whoever_moves_last(name, options, games):
-    env = SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, LeagueSchedule(1, 0, 0, 0)),
-                      seed=123, illegal_action="raise")
+    env = SelfPlayEnv(
+        name,
+        options,
+        pool=OpponentPool.for_game(name, LeagueSchedule(1, 0, 0, 0)),
+        seed=123,
+        illegal_action="raise",
+    )
     rng = np.random.default_rng(7)
     finals, seats, opponent_last = set(), set(), 0
     for _ in range(games):
         obs, info = env.reset()
         seat = info["learner_seat"]
-        assert env.learner == f"player_{seat}" and info["opponent"] == {f"player_{1 - seat}": "random"}
+        assert env.learner == f"player_{seat}" and info["opponent"] == {
+            f"player_{1 - seat}": "random"
+        }
         total, done = 0.0, False
         while not done:
             mask = env.action_masks()
@@ -54,7 +67,9 @@ def test_terminal_rewards_reach_the_learner_whoever_moves_last(name, options, ga
             assert mask.dtype == bool and mask.any()
             np.testing.assert_array_equal(mask, aec.legal_mask())
             assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
-            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            obs, reward, terminated, truncated, info = env.step(
+                int(rng.choice(np.flatnonzero(mask)))
+            )
             # the step's reward is what PettingZoo accumulated for the learner since its own move
             assert reward == aec._cumulative_rewards[env.learner]
             total += reward
@@ -87,7 +102,8 @@ def test_three_player_heroica_fills_every_opponent_seat():
         done, total, rng = False, 0.0, np.random.default_rng(0)
         while not done:
             obs, reward, terminated, truncated, info = env.step(
-                int(rng.choice(np.flatnonzero(env.action_masks()))))
+                int(rng.choice(np.flatnonzero(env.action_masks())))
+            )
             total += reward
             done = terminated or truncated
         assert len(info["final_rewards"]) == 3
@@ -104,7 +120,9 @@ def test_an_illegal_action_loses_the_episode_by_default():
     # PettingZoo's TerminateIllegalWrapper scoring: -1 for the offender, 0 for the others
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert info["illegal_action"] and env.illegal_actions == 1 and info["last_mover"] == env.learner
-    np.testing.assert_array_equal(info["final_rewards"], [-1.0 if s == seat else 0.0 for s in range(2)])
+    np.testing.assert_array_equal(
+        info["final_rewards"], [-1.0 if s == seat else 0.0 for s in range(2)]
+    )
     assert info["learner_episode"]["r"] == -1.0 and not env.action_masks().any()
     assert obs.shape == env.observation_space.shape
     with pytest.raises(RuntimeError, match="reset"):
@@ -121,7 +139,7 @@ def test_illegal_actions_can_be_replaced_or_raise():
     env = SelfPlayEnv("heroscape_v0", seed=0, illegal_action="random")
     env.reset()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
-    _, _, _, _, info = env.step(illegal)            # replaced by a random legal action
+    _, _, _, _, info = env.step(illegal)  # replaced by a random legal action
     assert info["illegal_action"] and env.illegal_actions == 1
     strict = SelfPlayEnv("heroscape_v0", seed=0, illegal_action="raise")
     strict.reset()
@@ -138,8 +156,10 @@ def test_reset_is_reproducible_from_the_seed():
 
 
 def test_pool_sampling_follows_the_schedule():
-    pool = OpponentPool(LeagueSchedule(random=1, heuristic=3, snapshots=4, max_snapshots=2),
-                        heuristic=_Named("heuristic"))
+    pool = OpponentPool(
+        LeagueSchedule(random=1, heuristic=3, snapshots=4, max_snapshots=2),
+        heuristic=_Named("heuristic"),
+    )
     # no snapshots yet: their weight goes to the others in proportion
     assert pool.probabilities() == pytest.approx({"random": 0.25, "heuristic": 0.75})
     pool.add_snapshot("s1", _Named("s1"))
@@ -170,12 +190,19 @@ def test_snapshot_eviction_keeps_the_newest():
         pool.add_snapshot("random", _Named(4))
 
 
-@pytest.mark.parametrize("kwargs,field", [
-    (dict(random=-1), "random"), (dict(heuristic=-0.5), "heuristic"), (dict(snapshots=-2), "snapshots"),
-    (dict(random=float("nan")), "random"), (dict(random=0, heuristic=0, snapshots=0), "all weights"),
-    (dict(max_snapshots=-1), "max_snapshots"), (dict(max_snapshots=0), "max_snapshots"),
-    (dict(max_snapshots=2.5), "max_snapshots"),
-])
+@pytest.mark.parametrize(
+    "kwargs,field",
+    [
+        (dict(random=-1), "random"),
+        (dict(heuristic=-0.5), "heuristic"),
+        (dict(snapshots=-2), "snapshots"),
+        (dict(random=float("nan")), "random"),
+        (dict(random=0, heuristic=0, snapshots=0), "all weights"),
+        (dict(max_snapshots=-1), "max_snapshots"),
+        (dict(max_snapshots=0), "max_snapshots"),
+        (dict(max_snapshots=2.5), "max_snapshots"),
+    ],
+)
 def test_bad_schedules(kwargs, field):
     with pytest.raises(ValueError, match=field):
         LeagueSchedule(**kwargs)
@@ -187,18 +214,31 @@ def test_snapshot_only_schedule_without_snapshots_is_a_clear_error():
         pool.sample(np.random.default_rng(0))
 
 
+@pytest.mark.slow
 def test_policy_snapshot_opponent_with_maskable_ppo():
     from sb3_contrib import MaskablePPO
 
-    learner_env = SelfPlayEnv("heroscape_v0", {"round_cap": 2}, seed=0,
-                              pool=OpponentPool(LeagueSchedule(random=1, heuristic=0, snapshots=1)))
-    model = MaskablePPO("MlpPolicy", learner_env, n_steps=32, batch_size=32, n_epochs=1,
-                        policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    learner_env = SelfPlayEnv(
+        "heroscape_v0",
+        {"round_cap": 2},
+        seed=0,
+        pool=OpponentPool(LeagueSchedule(random=1, heuristic=0, snapshots=1)),
+    )
+    model = MaskablePPO(
+        "MlpPolicy",
+        learner_env,
+        n_steps=32,
+        batch_size=32,
+        n_epochs=1,
+        policy_kwargs={"net_arch": [16]},
+        seed=0,
+        device="cpu",
+    )
     snapshot = PolicyOpponent.snapshot(model, name="gen0")
     assert snapshot.policy is not model.policy
     learner_env.pool.add_snapshot("gen0", snapshot)
     learner_env.pool.add_snapshot("gen0-greedy", PolicyOpponent.snapshot(model, deterministic=True))
-    model.learn(total_timesteps=32)       # trains against random and the snapshots
+    model.learn(total_timesteps=32)  # trains against random and the snapshots
     before = [p.detach().clone() for p in snapshot.policy.parameters()]
     model.learn(total_timesteps=32)
     assert all((p == q).all() for p, q in zip(before, snapshot.policy.parameters()))  # frozen
@@ -218,8 +258,9 @@ def test_bot_opponent_plays_legal_moves():
     from envs.bots import get_bot
 
     opponent = BotOpponent(get_bot("heroica", "heuristic"))
-    env = SelfPlayEnv("heroica_v0", seed=1,
-                      pool=OpponentPool(LeagueSchedule(1, 0, 0, 0), random=opponent))
+    env = SelfPlayEnv(
+        "heroica_v0", seed=1, pool=OpponentPool(LeagueSchedule(1, 0, 0, 0), random=opponent)
+    )
     _, info = env.reset()
     assert opponent.name == "heuristic" and list(info["opponent"].values()) == ["random"]
     _, _, _, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
@@ -234,7 +275,9 @@ def test_episode_statistics_are_the_learners():
     rng = np.random.default_rng(2)
     total, steps, done = 0.0, 0, False
     while not done:
-        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        _, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
         total, steps, done = total + reward, steps + 1, terminated or truncated
     assert info["learner_episode"]["r"] == total and info["learner_episode"]["l"] == steps
     assert info["learner_episode"]["r"] == info["final_rewards"][env.learner_seat]
@@ -254,8 +297,9 @@ def _play_first_legal(env: SelfPlayEnv) -> tuple[list[int], dict]:
     return choices, info
 
 
-@pytest.mark.parametrize("name, options", [("heroica_v0", {"max_rounds": 12}),
-                                           ("heroscape_v0", {"round_cap": 3})])
+@pytest.mark.parametrize(
+    "name, options", [("heroica_v0", {"max_rounds": 12}), ("heroscape_v0", {"round_cap": 3})]
+)
 def test_forced_decisions_are_played_for_the_learner_and_the_game_is_the_same(name, options):
     """auto_play_forced hands the agent only real choices, and as a forced decision has one
     action and draws no randomness, the same seed plays the very same game."""
@@ -281,15 +325,22 @@ def test_auto_play_forced_must_be_a_bool():
 
 
 def test_the_lookahead_bot_takes_its_league_weight():
-    pool = OpponentPool(LeagueSchedule(random=1, heuristic=1, lookahead=2, snapshots=0),
-                        heuristic=_Named("heuristic"), lookahead=_Named("lookahead"))
-    assert pool.probabilities() == pytest.approx({"random": 0.25, "heuristic": 0.25, "lookahead": 0.5})
+    pool = OpponentPool(
+        LeagueSchedule(random=1, heuristic=1, lookahead=2, snapshots=0),
+        heuristic=_Named("heuristic"),
+        lookahead=_Named("lookahead"),
+    )
+    assert pool.probabilities() == pytest.approx(
+        {"random": 0.25, "heuristic": 0.25, "lookahead": 0.5}
+    )
     assert pool.names() == ["random", "heuristic", "lookahead"]
     with pytest.raises(ValueError, match="already in the pool"):
         pool.add_snapshot("lookahead", _Named("x"))
     # a pool without the bot passes its weight on to the others
-    without = OpponentPool(LeagueSchedule(random=1, heuristic=1, lookahead=2, snapshots=0),
-                           heuristic=_Named("heuristic"))
+    without = OpponentPool(
+        LeagueSchedule(random=1, heuristic=1, lookahead=2, snapshots=0),
+        heuristic=_Named("heuristic"),
+    )
     assert without.probabilities() == pytest.approx({"random": 0.5, "heuristic": 0.5})
 
 
@@ -310,8 +361,9 @@ def test_gymnasium_record_episode_statistics_wraps_the_env():
     assert len(env.return_queue) == 3
 
 
-# The README's "BoardCNN with MaskablePPO" snippet, verbatim: it must run as written.
-README_SNIPPET = """
+# The Stable-Baselines3 snippet of docs/ecosystem.md (BoardCNN with MaskablePPO), verbatim: it
+# must run as written, and the page must show it as it is here.
+DOCS_SNIPPET = """
 from sb3_contrib import MaskablePPO
 from training.networks import BoardCNN
 from training.selfplay import SelfPlayEnv
@@ -326,13 +378,18 @@ action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=Tr
 """
 
 
-def test_the_readme_snippet_trains_board_cnn_with_maskable_ppo():
+def test_the_docs_show_the_snippet_as_tested():
+    page = Path(__file__).resolve().parents[2] / "docs" / "ecosystem.md"
+    assert DOCS_SNIPPET.strip() in page.read_text(encoding="utf-8")
+
+
+def test_the_docs_snippet_trains_board_cnn_with_maskable_ppo():
     from training.agents import single_thread
     from training.networks import BoardCNN
 
     namespace: dict = {}
     with single_thread():  # a few hundred steps on a shared machine: see single_thread
-        exec(compile(README_SNIPPET, "README snippet", "exec"), namespace)
+        exec(compile(DOCS_SNIPPET, "docs/ecosystem.md snippet", "exec"), namespace)
     model, env = namespace["model"], namespace["env"]
     assert isinstance(model.policy.features_extractor, BoardCNN) and model.num_timesteps == 256
     assert env.action_masks()[int(namespace["action"])]

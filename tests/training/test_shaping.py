@@ -24,23 +24,35 @@ def _episode(env: SelfPlayEnv, seed: int) -> tuple[list[float], list[float], dic
     rewards, values, done, info = [], [], False, {}
     while not done:
         values.append(value(env.aec.game, env.aec.game_state, env.learner_seat))
-        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        _, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
         rewards.append(reward)
         done = terminated or truncated
     assert terminated
     return rewards, values, info
 
 
-@pytest.mark.parametrize("name, options", [("heroscape_v0", {"round_cap": 6}), ("heroica_v0", {"max_rounds": 15}),
-                                           ("heroclix_v0", {})])
+@pytest.mark.parametrize(
+    "name, options",
+    [("heroscape_v0", {"round_cap": 6}), ("heroica_v0", {"max_rounds": 15}), ("heroclix_v0", {})],
+)
 def test_shaped_rewards_telescope_to_the_game_return_minus_the_first_potential(name, options):
     """With gamma 1 the shaping sums to -w * V(s_0) whatever is played: the game's outcome is
     all that is left to win, so the best policy is the same."""
     weight = 0.5
-    plain = SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, RANDOM_ONLY), seed=3,
-                        auto_play_forced=True)
-    shaped = SelfPlayEnv(name, options, pool=OpponentPool.for_game(name, RANDOM_ONLY), seed=3,
-                         auto_play_forced=True, reward_shaping=weight, shaping_gamma=1.0)
+    plain = SelfPlayEnv(
+        name, options, pool=OpponentPool.for_game(name, RANDOM_ONLY), seed=3, auto_play_forced=True
+    )
+    shaped = SelfPlayEnv(
+        name,
+        options,
+        pool=OpponentPool.for_game(name, RANDOM_ONLY),
+        seed=3,
+        auto_play_forced=True,
+        reward_shaping=weight,
+        shaping_gamma=1.0,
+    )
     moved = 0
     for seed in (1, 2):
         plain_rewards, _, plain_info = _episode(plain, seed)
@@ -64,13 +76,22 @@ def test_each_step_earns_the_discounted_change_of_potential():
         seen.append(next(phases))  # a new value each call: every step has its own potential
         return seen[-1]
 
-    env = SelfPlayEnv("heroscape_v0", {"round_cap": 3}, pool=OpponentPool.for_game("heroscape_v0", RANDOM_ONLY),
-                      seed=5, reward_shaping=2.0, shaping_gamma=0.9, potential=potential)
+    env = SelfPlayEnv(
+        "heroscape_v0",
+        {"round_cap": 3},
+        pool=OpponentPool.for_game("heroscape_v0", RANDOM_ONLY),
+        seed=5,
+        reward_shaping=2.0,
+        shaping_gamma=0.9,
+        potential=potential,
+    )
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     done, steps = False, 0
     while not done:
-        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        _, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
         done = terminated or truncated
         if not done:
             assert reward == pytest.approx(0.9 * 2.0 * seen[-1] - 2.0 * seen[-2])
@@ -93,21 +114,37 @@ def test_the_potential_is_the_learners_at_its_own_decisions():
     options = {"round_cap": 6}
     pool = OpponentPool.for_game("heroscape_v0", RANDOM_ONLY)
     plain = SelfPlayEnv("heroscape_v0", options, pool=pool, seed=8, auto_play_forced=True)
-    shaped = SelfPlayEnv("heroscape_v0", options, pool=pool, seed=8, auto_play_forced=True,
-                         reward_shaping=weight, shaping_gamma=gamma, potential=value_for_the_learner)
+    shaped = SelfPlayEnv(
+        "heroscape_v0",
+        options,
+        pool=pool,
+        seed=8,
+        auto_play_forced=True,
+        reward_shaping=weight,
+        shaping_gamma=gamma,
+        potential=value_for_the_learner,
+    )
     plain_rewards, _, _ = _episode(plain, 8)
     rewards, values, _ = _episode(shaped, 8)
     assert len(rewards) == len(plain_rewards) == len(values) == len(asked)
     assert all(mover == seat == shaped.learner_seat for mover, seat in asked)
     after = values[1:] + [0.0]  # a finished game has no potential
-    expected = [r + gamma * weight * v_next - weight * v for r, v, v_next in zip(plain_rewards, values, after)]
+    expected = [
+        r + gamma * weight * v_next - weight * v
+        for r, v, v_next in zip(plain_rewards, values, after)
+    ]
     np.testing.assert_allclose(rewards, expected, atol=1e-12)
     assert len(set(np.round(values, 9))) > 1
 
 
 def test_an_illegal_action_takes_the_potential_back():
-    env = SelfPlayEnv("heroscape_v0", seed=1, reward_shaping=1.0, shaping_gamma=0.99,
-                      potential=lambda game, state, seat: 0.25)
+    env = SelfPlayEnv(
+        "heroscape_v0",
+        seed=1,
+        reward_shaping=1.0,
+        shaping_gamma=0.99,
+        potential=lambda game, state, seat: 0.25,
+    )
     env.reset()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, terminated, _, info = env.step(illegal)
@@ -119,22 +156,35 @@ def test_no_shaping_is_the_default_and_leaves_the_rewards_alone():
     env = SelfPlayEnv("heroscape_v0", {"round_cap": 3}, seed=2)
     assert env.reward_shaping == 0.0
     rewards, _, info = _episode(env, 2)
-    assert sum(rewards) == info["final_rewards"][env.learner_seat] and info["learner_episode"]["shaping"] == 0.0
+    assert (
+        sum(rewards) == info["final_rewards"][env.learner_seat]
+        and info["learner_episode"]["shaping"] == 0.0
+    )
 
 
-@pytest.mark.parametrize("kwargs, field", [({"reward_shaping": -0.1}, "reward_shaping"),
-                                           ({"reward_shaping": float("nan")}, "reward_shaping"),
-                                           ({"reward_shaping": True}, "reward_shaping"),
-                                           ({"reward_shaping": 1.0, "shaping_gamma": 1.5}, "shaping_gamma"),
-                                           ({"reward_shaping": 1.0}, "shaping_gamma")])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"reward_shaping": -0.1}, "reward_shaping"),
+        ({"reward_shaping": float("nan")}, "reward_shaping"),
+        ({"reward_shaping": True}, "reward_shaping"),
+        ({"reward_shaping": 1.0, "shaping_gamma": 1.5}, "shaping_gamma"),
+        ({"reward_shaping": 1.0}, "shaping_gamma"),
+    ],
+)
 def test_bad_shaping_settings_name_their_field(kwargs, field):
     with pytest.raises(ValueError, match=field):
         SelfPlayEnv("heroscape_v0", **kwargs)
 
 
 def test_a_potential_that_is_not_finite_is_an_error():
-    env = SelfPlayEnv("heroscape_v0", seed=1, reward_shaping=1.0, shaping_gamma=0.99,
-                      potential=lambda game, state, seat: float("inf"))
+    env = SelfPlayEnv(
+        "heroscape_v0",
+        seed=1,
+        reward_shaping=1.0,
+        shaping_gamma=0.99,
+        potential=lambda game, state, seat: float("inf"),
+    )
     with pytest.raises(ValueError, match="potential"):
         env.reset()
 
@@ -142,12 +192,15 @@ def test_a_potential_that_is_not_finite_is_an_error():
 def test_the_warm_starts_targets_take_off_each_decisions_potential():
     """The critic is cloned onto the shaped return: the game's discounted return minus the
     decision's potential, as PPO's value head will then estimate it."""
+
     def game_factory():
         return make("heroscape_v0").game  # skirmish to the end: decided games, whose returns count
 
     common = dict(games=2, seed=4, gamma=0.95, max_samples=10_000)
     plain = collect_demonstrations(game_factory, "heroscape_v0", "heuristic", **common)
-    shaped = collect_demonstrations(game_factory, "heroscape_v0", "heuristic", reward_shaping=0.5, **common)
+    shaped = collect_demonstrations(
+        game_factory, "heroscape_v0", "heuristic", reward_shaping=0.5, **common
+    )
     np.testing.assert_array_equal(plain.actions, shaped.actions)
     np.testing.assert_array_equal(plain.observations, shaped.observations)
     assert np.abs(plain.values).max() > 0.5  # the games were decided: their returns are in both
@@ -156,7 +209,9 @@ def test_the_warm_starts_targets_take_off_each_decisions_potential():
     # the first decision of a game is the set-up, whatever the dice: its potential is known
     game = game_factory()
     start = game.new_state(0)
-    first = 0.5 * get_bot("heroscape_v0", "lookahead").value(game, start, game.current_player(start))
+    first = 0.5 * get_bot("heroscape_v0", "lookahead").value(
+        game, start, game.current_player(start)
+    )
     assert taken[0] == pytest.approx(first, abs=1e-5) and first != 0
 
 

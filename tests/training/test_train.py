@@ -18,8 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_train(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "training.train", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "training.train", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def check_run_folder(run: Path, opponents: set[str]) -> None:
@@ -38,18 +43,38 @@ def check_run_folder(run: Path, opponents: set[str]) -> None:
     summary = json.loads((run / "summary.json").read_text())
     assert summary["timesteps"] >= 256 and set(summary["final"]) == opponents
     final_rows = [row for row in rows if int(row["timesteps"]) == summary["timesteps"]]
-    assert {row["opponent"]: float(row["win_rate"]) for row in final_rows} == \
-        {name: result["win_rate"] for name, result in summary["final"].items()}
+    assert {row["opponent"]: float(row["win_rate"]) for row in final_rows} == {
+        name: result["win_rate"] for name, result in summary["final"].items()
+    }
 
 
 # heroscape also runs the behaviour-cloning warm start (pretrain) on the spatial network, so
 # both paths and both networks are smoked
-@pytest.mark.parametrize("game, extra", [("heroica", []),
-                                         ("heroscape", ["pretrain.games=3", "pretrain.epochs=1",
-                                                        "network.kind=spatial", "network.spatial.channels=8"])])
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game, extra",
+    [
+        ("heroica", []),
+        (
+            "heroscape",
+            [
+                "pretrain.games=3",
+                "pretrain.epochs=1",
+                "network.kind=spatial",
+                "network.spatial.channels=8",
+            ],
+        ),
+    ],
+)
 def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
-    done = run_train("--config", f"configs/smoke_{game}.yaml", f"run_dir={tmp_path}", "run_name=smoke",
-                     "progress_bar=false", *extra)
+    done = run_train(
+        "--config",
+        f"configs/smoke_{game}.yaml",
+        f"run_dir={tmp_path}",
+        "run_name=smoke",
+        "progress_bar=false",
+        *extra,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     run = tmp_path / "smoke"
     check_run_folder(run, {"random", "heuristic"})
@@ -66,7 +91,11 @@ def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     steps = {step for step, _ in scalars["eval/win_rate_vs_heuristic"]}
     assert summary["timesteps"] in steps and (0 in steps) == bool(extra)
     assert ("pretrain/accuracy" in scalars) == bool(extra)
-    for key in ("rollout/learner_decisions_per_s", "rollout/env_decisions_per_s", "train/approx_kl"):
+    for key in (
+        "rollout/learner_decisions_per_s",
+        "rollout/env_decisions_per_s",
+        "train/approx_kl",
+    ):
         assert key in scalars, sorted(scalars)
     throughput = summary["throughput"]
     assert throughput["env_decisions"] > throughput["learner_decisions"] > 0
@@ -76,15 +105,22 @@ def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     for result in summary["final"].values():
         assert sum(seat["games"] for seat in result["seats"]) == result["games"]
         assert sum(seat["wins"] for seat in result["seats"]) == result["wins"]
-    table = subprocess.run([sys.executable, "-m", "training.results", str(run)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=60)
+    table = subprocess.run(
+        [sys.executable, "-m", "training.results", str(run)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert table.returncode == 0, table.stderr
     header, rule, row = table.stdout.strip().splitlines()
     assert header.startswith("| env | steps | wall (min) | vs random | vs heuristic |")
     heuristic = summary["final"]["heuristic"]
     assert row.startswith(f"| {summary['env']} | {summary['timesteps']} |")
-    assert f"{heuristic['win_rate']:.3f} [{heuristic['ci_low']:.3f}, {heuristic['ci_high']:.3f}] " \
-           f"({heuristic['games']})" in row
+    assert (
+        f"{heuristic['win_rate']:.3f} [{heuristic['ci_low']:.3f}, {heuristic['ci_high']:.3f}] "
+        f"({heuristic['games']})" in row
+    )
 
 
 def tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
@@ -99,10 +135,18 @@ def tensorboard_scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
     return scalars
 
 
+@pytest.mark.slow
 def test_the_time_limit_stops_learning_early_and_still_evaluates(tmp_path):
-    done = run_train("--config", "configs/smoke_heroica.yaml", f"run_dir={tmp_path}", "run_name=limited",
-                     "progress_bar=true", "video.enabled=false", "total_timesteps=1000000",
-                     "time_limit_minutes=0.05")
+    done = run_train(
+        "--config",
+        "configs/smoke_heroica.yaml",
+        f"run_dir={tmp_path}",
+        "run_name=limited",
+        "progress_bar=true",
+        "video.enabled=false",
+        "total_timesteps=1000000",
+        "time_limit_minutes=0.05",
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     summary = json.loads((tmp_path / "limited" / "summary.json").read_text())
     assert summary["stopped_by_time_limit"] and summary["timesteps"] < 1_000_000
@@ -111,15 +155,33 @@ def test_the_time_limit_stops_learning_early_and_still_evaluates(tmp_path):
     assert set(summary["final"]) == {"random", "heuristic"}
 
 
+@pytest.mark.slow
 def test_training_resumes_from_a_checkpoint_in_its_own_run_folder(tmp_path):
-    first = run_train("--config", "configs/smoke_heroica.yaml", f"run_dir={tmp_path}", "run_name=first",
-                      "progress_bar=false", "video.enabled=false")
+    first = run_train(
+        "--config",
+        "configs/smoke_heroica.yaml",
+        f"run_dir={tmp_path}",
+        "run_name=first",
+        "progress_bar=false",
+        "video.enabled=false",
+    )
     assert first.returncode == 0, first.stderr[-3000:]
     run = tmp_path / "first"
     checkpoint = run / "checkpoints" / "model_128_steps.zip"
     # in-process: a second torch import would double the test's time
-    assert train_main(["--config", "configs/smoke_heroica.yaml", f"run_dir={tmp_path}", "run_name=second",
-                       "video.enabled=false", f"resume_from={checkpoint}"]) == 0
+    assert (
+        train_main(
+            [
+                "--config",
+                "configs/smoke_heroica.yaml",
+                f"run_dir={tmp_path}",
+                "run_name=second",
+                "video.enabled=false",
+                f"resume_from={checkpoint}",
+            ]
+        )
+        == 0
+    )
     assert not (tmp_path / "second").exists()  # the checkpoint's run folder is continued
     summary = json.loads((run / "summary.json").read_text())
     assert summary["timesteps"] == 256  # up to total_timesteps, not 128 + 256
@@ -139,18 +201,38 @@ def test_a_bad_config_key_is_an_error_naming_file_and_field(tmp_path):
     assert "bad.yaml" in done.stderr and "learning_rat" in done.stderr and "line 4" in done.stderr
 
 
+@pytest.mark.slow
 def test_main_job_trains_evaluates_and_films_in_a_fresh_run_folder(tmp_path):
     out = tmp_path / "main"
     out.mkdir()
     (out / "config.yaml").write_text("from an earlier run")
     (out / "stale.txt").write_text("from an earlier run")
-    done = subprocess.run([sys.executable, "-m", "training.main", "--config", "configs/smoke_heroica.yaml",
-                           "--minutes", "0.05", "--out", str(out), "progress_bar=false", "eval.final_games=4"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.main",
+            "--config",
+            "configs/smoke_heroica.yaml",
+            "--minutes",
+            "0.05",
+            "--out",
+            str(out),
+            "progress_bar=false",
+            "eval.final_games=4",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert not (out / "stale.txt").exists()  # the run folder is replaced, not mixed with an old run
     summary = json.loads((out / "summary.json").read_text())
-    assert {name: result["games"] for name, result in summary["final"].items()} == {"random": 4, "heuristic": 4}
+    assert {name: result["games"] for name, result in summary["final"].items()} == {
+        "random": 4,
+        "heuristic": 4,
+    }
     assert "vs heuristic: win rate" in done.stdout and str(out / "final_game.mp4") in done.stdout
     assert (out / "final_game.mp4").stat().st_size > 0
 
@@ -159,7 +241,20 @@ def test_main_job_refuses_to_replace_a_folder_that_is_not_a_run(tmp_path):
     precious = tmp_path / "notes"
     precious.mkdir()
     (precious / "thesis.txt").write_text("not a run")
-    done = subprocess.run([sys.executable, "-m", "training.main", "--config", "configs/smoke_heroica.yaml",
-                           "--out", str(precious)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.main",
+            "--config",
+            "configs/smoke_heroica.yaml",
+            "--out",
+            str(precious),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 2 and "is not a run folder" in done.stderr
     assert (precious / "thesis.txt").read_text() == "not a run"

@@ -18,13 +18,13 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 from envs.bots import get_bot, play_game, wilson_interval
 from envs.heroclix.data.figures import load_figure
-from envs.heroclix.rules import HeroclixGame
 from envs.heroclix.data.scenarios import SCENARIOS_DIR, load_scenario, scenario_from_text
+from envs.heroclix.rules import HeroclixGame
 
 FORCES: dict[str, tuple[str, ...]] = {
     "razorback+gloam": ("razorback", "gloam"),
@@ -60,15 +60,23 @@ def points(force: Sequence[str]) -> int:
 def scenario_text(seat0: Sequence[str], seat1: Sequence[str]) -> str:
     home = load_scenario(HOME)
     width = home.map.board.width
-    lines = ["id: balance", "name: Balance", f"map: {home.map.id}",
-             f"build_total: {home.build_total}", "players:"]
+    lines = [
+        "id: balance",
+        "name: Balance",
+        f"map: {home.map.id}",
+        f"build_total: {home.build_total}",
+        "players:",
+    ]
     for edge, force in (("S", seat0), ("N", seat1)):
         lines += [f"  - edge: {edge}", "    force:"]
-        lines += [f"      - {{figure: {fid}, at: [{EDGE_ROWS[edge]}, {col}]}}"
-                  for fid, col in zip(force, COLUMNS)]
+        lines += [
+            f"      - {{figure: {fid}, at: [{EDGE_ROWS[edge]}, {col}]}}"
+            for fid, col in zip(force, COLUMNS)
+        ]
     lines.append("objects:")
-    lines += [f"  - {{object: {o.kind}, at: [{o.cell // width}, {o.cell % width}]}}"
-              for o in home.objects]
+    lines += [
+        f"  - {{object: {o.kind}, at: [{o.cell // width}, {o.cell % width}]}}" for o in home.objects
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -88,8 +96,19 @@ def play_pair(name_a: str, name_b: str, games: int, seed: int = 0) -> PairResult
         losses += result < 0
         draws += result == 0
     low, high = wilson_interval(wins, games)
-    return PairResult(name_a, name_b, points(a), points(b), games, int(wins), int(draws),
-                      int(losses), wins / games, low, high)
+    return PairResult(
+        name_a,
+        name_b,
+        points(a),
+        points(b),
+        games,
+        int(wins),
+        int(draws),
+        int(losses),
+        wins / games,
+        low,
+        high,
+    )
 
 
 def pairs() -> list[tuple[str, str]]:
@@ -97,8 +116,9 @@ def pairs() -> list[tuple[str, str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m envs.heroclix.bots.balance",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m envs.heroclix.bots.balance", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pairs", type=int, nargs="*", help="row indices (default: all)")
@@ -113,9 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows.append(play_pair(*table[index], args.games, args.seed))
         if not args.json:
             r = rows[-1]
-            print(f"{r.force_a} ({r.points_a}) vs {r.force_b} ({r.points_b}): "
-                  f"{r.wins}-{r.draws}-{r.losses} of {r.games}, win rate {r.win_rate:.3f} "
-                  f"[{r.ci_low:.3f}, {r.ci_high:.3f}]", flush=True)
+            print(
+                f"{r.force_a} ({r.points_a}) vs {r.force_b} ({r.points_b}): "
+                f"{r.wins}-{r.draws}-{r.losses} of {r.games}, win rate {r.win_rate:.3f} "
+                f"[{r.ci_low:.3f}, {r.ci_high:.3f}]",
+                flush=True,
+            )
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=1))
     return 0

@@ -23,19 +23,28 @@ import numpy as np
 from envs.bots import best_scored
 from envs.heroclix.bots.variants import Group, Play, best_shot, best_strike
 from envs.heroclix.combat.resolve import AttackSpec
-from envs.heroclix.powers.hooks import HOOKS, VARIANTS
-from envs.heroclix.movement import needs_breakaway
-from envs.heroclix.state import NO_FIGURE, NO_SEAT, SOAR
 from envs.heroclix.combat.targets import close_targets, ranged_targets
+from envs.heroclix.movement import needs_breakaway
+from envs.heroclix.powers.hooks import HOOKS, VARIANTS
+from envs.heroclix.state import NO_FIGURE, NO_SEAT, SOAR
 
 KEY = "mind_control"
 POINTS_PER_CLICK = 100  # P-SPD-6: 1 click per full 100 points hit
 CLOSE_MC = AttackSpec("close", power=KEY, deals_damage=False)
 RANGED_MC = AttackSpec("ranged", power=KEY, deals_damage=False)
 # variants a controlled enemy may play for us: their prices read only "its targets"
-CONTROLLED_PLAYS = frozenset({"close_combat_expert", "exploit_weakness", "blades_claws_fangs",
-                              "flurry", "quake", "incapacitate", "psychic_blast",
-                              "ranged_combat_expert"})
+CONTROLLED_PLAYS = frozenset(
+    {
+        "close_combat_expert",
+        "exploit_weakness",
+        "blades_claws_fangs",
+        "flurry",
+        "quake",
+        "incapacitate",
+        "psychic_blast",
+        "ranged_combat_expert",
+    }
+)
 HEALS = ("support", "regenerate")  # never heal the enemy we control
 
 
@@ -58,8 +67,9 @@ def controlled_attack(turn, enemy: int) -> float:
         trial.controlled, trial.controller = enemy, turn.seat
         held = turn.held_class(enemy)
         values = [best_strike(turn, enemy, t, held) for t in close_targets(game, trial, enemy)]
-        values += [best_shot(turn, enemy, t)[int(h)]
-                   for t, h in ranged_targets(game, trial, enemy).items()]
+        values += [
+            best_shot(turn, enemy, t)[int(h)] for t, h in ranged_targets(game, trial, enemy).items()
+        ]
         memo[enemy] = max(values, default=0.0)
     return memo[enemy]
 
@@ -85,12 +95,14 @@ def control_group(turn, figure: int, spec: AttackSpec = RANGED_MC) -> Group:
         value = sum(p * control_value(turn, g) for p, g in zip(hits, group))
         if int(sum(points[g] for g in group)) >= POINTS_PER_CLICK:
             for outcome in itertools.product((0, 1), repeat=len(group)):
-                clicks = int(sum(points[g] for g, hit in zip(group, outcome) if hit)
-                             ) // POINTS_PER_CLICK
+                clicks = (
+                    int(sum(points[g] for g, hit in zip(group, outcome) if hit)) // POINTS_PER_CLICK
+                )
                 if clicks:
                     chance = np.prod([p if hit else 1.0 - p for p, hit in zip(hits, outcome)])
                     value -= chance * turn.loss(figure, clicks)
         return value - turn.fumble(figure)
+
     return total
 
 
@@ -109,8 +121,10 @@ def mind_control_step(turn):
     game, state = turn.game, turn.state
     figure = state.selected
     close = control_group(turn, figure, CLOSE_MC)
-    options = [(close([int(state.occupant[c])], {}), turn.cell_action("close", c))
-               for c in turn.cells("close")]
+    options = [
+        (close([int(state.occupant[c])], {}), turn.cell_action("close", c))
+        for c in turn.cells("close")
+    ]
     shots = _variant().shootable(game, state, figure)
     if shots and turn.cells("ranged"):
         value, plane, cell = turn.volley(figure, [], shots, control_group(turn, figure))
@@ -143,21 +157,28 @@ def hostile_scores(turn, figure: int, cells: np.ndarray, modes: np.ndarray) -> n
 def controlled_plan(turn, figure: int) -> tuple[float, str, int, int]:
     """(gain, plane, cell, mode) of the controlled enemy's action for us."""
     game, state = turn.game, turn.state
-    options = [(v, plane, cell, -1) for v, plane, cell in turn.attacks(figure)
-               if plane not in HEALS
-               and (plane != "power" or game.variant_keys[cell] in CONTROLLED_PLAYS)]
+    options = [
+        (v, plane, cell, -1)
+        for v, plane, cell in turn.attacks(figure)
+        if plane not in HEALS and (plane != "power" or game.variant_keys[cell] in CONTROLLED_PLAYS)
+    ]
     cells, modes = turn.reach(figure)
     if cells.size:
         here = np.array([int(state.cell[figure])]), np.array([int(state.mode[figure])])
-        score = hostile_scores(turn, figure, np.append(cells, here[0]),
-                               np.append(modes, here[1]))
+        score = hostile_scores(turn, figure, np.append(cells, here[0]), np.append(modes, here[1]))
         best = int(np.argmax(score[:-1]))
         gain = float(score[best] - score[-1])
         if needs_breakaway(game, state, figure):
             options.append((turn.breakaway_chance(figure) * gain, "break_away", -1, -1))
         else:
-            options.append((gain, "soar" if modes[best] == SOAR else "move", int(cells[best]),
-                            int(modes[best])))
+            options.append(
+                (
+                    gain,
+                    "soar" if modes[best] == SOAR else "move",
+                    int(cells[best]),
+                    int(modes[best]),
+                )
+            )
     return max(options, key=lambda o: o[0]) if options else (-1.0, "pass", -1, -1)
 
 

@@ -24,15 +24,29 @@ import numpy as np
 
 from envs.bots import LegalActions
 from envs.core.hooks import DAMAGE_TAKEN
-from envs.heroclix.combat.resolve import CLOSE, RANGED, AttackSpec, attack_total, defense_total, enhancement
-from envs.heroclix.game import HeroclixBase
-from envs.heroclix.powers.actions import SUPPORT_DEFENSE
-from envs.heroclix.powers.hooks import (EVADE_ON, HOOKS, IMPERVIOUS_IGNORES, IMPERVIOUS_REDUCTION, NO_PUSHING_DAMAGE,
-                     NO_RANGED, has_trait)
-from envs.heroclix.movement import breakaway_target, needs_breakaway
-from envs.heroclix.state import NO_CELL, NO_OBJECT, State
+from envs.heroclix.combat.resolve import (
+    CLOSE,
+    RANGED,
+    AttackSpec,
+    attack_total,
+    defense_total,
+    enhancement,
+)
 from envs.heroclix.combat.targets import HEAVY_THROW, LIGHT_THROW, OBJECT_STRIKE_BONUS
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.movement import breakaway_target, needs_breakaway
 from envs.heroclix.phases.endings import final_scores
+from envs.heroclix.powers.actions import SUPPORT_DEFENSE
+from envs.heroclix.powers.hooks import (
+    EVADE_ON,
+    HOOKS,
+    IMPERVIOUS_IGNORES,
+    IMPERVIOUS_REDUCTION,
+    NO_PUSHING_DAMAGE,
+    NO_RANGED,
+    has_trait,
+)
+from envs.heroclix.state import NO_CELL, NO_OBJECT, State
 
 _COUNTS = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64) / 36.0  # 2d6
 CRIT = FUMBLE = 1.0 / 36.0
@@ -49,7 +63,7 @@ MAX_TOKENS = 2
 
 def normal_hit(need: int) -> float:
     """P(3 <= 2d6 <= 11 and 2d6 >= need): a hit that is neither critical nor a miss."""
-    return float(_COUNTS[max(3, need):12].sum())
+    return float(_COUNTS[max(3, need) : 12].sum())
 
 
 @dataclass(frozen=True)
@@ -109,23 +123,33 @@ class Evaluator(LegalActions):
         self.min_gain = self.w.min_gain * (1.0 - urgency)
         rivals = len({int(game.owner[e]) for e in self.enemies})
         self.closing = self.w.closing / max(1, rivals)  # with more rivals, one walks at me
-        self.reduction = [int(10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, int(i), "attack",
-                                               keys=self.keys[i]))
-                          if alive[i] else 0 for i in f]  # Toughness, Invulnerability
+        self.reduction = [
+            int(
+                10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, int(i), "attack", keys=self.keys[i])
+            )
+            if alive[i]
+            else 0
+            for i in f
+        ]  # Toughness, Invulnerability
         # the chance that an enemy is the one its owner acts with next turn; with two tokens
         # it may not act next turn, but may before a move's follow-up lands (HC-3.17)
         self.p_act = {}
         for e in self.enemies:
-            able = sum(1 for g in self.enemies if game.owner[g] == game.owner[e]
-                       and state.tokens[g] < 2)
-            self.p_act[e] = (min(1.0, game.actions_per_turn / max(able, 1))
-                             * (self.w.locked if state.tokens[e] >= 2 else 1.0))
+            able = sum(
+                1 for g in self.enemies if game.owner[g] == game.owner[e] and state.tokens[g] < 2
+            )
+            self.p_act[e] = min(1.0, game.actions_per_turn / max(able, 1)) * (
+                self.w.locked if state.tokens[e] >= 2 else 1.0
+            )
 
     # -- values -------------------------------------------------------------------------------
     def value(self, figure: int, left: int) -> float:
         length = self.length[figure]
-        return 0.0 if left <= 0 else self.points[figure] * (
-            1.0 + self.w.residual * min(left, length) / length)
+        return (
+            0.0
+            if left <= 0
+            else self.points[figure] * (1.0 + self.w.residual * min(left, length) / length)
+        )
 
     def loss(self, figure: int, clicks: int, bonus: float = 0.0) -> float:
         """Value taken by ``clicks`` of damage (``bonus`` added on a KO)."""
@@ -133,16 +157,18 @@ class Evaluator(LegalActions):
         lost = self.value(figure, k) - self.value(figure, k - clicks)
         return lost + (bonus if clicks >= k and clicks > 0 else 0.0)
 
-    def hurt(self, target: int, amount: int, penetrating: bool = False, bonus: float = 0.0
-             ) -> float:
+    def hurt(
+        self, target: int, amount: int, penetrating: bool = False, bonus: float = 0.0
+    ) -> float:
         """Expected value taken by ``amount`` of reducible damage after the target's
         reductions (Impervious rolled; none when ``penetrating``)."""
         if penetrating:
             return self.loss(target, max(0, amount), bonus)
         amount = max(0, amount - self.reduction[target])
         if amount > 0 and "impervious" in self.keys[target]:
-            return (1.0 - P_IGNORE) * self.loss(target, max(0, amount - IMPERVIOUS_REDUCTION),
-                                                bonus)
+            return (1.0 - P_IGNORE) * self.loss(
+                target, max(0, amount - IMPERVIOUS_REDUCTION), bonus
+            )
         return self.loss(target, amount, bonus)
 
     def token_value(self, target: int) -> float:
@@ -155,35 +181,44 @@ class Evaluator(LegalActions):
         return lock * (1.0 if tokens >= 1 else self.w.token) * self.p_act.get(target, 1.0)
 
     # -- one attack ---------------------------------------------------------------------------
-    def ev(self, attacker: int, target: int, damage: int, hindered: bool = False,
-           multi: bool = False, kind: str = "close", spec: AttackSpec | None = None) -> float:
+    def ev(
+        self,
+        attacker: int,
+        target: int,
+        damage: int,
+        hindered: bool = False,
+        multi: bool = False,
+        kind: str = "close",
+        spec: AttackSpec | None = None,
+    ) -> float:
         """Expected value of one attack's damage on ``target``: ``damage`` is the damage value
         with the attacker's modifiers (for a d6 spec, the modifiers only)."""
         spec = spec or (CLOSE if kind == "close" else RANGED)
         key = (attacker, target, damage, hindered, multi, spec)
         found = self._ev.get(key)
         if found is None:
-            found = self._ev[key] = self._attack_ev(attacker, target, damage, hindered, multi,
-                                                    spec)
+            found = self._ev[key] = self._attack_ev(attacker, target, damage, hindered, multi, spec)
         return found
 
-    def p_hit(self, attacker: int, target: int, hindered: bool, spec: AttackSpec
-              ) -> tuple[float, float]:
+    def p_hit(
+        self, attacker: int, target: int, hindered: bool, spec: AttackSpec
+    ) -> tuple[float, float]:
         """(P(a normal hit), P(a critical hit)), the target's evasion included."""
         game, state = self.game, self.state
-        need = (defense_total(game, state, spec, attacker, target, hindered)
-                - attack_total(game, state, spec, attacker, target, 0))
+        need = defense_total(game, state, spec, attacker, target, hindered) - attack_total(
+            game, state, spec, attacker, target, 0
+        )
         keep = 1.0 - P_EVADE if "super_senses" in self.keys[target] else 1.0
         return keep * normal_hit(need), keep * CRIT
 
-    def _attack_ev(self, attacker: int, target: int, damage: int, hindered: bool,
-                   multi: bool, spec: AttackSpec) -> float:
+    def _attack_ev(
+        self, attacker: int, target: int, damage: int, hindered: bool, multi: bool, spec: AttackSpec
+    ) -> float:
         normal, crit = self.p_hit(attacker, target, hindered, spec)
         if not spec.deals_damage:
             return (normal + crit) * self.token_value(target)
         base = min(damage, 1) if multi else damage
-        arch = (self.w.arch * self.points[target]
-                if self.game.archenemies(attacker, target) else 0.0)
+        arch = self.w.arch * self.points[target] if self.game.archenemies(attacker, target) else 0.0
         faces = [base + r for r in D6] if spec.damage_roll else [base]
         hurt = self.hurt
         on_hit = sum(hurt(target, a, spec.penetrating, arch) for a in faces) / len(faces)
@@ -223,15 +258,20 @@ class Evaluator(LegalActions):
 
     def heal_value(self, figure: int, extra: float = 0.0) -> float:
         k, length = int(self.left[figure]), int(self.length[figure])
-        gain = [self.value(figure, min(length, k + int(h + extra))) - self.value(figure, k)
-                for h in HEAL]
+        gain = [
+            self.value(figure, min(length, k + int(h + extra))) - self.value(figure, k)
+            for h in HEAL
+        ]
         return float(np.mean(gain))
 
     def support_ev(self, helper: int, friend: int) -> float:
         """R-5: 2d6 + attack >= 10 heals 1d6 - 2 (a 12 one more; a 2 costs a click)."""
         need = SUPPORT_DEFENSE - int(self.values[helper, 1])
-        return (normal_hit(need) * self.heal_value(friend) + CRIT * self.heal_value(friend, 1)
-                - self.fumble(helper))
+        return (
+            normal_hit(need) * self.heal_value(friend)
+            + CRIT * self.heal_value(friend, 1)
+            - self.fumble(helper)
+        )
 
     def held_class(self, figure: int) -> int:
         """0 no object, 1 light, 2 heavy (:data:`STRIKE`, :data:`THROW`)."""

@@ -21,16 +21,17 @@ us would be gone before it acts. The bot uses the power when its best choice gai
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from envs.bots import best_scored
 from envs.heroclix.bots.variants import Play, best_shot, best_strike
-from envs.heroclix.game import PERPLEX_STATS, RANGE_STAT
+from envs.heroclix.combat.targets import close_targets, fire_snapshot, ranged_targets
+from envs.heroclix.dials import RANGE_STAT
+from envs.heroclix.game import PERPLEX_STATS
 from envs.heroclix.powers.hooks import FREE_ACTIONS, HOOKS
 from envs.heroclix.state import GROUND, SOAR
-from envs.heroclix.combat.targets import close_targets, fire_snapshot, ranged_targets
 
 FREE_MIN = 0.05  # VP a free power must gain to be worth a decision
 ATTACK, DEFENSE, DAMAGE = (PERPLEX_STATS.index(s) for s in ("attack", "defense", "damage"))
@@ -42,8 +43,9 @@ Choice = tuple[float, int, str, int]  # (gain, target, choice plane or special, 
 def able(turn) -> list[int]:
     """Our figures that may still act this turn (and would survive a push)."""
     state = turn.state
-    return [f for f in turn.mine if turn.game.can_act(state, f)
-            and turn.push_cost(f) < float("inf")]
+    return [
+        f for f in turn.mine if turn.game.can_act(state, f) and turn.push_cost(f) < float("inf")
+    ]
 
 
 def snapshot(turn):
@@ -58,10 +60,16 @@ def strikes(ev, figure: int, snap, only: int | None = None) -> float:
     prices (on ``only`` if given); -inf when it has none."""
     game, state = ev.game, ev.state
     held = ev.held_class(figure)
-    values = [best_strike(ev, figure, t, held) for t in close_targets(game, state, figure)
-              if only in (None, t)]
-    values += [best_shot(ev, figure, t)[int(h)]
-               for t, h in ranged_targets(game, state, figure, snap).items() if only in (None, t)]
+    values = [
+        best_strike(ev, figure, t, held)
+        for t in close_targets(game, state, figure)
+        if only in (None, t)
+    ]
+    values += [
+        best_shot(ev, figure, t)[int(h)]
+        for t, h in ranged_targets(game, state, figure, snap).items()
+        if only in (None, t)
+    ]
     return max(values, default=-np.inf) - ev.fumble(figure)
 
 
@@ -78,7 +86,10 @@ def attack_gain(turn, view, figures: list[int], only: int | None = None, snap=No
         now.append(plan)
         then.append(max(plan, strikes(view, f, snap or snapshot(turn), only) - cost))
     k = max(1, int(turn.state.actions_left))
-    best = lambda values: float(np.sum(np.maximum(np.sort(values)[::-1][:k], 0.0)))
+
+    def best(values: list[float]) -> float:
+        return float(np.sum(np.maximum(np.sort(values)[::-1][:k], 0.0)))
+
     return best(then) - best(now)
 
 
@@ -104,9 +115,15 @@ def lines_of(ev) -> dict[int, dict]:
     memo = ev.memo.setdefault("free", {})
     if "lines" not in memo:
         state = ev.state
-        memo["lines"] = {g: {line.enemy: line for line in ev.lines(
-            g, np.array([int(state.cell[g])]), np.array([int(state.mode[g])]))}
-            for g in ev.mine}
+        memo["lines"] = {
+            g: {
+                line.enemy: line
+                for line in ev.lines(
+                    g, np.array([int(state.cell[g])]), np.array([int(state.mode[g])])
+                )
+            }
+            for g in ev.mine
+        }
     return memo["lines"]
 
 
@@ -171,8 +188,9 @@ CHOICES: dict[str, Callable[[object, int], list[Choice]]] = {
 
 def choices(turn, key: str, figure: int) -> list[Choice]:
     state = turn.state  # who may still act, and how many actions are left, set the prices
-    return turn.cached((key, figure, state.acted.tobytes(), state.actions_left),
-                       lambda: CHOICES[key](turn, figure))
+    return turn.cached(
+        (key, figure, state.acted.tobytes(), state.actions_left), lambda: CHOICES[key](turn, figure)
+    )
 
 
 def free_option(turn) -> tuple[float, int] | None:
@@ -192,11 +210,19 @@ def free_step(turn) -> int | None:
     state = turn.state
     found = choices(turn, state.variant, state.selected)
     if state.variant_stage == 0:
-        return best_scored([(v, turn.cell_action("target", int(state.cell[t])))
-                            for v, t, _, _ in found]) if found else None
+        return (
+            best_scored(
+                [(v, turn.cell_action("target", int(state.cell[t]))) for v, t, _, _ in found]
+            )
+            if found
+            else None
+        )
     target = state.targets[0]
-    options = [(v, turn.special(plane) if index < 0 else turn.layout.slot(plane, index))
-               for v, t, plane, index in found if t == target]
+    options = [
+        (v, turn.special(plane) if index < 0 else turn.layout.slot(plane, index))
+        for v, t, plane, index in found
+        if t == target
+    ]
     return best_scored(options) if options else None
 
 

@@ -35,23 +35,30 @@ never sees a die before it is rolled; it reads the state and never changes it.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from envs.bots import best_scored
-from envs.lookahead import Weighing, ranked
+from envs.heroclix.bots import control, free_powers, hypersonic, markers
 from envs.heroclix.bots.evaluation import FAR, STRIKE, Weights, normal_hit
 from envs.heroclix.bots.position import Positions
-from envs.heroclix.bots import control, free_powers, hypersonic, markers
-from envs.heroclix.bots.variants import GROUPS, PLAYS, group_for, plain_group, variant_options, variant_step
 from envs.heroclix.bots.switch_off import switch_off
-from envs.heroclix.phases.attacks import shootable
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.bots.variants import (
+    GROUPS,
+    PLAYS,
+    group_for,
+    plain_group,
+    variant_options,
+    variant_step,
+)
 from envs.heroclix.combat.objects import telekinesis_objects, tk_targets
-from envs.heroclix.movement import move_tables, needs_breakaway
-from envs.heroclix.state import GROUND, NO_OBJECT, SOAR, Phase, State
 from envs.heroclix.combat.targets import close_targets, ranged_targets, throw_damage, throw_targets
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.movement import move_tables, needs_breakaway
+from envs.heroclix.phases.attacks import shootable
+from envs.heroclix.state import GROUND, NO_OBJECT, SOAR, Phase, State
+from envs.lookahead import Weighing, ranked
 
 
 class HeuristicBot:
@@ -68,8 +75,10 @@ class HeuristicBot:
         mask = game.legal_mask(state)
         legal = np.flatnonzero(mask)
         if legal.size == 0:
-            raise ValueError(f"HeuristicBot asked to act with no legal action "
-                             f"(phase {state.phase.name}, variant {state.variant!r})")
+            raise ValueError(
+                f"HeuristicBot asked to act with no legal action "
+                f"(phase {state.phase.name}, variant {state.variant!r})"
+            )
         if legal.size == 1:
             return int(legal[0])
         action = _PHASES.get(state.phase, _Turn.first_legal)(_Turn(self, game, state, mask))
@@ -94,8 +103,11 @@ class HeuristicBot:
             table = self._dist.get(terrain)
             if table is None:
                 t, nb = move_tables(game), game.neighbors(state)
-                ok = (nb >= 0) & ~state.blocking[np.where(nb >= 0, nb, 0)] & (
-                    ~t.level_change | t.by_stairs | t.ladder_up | t.ladder_down)
+                ok = (
+                    (nb >= 0)
+                    & ~state.blocking[np.where(nb >= 0, nb, 0)]
+                    & (~t.level_change | t.by_stairs | t.ladder_up | t.ladder_down)
+                )
                 table = self._dist[terrain] = np.where(ok, nb, -1)
             dist = np.full(game.n_cells, FAR, dtype=np.int16)
             dist[source] = 0
@@ -118,46 +130,67 @@ class _Turn(Positions, Weighing):
         ``power``, the variant's slot index for ``cell``) ``figure`` may make now."""
         game, state = self.game, self.state
         dmg, fumble, cell_of = int(self.values[figure, 3]), self.fumble(figure), state.cell
-        found = [(self.ev(figure, t, dmg + STRIKE[self.held_class(figure)]) - fumble, "close",
-                  int(cell_of[t])) for t in close_targets(game, state, figure)]
+        found = [
+            (
+                self.ev(figure, t, dmg + STRIKE[self.held_class(figure)]) - fumble,
+                "close",
+                int(cell_of[t]),
+            )
+            for t in close_targets(game, state, figure)
+        ]
         shots = ranged_targets(game, state, figure)
         if shots:
             found.append(self.volley(figure, [], shots))
         held = int(state.held[figure])
         if held != NO_OBJECT:
             for t, hindered in throw_targets(game, state, figure).items():
-                found.append((self.ev(figure, t, throw_damage(game, held), hindered,
-                                      kind="ranged") - fumble, "throw", int(cell_of[t])))
+                found.append(
+                    (
+                        self.ev(figure, t, throw_damage(game, held), hindered, kind="ranged")
+                        - fumble,
+                        "throw",
+                        int(cell_of[t]),
+                    )
+                )
         for cell in telekinesis_objects(game, state, figure):
             obj = game.objects.at(state.objects, cell)[0]
-            hurl = [self.ev(figure, int(state.occupant[c]), throw_damage(game, obj),
-                            kind="ranged") for c in tk_targets(game, state, figure, obj)]
+            hurl = [
+                self.ev(figure, int(state.occupant[c]), throw_damage(game, obj), kind="ranged")
+                for c in tk_targets(game, state, figure, obj)
+            ]
             if hurl:
                 found.append((max(hurl) - fumble, "tk_object", cell))
         if "support" in self.keys[figure]:  # R-5: an adjacent damaged friend
-            found += [(self.support_ev(figure, f), "support", int(state.cell[f]))
-                      for f in self.mine if f != figure and state.click[f] > 0
-                      and game.is_adjacent(state, figure, f)]
+            found += [
+                (self.support_ev(figure, f), "support", int(state.cell[f]))
+                for f in self.mine
+                if f != figure and state.click[f] > 0 and game.is_adjacent(state, figure, f)
+            ]
         if "regeneration" in self.keys[figure] and state.click[figure] > 0:
             found.append((self.heal_value(figure), "regenerate", -1))
         return found + variant_options(self, figure)
 
-    def volley(self, figure: int, declared: list[int], shots: dict[int, bool],
-               total: Callable | None = None, bolts: int | None = None
-               ) -> tuple[float, str, int]:
+    def volley(
+        self,
+        figure: int,
+        declared: list[int],
+        shots: dict[int, bool],
+        total: Callable | None = None,
+        bolts: int | None = None,
+    ) -> tuple[float, str, int]:
         """The best ranged attack adding to ``declared``: (value, "ranged", first new cell),
         or ``"fire"`` when adding no target is best (HC-4.24, HC-4.25); ``total`` prices a
         group of targets (a plain attack's by default), ``bolts`` caps it."""
         total = total or plain_group(self, figure)
         cell_of = self.state.cell
-        new = sorted((t for t in shots if t not in declared),
-                     key=lambda t: -total([*declared, t], shots))
+        new = sorted(
+            (t for t in shots if t not in declared), key=lambda t: -total([*declared, t], shots)
+        )
         options = [(total(declared, shots), "fire", -1)] if declared else []
         options += [(total(declared + [t], shots), "ranged", int(cell_of[t])) for t in new]
         room = (int(self.game.bolts[figure]) if bolts is None else bolts) - len(declared)
         if room >= 2 and len(new) >= 2:  # as many targets as the bolts allow
-            options.append((total(declared + new[:room], shots), "ranged",
-                            int(cell_of[new[0]])))
+            options.append((total(declared + new[:room], shots), "ranged", int(cell_of[new[0]])))
         return max(options, key=lambda o: o[0])
 
     def plan(self, figure: int) -> tuple[float, str, int, int]:
@@ -169,12 +202,26 @@ class _Turn(Positions, Weighing):
         """``compute()``, kept per position (everything a price reads, not the phase) so
         the decisions of one action share it."""
         state = self.state
-        key = (id(self.game), tag, self.seat, state.round, tuple(state.vp),
-               state.cell.tobytes(), state.click.tobytes(),
-               state.mode.tobytes(), state.held.tobytes(), state.objects.tobytes(),
-               state.tokens.tobytes(), state.walls_intact.tobytes(), state.blocking.tobytes(),
-               state.power_off.tobytes(), state.smoke.tobytes(), state.controlled,
-               tuple(map(tuple, state.outwits)), tuple(map(tuple, state.perplex)))
+        key = (
+            id(self.game),
+            tag,
+            self.seat,
+            state.round,
+            tuple(state.vp),
+            state.cell.tobytes(),
+            state.click.tobytes(),
+            state.mode.tobytes(),
+            state.held.tobytes(),
+            state.objects.tobytes(),
+            state.tokens.tobytes(),
+            state.walls_intact.tobytes(),
+            state.blocking.tobytes(),
+            state.power_off.tobytes(),
+            state.smoke.tobytes(),
+            state.controlled,
+            tuple(map(tuple, state.outwits)),
+            tuple(map(tuple, state.perplex)),
+        )
         found = self.bot._plans.get(key)
         if found is None:
             if len(self.bot._plans) > 20_000:
@@ -204,8 +251,14 @@ class _Turn(Positions, Weighing):
             if needs_breakaway(game, state, figure):  # HC-3.23: 4-6 on a d6, Plasticity
                 options.append((self.breakaway_chance(figure) * gain, "break_away", -1, -1))
             else:
-                options.append((gain, "soar" if modes[best] == SOAR else "move",
-                                int(cells[best]), int(modes[best])))
+                options.append(
+                    (
+                        gain,
+                        "soar" if modes[best] == SOAR else "move",
+                        int(cells[best]),
+                        int(modes[best]),
+                    )
+                )
         return options
 
 
@@ -235,15 +288,20 @@ def _figure(turn: _Turn) -> int:
         return off
     _, plane, cell, _ = turn.plan(figure)
     if turn.weighed is not None:
-        turn.note([(v, a) for v, p, c, _ in turn.plan_options(figure)
-                   if (a := turn.legal(p, c)) is not None])
+        turn.note(
+            [
+                (v, a)
+                for v, p, c, _ in turn.plan_options(figure)
+                if (a := turn.legal(p, c)) is not None
+            ]
+        )
     if plane in ("move", "soar", "break_away") and turn.cells("pick_up"):
         return _pick_up(turn)
     action = turn.legal(plane, cell)
     if action is not None:
         return action
-    options = [(v, turn.legal(p, c)) for v, p, c in turn.attacks(figure)]
-    options = [(v, a) for v, a in options if a is not None]
+    attacks = [(v, turn.legal(p, c)) for v, p, c in turn.attacks(figure)]
+    options = [(v, a) for v, a in attacks if a is not None]
     if turn.can("break_away"):
         options.append((-0.5, turn.special("break_away")))
     return best_scored(options) if options else turn.best_destination(figure)
@@ -262,8 +320,9 @@ def _pick_up(turn: _Turn) -> int:
     cells = turn.cells("pick_up")
     if not cells:
         return turn.special("end_move") if turn.can("end_move") else turn.first_legal()
-    heavy = [max(int(game.object_heavy[o]) for o in game.objects.at(state.objects, c))
-             for c in cells]
+    heavy = [
+        max(int(game.object_heavy[o]) for o in game.objects.at(state.objects, c)) for c in cells
+    ]
     return turn.cell_action("pick_up", cells[int(np.argmax(heavy))])
 
 
@@ -281,7 +340,9 @@ def _targets(turn: _Turn) -> int:
     figure = state.selected
     shots = shootable(turn.game, state, figure)
     _, plane, cell = turn.volley(figure, list(state.targets), shots, group_for(turn, figure))
-    return turn.legal(plane, cell)
+    action = turn.legal(plane, cell)
+    assert action is not None, "volley picks a legal plane and cell"
+    return action
 
 
 def _telekinesis(turn: _Turn) -> int:
@@ -289,8 +350,13 @@ def _telekinesis(turn: _Turn) -> int:
     game, state = turn.game, turn.state
     figure, obj = state.selected, state.tk_object
     damage = throw_damage(game, obj)
-    hurls = [(turn.ev(figure, int(state.occupant[c]), damage, kind="ranged"),
-              turn.cell_action("tk_hurl", c)) for c in turn.cells("tk_hurl")]
+    hurls = [
+        (
+            turn.ev(figure, int(state.occupant[c]), damage, kind="ranged"),
+            turn.cell_action("tk_hurl", c),
+        )
+        for c in turn.cells("tk_hurl")
+    ]
     return best_scored(hurls) if hurls else turn.first_legal()
 
 
@@ -305,8 +371,15 @@ def _draft(turn: _Turn) -> int:
         return turn.special("done")
     room = game.build_total - game.force_points(turn.state, turn.seat)
     cheapest = min(f.points for f in pool)
-    return best_scored([(pool[k].points + 1000 * (room - pool[k].points >= cheapest),
-                         turn.layout.slot("draft", k)) for k in kinds])
+    return best_scored(
+        [
+            (
+                pool[k].points + 1000 * (room - pool[k].points >= cheapest),
+                turn.layout.slot("draft", k),
+            )
+            for k in kinds
+        ]
+    )
 
 
 def _place_object(turn: _Turn) -> int:
@@ -314,11 +387,15 @@ def _place_object(turn: _Turn) -> int:
     Strength, Telekinesis), far from it otherwise."""
     game, state = turn.game, turn.state
     cells = np.array(turn.cells("place_object"))
-    area = np.flatnonzero(game.start_areas.get(state.edges[turn.seat], game.start_area_any))
+    any_area: np.ndarray = game.start_area_any  # np.any(..., axis=0) is typed Any
+    area = np.flatnonzero(game.start_areas.get(state.edges[turn.seat], any_area))
     gap = game.chebyshev[np.ix_(cells, area)].min(axis=1) if area.size else np.zeros(cells.size)
     force = np.flatnonzero((game.owner == turn.seat) & state.drafted)
-    uses = any(k in ("super_strength", "telekinesis") for f in force
-               for k in game.figures[int(f)].power_keys)
+    uses = any(
+        k in ("super_strength", "telekinesis")
+        for f in force
+        for k in game.figures[int(f)].power_keys
+    )
     return turn.cell_action("place_object", int(cells[np.argmin(gap if uses else -gap)]))
 
 
@@ -330,8 +407,11 @@ def _place_figure(turn: _Turn) -> int:
     cells = np.array(ground + soar, dtype=np.int64)
     modes = np.array([GROUND] * len(ground) + [SOAR] * len(soar), dtype=np.int64)
     middle = int(np.median(np.flatnonzero(game.board.exists)))
-    score = (turn.position(turn.state.selected, cells, modes, False) + 0.1 * (modes == SOAR)
-             - 0.01 * game.chebyshev[cells, middle])
+    score = (
+        turn.position(turn.state.selected, cells, modes, False)
+        + 0.1 * (modes == SOAR)
+        - 0.01 * game.chebyshev[cells, middle]
+    )
     best = int(np.argmax(score))
     return turn.cell_action("place_soar" if modes[best] == SOAR else "place", int(cells[best]))
 
@@ -341,8 +421,10 @@ def _interrupt(turn: _Turn) -> int:
     than taking it. Probability Control's question (only with its flag): the roll stands."""
     _, _, figure, amount, *squares = turn.state.interrupt
     options = [(turn.hurt(figure, amount), turn.special("decline"))]
-    options += [(turn.hurt(int(turn.state.occupant[c]), amount), turn.cell_action("target", c))
-                for c in squares]
+    options += [
+        (turn.hurt(int(turn.state.occupant[c]), amount), turn.cell_action("target", c))
+        for c in squares
+    ]
     return min(options)[1]
 
 

@@ -17,8 +17,8 @@ import numpy as np
 from envs.bots import best_scored
 from envs.heroclix.bots.variants import Play, close_from, shots_from, strike_value
 from envs.heroclix.combat.resolve import AttackSpec
-from envs.heroclix.powers.hooks import HOOKS, VARIANTS
 from envs.heroclix.movement import move_budget
+from envs.heroclix.powers.hooks import HOOKS, VARIANTS
 from envs.heroclix.state import SOAR
 
 KEY = "hypersonic_speed"
@@ -44,8 +44,9 @@ def hyper_best(turn, figure: int) -> tuple[float, int, int] | None:
     modes, cells = np.nonzero(found.ends)
     best = None
     if cells.size:
-        here = turn.position(figure, np.array([int(state.cell[figure])]),
-                             np.array([int(state.mode[figure])]), False)[0]
+        here = turn.position(
+            figure, np.array([int(state.cell[figure])]), np.array([int(state.mode[figure])]), False
+        )[0]
         pos = turn.position(figure, cells, modes, False)
         attack = close_from(turn, figure, cells, modes)
         if half > 0:
@@ -74,12 +75,24 @@ def _attack(turn, figure: int) -> int | None:
     """The attack on the way, or going on without one when none is worth it."""
     state = turn.state
     half = HOOKS.get(VARIANTS, KEY).shots(turn.game, state, figure)
-    options = [(strike_value(turn, figure, int(state.occupant[c]), PLAIN),
-                turn.cell_action("close", c)) for c in turn.cells("close")]
-    options += [(turn.ev(figure, int(state.occupant[c]), turn.enhanced(figure),
-                         half.get(int(state.occupant[c]), False), kind="ranged")
-                 - turn.fumble(figure), turn.cell_action("ranged", c))
-                for c in turn.cells("ranged")]
+    options = [
+        (strike_value(turn, figure, int(state.occupant[c]), PLAIN), turn.cell_action("close", c))
+        for c in turn.cells("close")
+    ]
+    options += [
+        (
+            turn.ev(
+                figure,
+                int(state.occupant[c]),
+                turn.enhanced(figure),
+                half.get(int(state.occupant[c]), False),
+                kind="ranged",
+            )
+            - turn.fumble(figure),
+            turn.cell_action("ranged", c),
+        )
+        for c in turn.cells("ranged")
+    ]
     if turn.can("end_action"):
         options.append((0.0, turn.special("end_action")))
     return best_scored(options) if options else None

@@ -47,8 +47,13 @@ SEARCHED = {Phase.FIGURE}
 def rank(heuristic: HeuristicBot, game, state: State) -> list[tuple[float, int]]:
     return heuristic.scored(game, state) if state.phase in SEARCHED else []
 
-HOOKS = lookahead.Hooks(heuristic=HeuristicBot, value=value, rank=rank,
-                        defaults={"playouts": 8, "candidates": 3, "horizon": 4, "margin": 0.01})
+
+HOOKS = lookahead.Hooks(
+    heuristic=HeuristicBot,
+    value=value,
+    rank=rank,
+    defaults={"playouts": 8, "candidates": 3, "horizon": 4, "margin": 0.01},
+)
 
 
 class LookaheadBot(lookahead.LookaheadBot):

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.heroclix.bots.variants import Play, best_shot, best_strike
+from envs.heroclix.combat.targets import fire_snapshot, lines_to, shootable_while_adjacent
 from envs.heroclix.powers.hooks import HOOKS, VARIANTS
 from envs.heroclix.state import SOAR
-from envs.heroclix.combat.targets import fire_snapshot, lines_to, shootable_while_adjacent
 
 MAX_MARKERS = 4
 NEAR_LINE = 0.75  # a square whose centre is this close to a line may cut it
@@ -72,8 +72,10 @@ def danger(turn, state, shots: list[Shot]) -> float:
         by_enemy.setdefault(s.enemy, []).append(s)
     for e, mine in by_enemy.items():
         seen = lines_to(game, state, e, [s.target for s in mine], snap)
-        worst[e] = max(max(s.walk_up, (s.cover if seen[s.target] else s.clean)
-                           if s.target in seen else 0.0) for s in mine)
+        worst[e] = max(
+            max(s.walk_up, (s.cover if seen[s.target] else s.clean) if s.target in seen else 0.0)
+            for s in mine
+        )
     return sum(turn.p_act.get(e, 1.0) * v for e, v in worst.items())
 
 
@@ -89,8 +91,10 @@ def near_lines(turn, shots: list[Shot], squares: list[int]) -> list[int]:
     for s in shots:
         if max(s.clean, s.cover) <= s.walk_up:
             continue
-        (ar, ac), (br, bc) = divmod(int(state.cell[s.enemy]), width), \
-            divmod(int(state.cell[s.target]), width)
+        (ar, ac), (br, bc) = (
+            divmod(int(state.cell[s.enemy]), width),
+            divmod(int(state.cell[s.target]), width),
+        )
         dr, dc = br - ar, bc - ac
         t = np.clip(((pr - ar) * dr + (pc - ac) * dc) / max(dr * dr + dc * dc, 1), 0.0, 1.0)
         gap = np.hypot(pr - (ar + t * dr), pc - (ac + t * dc))
@@ -98,8 +102,7 @@ def near_lines(turn, shots: list[Shot], squares: list[int]) -> list[int]:
     return [int(c) for c in cells[keep]]
 
 
-def placements(turn, figure: int, key: str, limit: int = MAX_MARKERS
-               ) -> tuple[float, list[int]]:
+def placements(turn, figure: int, key: str, limit: int = MAX_MARKERS) -> tuple[float, list[int]]:
     """(value, squares): the markers placed greedily while each lowers the danger."""
     shots = shots_at_us(turn)
     if not shots:
@@ -107,7 +110,7 @@ def placements(turn, figure: int, key: str, limit: int = MAX_MARKERS
     variant = HOOKS.get(VARIANTS, key)
     game, state = turn.game, turn.state
     base = current = danger(turn, state, shots)
-    placed = []
+    placed: list[int] = []
     while len(placed) < limit and current > EPS:
         best = None
         for cell in near_lines(turn, shots, variant.squares(game, state, figure)):
@@ -133,6 +136,7 @@ def marker_play(key: str) -> Play:
         if placed:
             return turn.cell_action("marker", placed[0])
         return turn.special("end_action") if turn.can("end_action") else None
+
     return Play(plan, step)
 
 

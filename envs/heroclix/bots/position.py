@@ -26,8 +26,8 @@ from envs.core.modemove import ModeReach, reachable_modes
 from envs.heroclix.bots.control import controlled_by_us, hostile_scores
 from envs.heroclix.bots.evaluation import FAR, THROW, Evaluator
 from envs.heroclix.bots.variants import best_shot, best_strike
-from envs.heroclix.powers.hooks import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJECTS, has_trait
 from envs.heroclix.movement import mode_rules, move_budget
+from envs.heroclix.powers.hooks import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJECTS, has_trait
 from envs.heroclix.state import GROUND, NO_CELL, SOAR, Phase
 
 POISON_STAYS = 0.8  # the chance that a poisoned neighbour is still there next turn (P-ATT-9)
@@ -54,19 +54,30 @@ class Positions(Evaluator):
         away, HC-3.25), or the legal ones once its move has begun; ``half``: the half move of
         Charge and Running Shot (P-SPD-5, P-SPD-11)."""
         game, state = self.game, self.state
-        if not half and state.selected == figure and not self.can("break_away") \
-                and state.phase in (Phase.MOVE, Phase.FIGURE, Phase.VARIANT):
+        if (
+            not half
+            and state.selected == figure
+            and not self.can("break_away")
+            and state.phase in (Phase.MOVE, Phase.FIGURE, Phase.VARIANT)
+        ):
             ground, soar = self.cells("move"), self.cells("soar")
             if ground or soar:
-                return (np.array(ground + soar, dtype=np.int64),
-                        np.array([GROUND] * len(ground) + [SOAR] * len(soar), dtype=np.int64))
+                return (
+                    np.array(ground + soar, dtype=np.int64),
+                    np.array([GROUND] * len(ground) + [SOAR] * len(soar), dtype=np.int64),
+                )
         budget = move_budget(game, state, figure)
         found = self.search(figure, (budget + 1) // 2 if half else budget)
         modes, cells = np.nonzero(found.ends)
         return cells.astype(np.int64), modes.astype(np.int64)
 
-    def search(self, figure: int, budget: int, ignore_enemies: bool = False,
-               seed: tuple[int, int, int] | None = None) -> ModeReach:
+    def search(
+        self,
+        figure: int,
+        budget: int,
+        ignore_enemies: bool = False,
+        seed: tuple[int, int, int] | None = None,
+    ) -> ModeReach:
         """The move search of a move started now (after breaking away) within ``budget``,
         from ``seed`` (cell, mode, spent) or the figure's square; ``ignore_enemies``: not
         stopped next to enemies (Hypersonic Speed, P-SPD-9)."""
@@ -77,8 +88,9 @@ class Positions(Evaluator):
         proxy.move_ignores_enemies = ignore_enemies
         proxy.broke_away = game.adjacent_enemies(state, figure)
         seed = seed or (int(state.cell[figure]), int(state.mode[figure]), 0)
-        return reachable_modes(game.walls.open_neighbors, [seed], budget,
-                               mode_rules(game, proxy, figure))
+        return reachable_modes(
+            game.walls.open_neighbors, [seed], budget, mode_rules(game, proxy, figure)
+        )
 
     def lines(self, figure: int, cells: np.ndarray, modes: np.ndarray) -> list[Lines]:
         """Each enemy seen from ``cells`` (with ``figure`` lifted off its square); kept for
@@ -102,15 +114,28 @@ class Positions(Evaluator):
             near_e = np.zeros(game.n_cells, dtype=bool)
             row = game.touching[ce] if e_soar else adjacency[ce]
             near_e[row[row >= 0]] = True
-            found = snapshot.targets_from(ce, cells, attacker_soaring=e_soar,
-                                          attacker_flying=bool(game.flyer[e]),
-                                          target_soaring=soar, target_flying=flyer)
-            out.append(Lines(e, ce, e_soar, near_e[cells] & (soar == e_soar), found.clear,
-                             found.hindered, game.chebyshev[cells, ce].astype(np.int64)))
+            found = snapshot.targets_from(
+                ce,
+                cells,
+                attacker_soaring=e_soar,
+                attacker_flying=bool(game.flyer[e]),
+                target_soaring=soar,
+                target_flying=flyer,
+            )
+            out.append(
+                Lines(
+                    e,
+                    ce,
+                    e_soar,
+                    near_e[cells] & (soar == e_soar),
+                    found.clear,
+                    found.hindered,
+                    game.chebyshev[cells, ce].astype(np.int64),
+                )
+            )
         return out
 
-    def walking(self, mover: int, source: int, cells: np.ndarray, cheb: np.ndarray
-                ) -> np.ndarray:
+    def walking(self, mover: int, source: int, cells: np.ndarray, cheb: np.ndarray) -> np.ndarray:
         """Squares ``mover`` walks between ``source`` and each of ``cells``."""
         game = self.game
         if game.flyer[mover] or has_trait(self.keys[mover], CLIMBS):
@@ -118,8 +143,9 @@ class Positions(Evaluator):
         walk = self.bot.distances(game, self.state, source)[cells]
         return np.where(walk >= FAR, cheb + 3, walk)
 
-    def position(self, figure: int, cells: np.ndarray, modes: np.ndarray,
-                 pickup: np.ndarray | bool = True) -> np.ndarray:
+    def position(
+        self, figure: int, cells: np.ndarray, modes: np.ndarray, pickup: np.ndarray | bool = True
+    ) -> np.ndarray:
         """The score of ``figure`` standing on each (cell, mode) (module docstring); where
         ``pickup``, with the object it could pick up on the way."""
         game, state, w = self.game, self.state, self.w
@@ -146,8 +172,11 @@ class Positions(Evaluator):
             e, ce = line.enemy, line.cell
             # my attacks on e from each square next turn
             hind_out = line.clear & ((line.hindered & ~hind_sq[cells]) | hind_sq[ce])
-            clear = line.clear & ~hind_out if has_trait(self.keys[e], HIDDEN_BY_HINDERING) \
+            clear = (
+                line.clear & ~hind_out
+                if has_trait(self.keys[e], HIDDEN_BY_HINDERING)
                 else line.clear
+            )
             offense = np.zeros(cells.size)
             approach = np.zeros(cells.size)
             walk = self.walking(figure, ce, cells, line.cheb)
@@ -172,7 +201,7 @@ class Positions(Evaluator):
                     best_v, reach_v = max(best_v, clean), max(reach_v, limit)
                 offense = np.where(at_v, value, offense)
                 turns = 0.5 + np.maximum(walk - reach_v, 0) / speed
-                approach = np.where(at_v, best_v * w.gamma ** turns, approach)
+                approach = np.where(at_v, best_v * w.gamma**turns, approach)
             best = np.maximum(best, np.maximum(offense, approach))
             danger += self.p_act[e] * self.threat(e, figure, cells, line, soar)
             if "poison" in self.keys[e]:  # P-ATT-9: at the start of its turn, no roll
@@ -189,8 +218,9 @@ class Positions(Evaluator):
                     score += w.next_turn * np.where(beside, self.support_ev(figure, friend), 0.0)
         return score
 
-    def threat(self, enemy: int, figure: int, cells: np.ndarray, line: Lines,
-               soar: np.ndarray) -> np.ndarray:
+    def threat(
+        self, enemy: int, figure: int, cells: np.ndarray, line: Lines, soar: np.ndarray
+    ) -> np.ndarray:
         """Expected value of ``enemy``'s attack on ``figure`` at each square next turn, from
         where it stands; at ``closing``, its close attack once it has walked up (in full
         with Charge: half a move, then the attack)."""
@@ -232,10 +262,14 @@ class Positions(Evaluator):
         soaring = np.zeros(game.n_cells, dtype=bool)
         ground[state.cell[alive & (state.mode != SOAR)]] = True
         soaring[state.cell[alive & (state.mode == SOAR)]] = True
-        return game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
-                                  hindering=game.hindering(state, movement=False),
-                                  ground_figures=ground, soaring_figures=soaring,
-                                  indoor=game.indoor)
+        return game.fire.snapshot(
+            walls_intact=state.walls_intact,
+            blocking=state.blocking,
+            hindering=game.hindering(state, movement=False),
+            ground_figures=ground,
+            soaring_figures=soaring,
+            indoor=game.indoor,
+        )
 
     def objects_near(self) -> np.ndarray:
         """int[n]: the best object (1 light, 2 heavy) on or beside each square (HC-6.6)."""

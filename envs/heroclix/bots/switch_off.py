@@ -29,16 +29,16 @@ never has to be taken; Plasticity against an enemy Plasticity figure is ignored 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from envs.heroclix.bots.control import controlled_by_us
 from envs.heroclix.bots.variants import CCE, close_damage
-from envs.heroclix.powers.mind_control import RANGE_WITHOUT_RANGE
-from envs.heroclix.powers.hooks import HIDDEN_BY_HINDERING, NOT_CONTROLLED, has_trait
-from envs.heroclix.state import NO_OBJECT, SOAR
 from envs.heroclix.combat.targets import close_targets
+from envs.heroclix.powers.hooks import HIDDEN_BY_HINDERING, NOT_CONTROLLED, has_trait
+from envs.heroclix.powers.mind_control import RANGE_WITHOUT_RANGE
+from envs.heroclix.state import NO_OBJECT, SOAR
 
 Plan = tuple[float, str, int, int]
 MOVING = frozenset({"charge", "running_shot", "hypersonic_speed", "phasing"})
@@ -64,6 +64,7 @@ def acting_later(turn) -> list[int]:
 def hostile(test: Callable[[object, int, Plan], bool]) -> Callable:
     def rule(turn, figure, plan):
         return controlled_by_us(turn, figure) and test(turn, figure, plan)
+
     rule.__doc__ = test.__doc__
     return rule
 
@@ -92,8 +93,9 @@ def lends_defense(turn, figure, plan):
     game, state = turn.game, turn.state
     mine = game.defense_value(state, figure)
     return bool(acting_later(turn)) and any(
-        game.owner[f] == game.owner[figure] and f != figure
-        and game.defense_value(state, f) < mine for f in game.adjacent_figures(state, figure))
+        game.owner[f] == game.owner[figure] and f != figure and game.defense_value(state, f) < mine
+        for f in game.adjacent_figures(state, figure)
+    )
 
 
 @hostile
@@ -102,14 +104,14 @@ def holds_ours(turn, figure, plan):
     move needs it)."""
     later = acting_later(turn)
     return not _moves(turn, plan) and any(
-        turn.game.is_adjacent(turn.state, f, figure) for f in later)
+        turn.game.is_adjacent(turn.state, f, figure) for f in later
+    )
 
 
 @hostile
 def blastable_later(turn, figure, plan):
     """P-SPD-5: Charge keeps it from being knocked back, by our Force Blast too."""
-    return not _moves(turn, plan) and any("force_blast" in turn.keys[f]
-                                          for f in acting_later(turn))
+    return not _moves(turn, plan) and any("force_blast" in turn.keys[f] for f in acting_later(turn))
 
 
 # -- our figure's held object ---------------------------------------------------------------------
@@ -118,12 +120,17 @@ def sheds_object(turn, figure, plan):
     Close Combat Expert; without Super Strength it stays on the square, and CCE's +2 hits
     harder than the light object's +1 (and the object is not used up, HC-6.9)."""
     game, state = turn.game, turn.state
-    if controlled_by_us(turn, figure) or state.held[figure] == NO_OBJECT \
-            or "close_combat_expert" not in turn.keys[figure]:
+    if (
+        controlled_by_us(turn, figure)
+        or state.held[figure] == NO_OBJECT
+        or "close_combat_expert" not in turn.keys[figure]
+    ):
         return False
     damage = close_damage(turn, figure, CCE, 0)
-    best = max((turn.ev(figure, t, damage, spec=CCE) for t in close_targets(game, state, figure)),
-               default=-np.inf)
+    best = max(
+        (turn.ev(figure, t, damage, spec=CCE) for t in close_targets(game, state, figure)),
+        default=-np.inf,
+    )
     return best - turn.fumble(figure) > plan[0] + EPS
 
 
@@ -140,16 +147,18 @@ def in_enemy_control(turn, figure: int, plan: Plan) -> bool:
         cells, modes = np.array([int(state.cell[figure])]), np.array([int(state.mode[figure])])
     for line in turn.lines(figure, cells, modes):
         e = line.enemy
-        if "mind_control" not in turn.keys[e] or state.tokens[e] >= 2 \
-                or has_trait(turn.keys[figure], NOT_CONTROLLED):
+        if (
+            "mind_control" not in turn.keys[e]
+            or state.tokens[e] >= 2
+            or has_trait(turn.keys[figure], NOT_CONTROLLED)
+        ):
             continue
         reach = game.range_value(state, e) or RANGE_WITHOUT_RANGE
         if modes[0] == SOAR:
             reach = (reach + 1) // 2  # HC-4.22
         free = not any(m != figure for m in game.adjacent_enemies(state, e))  # HC-4.16
         hidden = has_trait(turn.keys[figure], HIDDEN_BY_HINDERING) and line.hindered[0]
-        if line.adjacent[0] or (free and line.clear[0] and not hidden
-                                and line.cheb[0] <= reach):
+        if line.adjacent[0] or (free and line.clear[0] and not hidden and line.cheb[0] <= reach):
             return True
     return False
 
@@ -157,21 +166,40 @@ def in_enemy_control(turn, figure: int, plan: Plan) -> bool:
 def turned_on_us(key: str) -> Callable:
     """P-SPD-6: an attack power the enemy would use through this figure; switched off
     when the action it is about to take does not use it (a move uses none of them)."""
+
     def rule(turn, figure, plan):
         _, plane, cell, _ = plan
-        if controlled_by_us(turn, figure) or plane == "break_away" or (
-                plane == "power" and turn.game.variant_keys[cell] in MOVING):
+        if (
+            controlled_by_us(turn, figure)
+            or plane == "break_away"
+            or (plane == "power" and turn.game.variant_keys[cell] in MOVING)
+        ):
             return False  # where it ends up is not known yet
         used = (plane == "power" and turn.game.variant_keys[cell] == key) or (
-            key == "telekinesis" and plane == "tk_object")
+            key == "telekinesis" and plane == "tk_object"
+        )
         return not used and in_enemy_control(turn, figure, plan)
+
     return rule
 
 
-ATTACK_POWERS = ("flurry", "force_blast", "running_shot", "hypersonic_speed", "mind_control",
-                 "blades_claws_fangs", "energy_explosion", "pulse_wave", "quake",
-                 "incapacitate", "psychic_blast", "telekinesis", "ranged_combat_expert",
-                 "exploit_weakness", "close_combat_expert")
+ATTACK_POWERS = (
+    "flurry",
+    "force_blast",
+    "running_shot",
+    "hypersonic_speed",
+    "mind_control",
+    "blades_claws_fangs",
+    "energy_explosion",
+    "pulse_wave",
+    "quake",
+    "incapacitate",
+    "psychic_blast",
+    "telekinesis",
+    "ranged_combat_expert",
+    "exploit_weakness",
+    "close_combat_expert",
+)
 
 SWITCH_OFF: dict[str, Callable[[object, int, Plan], bool]] = {
     "super_senses": attacked_later,

@@ -38,19 +38,19 @@ are priced in their own modules (:mod:`envs.heroclix.bots.control`, :mod:`envs.h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from envs.bots import best_scored
 from envs.heroclix.bots.evaluation import D6, STRIKE, Evaluator
 from envs.heroclix.combat.resolve import AttackSpec, enhancement
-from envs.heroclix.powers.hooks import HIDDEN_BY_HINDERING, HOOKS, NO_KNOCKBACK, VARIANTS, has_trait
-from envs.heroclix.movement import move_budget
-from envs.heroclix.state import NO_OBJECT, SOAR, Phase
 from envs.heroclix.combat.targets import close_targets, ranged_targets
+from envs.heroclix.movement import move_budget
+from envs.heroclix.powers.hooks import HIDDEN_BY_HINDERING, HOOKS, NO_KNOCKBACK, VARIANTS, has_trait
 from envs.heroclix.powers.variants import COMBAT_EXPERT_BONUS, QUAKE_DAMAGE
+from envs.heroclix.state import NO_OBJECT, SOAR, Phase
 
 # The specs of powers.variants' variants, as the engine resolves them.
 CCE = AttackSpec("close", power="close_combat_expert", bonus=COMBAT_EXPERT_BONUS)
@@ -65,7 +65,11 @@ EXPLOSION = AttackSpec("ranged", power="energy_explosion", damage=1, splash=True
 PULSE = AttackSpec("ranged", power="pulse_wave", penetrating=True)  # powers in range ignored
 PLAIN_RANGED = AttackSpec("ranged")
 
-CLOSE_SPECS = {"close_combat_expert": CCE, "exploit_weakness": EXPLOIT, "blades_claws_fangs": BLADES}
+CLOSE_SPECS = {
+    "close_combat_expert": CCE,
+    "exploit_weakness": EXPLOIT,
+    "blades_claws_fangs": BLADES,
+}
 RANGED_SPECS = {"ranged_combat_expert": RCE, "psychic_blast": PSYCHIC}
 DOUBLES = 1.0 / 6.0  # a hit rolled on doubles knocks the target back (HC-4.8)
 
@@ -87,33 +91,40 @@ def best_strike(turn: Evaluator, attacker: int, target: int, held: int) -> float
     for key in turn.keys[attacker]:
         spec = CLOSE_SPECS.get(key)
         if spec is not None and not (spec is CCE and held):
-            best = max(best, turn.ev(attacker, target, close_damage(turn, attacker, spec, held),
-                                     spec=spec))
+            best = max(
+                best, turn.ev(attacker, target, close_damage(turn, attacker, spec, held), spec=spec)
+            )
     return best
 
 
-def best_shot(turn: Evaluator, attacker: int, target: int, damage: int | None = None
-              ) -> tuple[float, float]:
+def best_shot(
+    turn: Evaluator, attacker: int, target: int, damage: int | None = None
+) -> tuple[float, float]:
     """(clear, hindered) value of the best single-target ranged attack: its own shot (or a
     thrown object's ``damage``), Ranged Combat Expert, Psychic Blast."""
     if damage is not None:
-        return (turn.ev(attacker, target, damage, kind="ranged"),
-                turn.ev(attacker, target, damage, True, kind="ranged"))
+        return (
+            turn.ev(attacker, target, damage, kind="ranged"),
+            turn.ev(attacker, target, damage, True, kind="ranged"),
+        )
     dmg = int(turn.values[attacker, 3])
-    specs = [(PLAIN_RANGED, dmg)] + [(s, dmg + s.bonus) for k, s in RANGED_SPECS.items()
-                                     if k in turn.keys[attacker]]
-    return (max(turn.ev(attacker, target, d, spec=s) for s, d in specs),
-            max(turn.ev(attacker, target, d, True, spec=s) for s, d in specs))
+    specs = [(PLAIN_RANGED, dmg)] + [
+        (s, dmg + s.bonus) for k, s in RANGED_SPECS.items() if k in turn.keys[attacker]
+    ]
+    return (
+        max(turn.ev(attacker, target, d, spec=s) for s, d in specs),
+        max(turn.ev(attacker, target, d, True, spec=s) for s, d in specs),
+    )
 
 
 # -- targets in the VARIANT phase ---------------------------------------------------------------
-def pick(turn, plane: str, score: Callable[[int], float], end: float | None = None
-         ) -> int | None:
+def pick(turn, plane: str, score: Callable[[int], float], end: float | None = None) -> int | None:
     """The best legal ``plane`` action by ``score(target)``; ``end_action`` (worth ``end``)
     when it is legal and scores more."""
     state = turn.state
-    options = [(score(int(state.occupant[c])), turn.cell_action(plane, c))
-               for c in turn.cells(plane)]
+    options = [
+        (score(int(state.occupant[c])), turn.cell_action(plane, c)) for c in turn.cells(plane)
+    ]
     if end is not None and turn.can("end_action"):
         options.append((end, turn.special("end_action")))
     return best_scored(options) if options else None
@@ -124,9 +135,11 @@ def strike_value(turn, figure: int, target: int, spec: AttackSpec) -> float:
     return turn.ev(figure, target, damage, spec=spec) - turn.fumble(figure)
 
 
-def close_play(spec: AttackSpec, allowed: Callable[[Evaluator, int], bool] = lambda t, f: True
-               ) -> "Play":
+def close_play(
+    spec: AttackSpec, allowed: Callable[[Evaluator, int], bool] = lambda t, f: True
+) -> Play:
     """A close attack on one adjacent enemy under ``spec``."""
+
     def plan(turn, figure):
         targets = close_targets(turn.game, turn.state, figure)
         if not targets or not allowed(turn, figure):
@@ -135,6 +148,7 @@ def close_play(spec: AttackSpec, allowed: Callable[[Evaluator, int], bool] = lam
 
     def step(turn):
         return pick(turn, "close", lambda t: strike_value(turn, turn.state.selected, t, spec))
+
     return Play(plan, step)
 
 
@@ -156,8 +170,12 @@ def flurry_plan(turn, figure):
 
 def flurry_step(turn):
     end = 0.0 if turn.state.variant_stage else None
-    return pick(turn, "close", lambda t: strike_value(turn, turn.state.selected, t,
-                                                      AttackSpec("close")), end)
+    return pick(
+        turn,
+        "close",
+        lambda t: strike_value(turn, turn.state.selected, t, AttackSpec("close")),
+        end,
+    )
 
 
 def quake_plan(turn, figure):
@@ -176,9 +194,11 @@ def pulse_plan(turn, figure):
         return None
     damage = 1 if len(caught) >= 2 else int(turn.values[figure, 3])
     owner = turn.game.owner[figure]
-    value = sum((1.0 if turn.game.owner[f] != owner else -1.0)
-                * turn.ev(figure, f, damage, hindered, kind="ranged", spec=PULSE)
-                for f, hindered in caught.items())
+    value = sum(
+        (1.0 if turn.game.owner[f] != owner else -1.0)
+        * turn.ev(figure, f, damage, hindered, kind="ranged", spec=PULSE)
+        for f, hindered in caught.items()
+    )
     return value - turn.fumble(figure)
 
 
@@ -186,17 +206,26 @@ def blast_value(turn, figure: int, target: int) -> float:
     """P-SPD-8: knocked back 1d6 squares, no roll: a wall or edge on the way hurts."""
     game, state = turn.game, turn.state
     here = int(state.cell[figure])
-    hurt = np.mean([turn.hurt(target, game.knockback_path(state, target, here, d).extra_damage)
-                    for d in D6])
+    hurt = np.mean(
+        [turn.hurt(target, game.knockback_path(state, target, here, d).extra_damage) for d in D6]
+    )
     shooter = turn.shot_range(figure) > 0
-    away = turn.w.separation * turn.p_act.get(target, 0.0) * best_strike(
-        turn, target, figure, turn.held_class(target)) if shooter else 0.0
+    away = (
+        turn.w.separation
+        * turn.p_act.get(target, 0.0)
+        * best_strike(turn, target, figure, turn.held_class(target))
+        if shooter
+        else 0.0
+    )
     return float(hurt) + away
 
 
 def blastable(turn, figure: int) -> list[int]:
-    return [e for e in turn.game.adjacent_enemies(turn.state, figure)
-            if not has_trait(turn.keys[e], NO_KNOCKBACK)]
+    return [
+        e
+        for e in turn.game.adjacent_enemies(turn.state, figure)
+        if not has_trait(turn.keys[e], NO_KNOCKBACK)
+    ]
 
 
 def blast_plan(turn, figure):
@@ -214,8 +243,10 @@ def plain_group(turn, figure: int, spec: AttackSpec = PLAIN_RANGED) -> Group:
     dmg = turn.enhanced(figure) + spec.bonus
 
     def total(group, shots):
-        return sum(turn.ev(figure, g, dmg, shots.get(g, False), len(group) > 1, spec=spec)
-                   for g in group) - turn.fumble(figure)
+        return sum(
+            turn.ev(figure, g, dmg, shots.get(g, False), len(group) > 1, spec=spec) for g in group
+        ) - turn.fumble(figure)
+
     return total
 
 
@@ -237,6 +268,7 @@ def explosion_group(turn, figure: int) -> Group:
             ev = turn.ev(figure, f, per * n, f in group and shots.get(f, False), spec=EXPLOSION)
             value += -ev if game.owner[f] == mine else ev
         return value - turn.fumble(figure)
+
     return total
 
 
@@ -255,7 +287,7 @@ def variant_shots(turn, figure: int, key: str) -> dict[int, bool]:
     return HOOKS.get(VARIANTS, key).shootable(turn.game, turn.state, figure)
 
 
-def ranged_play(key: str, bolts: int | None = None) -> "Play":
+def ranged_play(key: str, bolts: int | None = None) -> Play:
     def plan(turn, figure):
         shots = variant_shots(turn, figure, key)
         if not shots:
@@ -264,15 +296,19 @@ def ranged_play(key: str, bolts: int | None = None) -> "Play":
 
     def step(turn):
         figure = turn.state.selected
-        _, plane, cell = turn.volley(figure, [], variant_shots(turn, figure, key),
-                                     GROUPS[key](turn, figure), bolts)
+        _, plane, cell = turn.volley(
+            figure, [], variant_shots(turn, figure, key), GROUPS[key](turn, figure), bolts
+        )
         return turn.legal(plane, cell)
+
     return Play(plan, step)
 
 
 def incapacitate_plan(turn, figure):
-    options = [strike_value(turn, figure, t, INCAP_CLOSE)
-               for t in close_targets(turn.game, turn.state, figure)]
+    options = [
+        strike_value(turn, figure, t, INCAP_CLOSE)
+        for t in close_targets(turn.game, turn.state, figure)
+    ]
     shots = ranged_targets(turn.game, turn.state, figure)
     if shots:
         options.append(turn.volley(figure, [], shots, GROUPS["incapacitate"](turn, figure))[0])
@@ -281,8 +317,13 @@ def incapacitate_plan(turn, figure):
 
 def incapacitate_step(turn):
     figure = turn.state.selected
-    close = [(strike_value(turn, figure, int(turn.state.occupant[c]), INCAP_CLOSE),
-              turn.cell_action("close", c)) for c in turn.cells("close")]
+    close = [
+        (
+            strike_value(turn, figure, int(turn.state.occupant[c]), INCAP_CLOSE),
+            turn.cell_action("close", c),
+        )
+        for c in turn.cells("close")
+    ]
     shots = ranged_targets(turn.game, turn.state, figure)
     if shots and turn.cells("ranged"):
         value, plane, cell = turn.volley(figure, [], shots, GROUPS["incapacitate"](turn, figure))
@@ -303,8 +344,14 @@ def close_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray) -> np.nd
     return best
 
 
-def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
-               reach: int | None = None, bolts: int | None = None) -> np.ndarray:
+def shots_from(
+    turn,
+    figure: int,
+    cells: np.ndarray,
+    modes: np.ndarray,
+    reach: int | None = None,
+    bolts: int | None = None,
+) -> np.ndarray:
     """The best ranged attack from each square (-inf where no enemy can be shot), at
     ``reach`` (the figure's range by default) with ``bolts`` targets at most."""
     game, state = turn.game, turn.state
@@ -314,16 +361,19 @@ def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
     # next to it hovers, and then only at those
     adjacent = np.zeros(cells.size, dtype=bool)
     beside_walker = np.zeros(cells.size, dtype=bool)
-    exception = game.flags["hover_adjacent_ranged_exception"]
-    hovering = {line.enemy: exception and not line.soaring and game.flies(state, line.enemy)
-                for line in seen}
+    exception = game.options.hover_adjacent_ranged_exception
+    hovering = {
+        line.enemy: exception and not line.soaring and game.flies(state, line.enemy)
+        for line in seen
+    }
     for line in seen:
         adjacent |= line.adjacent
         if not hovering[line.enemy]:
             beside_walker |= line.adjacent
     hind_sq = game.hindering(state, movement=False)
     dmg = int(turn.values[figure, 3])
-    singles, multis = [], []
+    singles: list[np.ndarray] = []  # per line of fire, the score on each cell
+    multis: list[np.ndarray] = []
     for line in seen:
         if line.enemy in state.untargetable:  # P-DMG-7: out of this action
             continue
@@ -347,13 +397,15 @@ def shots_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
     return single - turn.fumble(figure)
 
 
-def rush_scores(turn, figure: int, cells: np.ndarray, modes: np.ndarray,
-                attack: Callable) -> np.ndarray:
+def rush_scores(
+    turn, figure: int, cells: np.ndarray, modes: np.ndarray, attack: Callable
+) -> np.ndarray:
     """Attack from each square (-inf where none) plus the square's position gain over
     staying."""
     state = turn.state
-    here = turn.position(figure, np.array([int(state.cell[figure])]),
-                         np.array([int(state.mode[figure])]), False)[0]
+    here = turn.position(
+        figure, np.array([int(state.cell[figure])]), np.array([int(state.mode[figure])]), False
+    )[0]
     return attack(turn, figure, cells, modes) + turn.position(figure, cells, modes, False) - here
 
 
@@ -368,10 +420,12 @@ def engine_shot_squares(turn, figure: int) -> bool:
     return bool(HOOKS.get(VARIANTS, "running_shot").shot_squares(game, trial, figure, first=True))
 
 
-def rush_play(attack: Callable, plane: str, end: float | None,
-              check: Callable | None = None) -> "Play":
+def rush_play(
+    attack: Callable, plane: str, end: float | None, check: Callable | None = None
+) -> Play:
     """Charge (close, the attack optional) or Running Shot (ranged, from a shot square);
     ``check`` confirms with the engine that the variant can go on once chosen."""
+
     def plan(turn, figure):
         cells, modes = turn.reach(figure, half=True)
         if not cells.size:
@@ -395,10 +449,12 @@ def rush_play(attack: Callable, plane: str, end: float | None,
             best = int(np.argmax(scores))
             return turn.cell_action("soar" if modes[best] == SOAR else "move", int(cells[best]))
         if plane == "close":
-            return pick(turn, "close", lambda t: strike_value(turn, figure, t,
-                                                              AttackSpec("close")), end)
+            return pick(
+                turn, "close", lambda t: strike_value(turn, figure, t, AttackSpec("close")), end
+            )
         _, p, cell = turn.volley(figure, [], ranged_targets(turn.game, turn.state, figure))
         return turn.legal(p, cell)
+
     return Play(plan, step)
 
 
@@ -437,8 +493,9 @@ def fallback_step(turn) -> int:
     spec = AttackSpec("close")
     action = pick(turn, "close", lambda t: strike_value(turn, figure, t, spec))
     if action is None and turn.cells("ranged"):
-        action = pick(turn, "ranged", lambda t: turn.ev(figure, t, int(turn.values[figure, 3]),
-                                                        kind="ranged"))
+        action = pick(
+            turn, "ranged", lambda t: turn.ev(figure, t, int(turn.values[figure, 3]), kind="ranged")
+        )
     if action is None and (turn.cells("move") or turn.cells("soar")):
         action = turn.best_destination(figure)
     if action is None:

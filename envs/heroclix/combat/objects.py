@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.heroclix.game import HeroclixBase
 from envs.heroclix.data.maps import Terrain
+from envs.heroclix.game import HeroclixBase
 from envs.heroclix.powers.hooks import MOVES_OBJECTS, NO_RANGED, PICKS_UP_OBJECTS, has_trait
 from envs.heroclix.state import NO_OBJECT, SOAR, State
 
@@ -34,8 +34,11 @@ def objects_beside(game: HeroclixBase, state: State, cell: int) -> list[int]:
 
 def pickup_squares(game: HeroclixBase, state: State, figure: int) -> list[int]:
     """HC-6.5/6.6: where ``figure`` may pick up an object now (none if it holds one)."""
-    if (state.held[figure] != NO_OBJECT or state.mode[figure] == SOAR
-            or not has_trait(game.powers(state, figure), PICKS_UP_OBJECTS)):
+    if (
+        state.held[figure] != NO_OBJECT
+        or state.mode[figure] == SOAR
+        or not has_trait(game.powers(state, figure), PICKS_UP_OBJECTS)
+    ):
         return []
     return objects_beside(game, state, int(state.cell[figure]))
 
@@ -76,8 +79,9 @@ def object_paths(game: HeroclixBase, state: State, start: int, limit: int) -> np
 
 def tk_destinations(game: HeroclixBase, state: State, obj: int) -> list[int]:
     dist = object_paths(game, state, int(state.objects[obj]), TK_REACH)
-    clear = ((game.board.terrain == Terrain.CLEAR) & ~state.rubble & game.board.exists
-             & ~state.blocking)
+    clear = (
+        (game.board.terrain == Terrain.CLEAR) & ~state.rubble & game.board.exists & ~state.blocking
+    )
     free = clear & (state.occupant < 0) & ~game.objects.lying(state.objects)
     return [int(c) for c in np.flatnonzero((dist > 0) & free)]
 
@@ -96,8 +100,9 @@ def tk_targets(game: HeroclixBase, state: State, figure: int, obj: int) -> list[
         if dist[cell] < 0 or enemy in state.untargetable:
             continue
         count = int(dist[cell]) + int(level[cell] > level[start])
-        high = state.mode[enemy] == SOAR or (game.flags["tk_flyer_limit_includes_hover"]
-                                             and game.flies(state, enemy))
+        high = state.mode[enemy] == SOAR or (
+            game.options.tk_flyer_limit_includes_hover and game.flies(state, enemy)
+        )
         if count <= (TK_REACH_SOARING if high else TK_REACH):
             found.append(cell)
     return sorted(found)

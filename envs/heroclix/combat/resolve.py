@@ -39,13 +39,28 @@ from dataclasses import dataclass, field
 
 from envs.core.events import Event
 from envs.core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
-from envs.heroclix.game import HeroclixBase
-from envs.heroclix.flags import ROLLS_WITH_HITS
-from envs.heroclix.phases.interrupts import ACCEPT, DECLINE, KNOCKBACK, MASTERMIND, ask
-from envs.heroclix.powers.hooks import (AIMS_FOR_FRIENDS, AVOIDS_TARGET, ENHANCES_RANGED, EVADES, GROUNDED, HOOKS,
-                     LASTING, LENDS_ATTACK, LENDS_DEFENSE, LENDS_DEFENSE_TEAM, NO_KNOCKBACK,
-                     RALLIES, REDUCTION_ROLL, RETALIATES, TRANSFERS_DAMAGE, has_trait)
 from envs.heroclix.combat.targets import fire_snapshot
+from envs.heroclix.flags import ROLLS_WITH_HITS
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.phases.interrupts import ACCEPT, DECLINE, KNOCKBACK, MASTERMIND, ask
+from envs.heroclix.powers.hooks import (
+    AIMS_FOR_FRIENDS,
+    AVOIDS_TARGET,
+    ENHANCES_RANGED,
+    EVADES,
+    GROUNDED,
+    HOOKS,
+    LASTING,
+    LENDS_ATTACK,
+    LENDS_DEFENSE,
+    LENDS_DEFENSE_TEAM,
+    NO_KNOCKBACK,
+    RALLIES,
+    REDUCTION_ROLL,
+    RETALIATES,
+    TRANSFERS_DAMAGE,
+    has_trait,
+)
 from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
 
 REDUCIBLE = frozenset({"attack", "knockback", "poison"})
@@ -83,7 +98,7 @@ class AttackResult:
 
     attacker: int
     spec: AttackSpec
-    dice: tuple[int, int]
+    dice: tuple[int, ...]  # the two dice of the attack roll
     hits: list[int] = field(default_factory=list)  # figures hit
     damage_taken: dict[int, int] = field(default_factory=dict)  # figure -> clicks taken
 
@@ -97,13 +112,23 @@ def reduced(game: HeroclixBase, state: State, figure: int, amount: int, kind: st
     keys = game.powers(state, figure)
     amount = int(HOOKS.total(DAMAGE_TAKEN, amount, game, state, figure, kind, keys=keys))
     if amount > 0:
-        amount = int(HOOKS.total(REDUCTION_ROLL, amount, game, state, figure, kind, amount,
-                                 keys=keys))
+        amount = int(
+            HOOKS.total(REDUCTION_ROLL, amount, game, state, figure, kind, amount, keys=keys)
+        )
     return max(0, amount)
 
 
-def deal_damage(game: HeroclixBase, state: State, figure: int, amount: int, kind: str,
-                source: int, events: list[Event], *, penetrating: bool = False) -> int:
+def deal_damage(
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    amount: int,
+    kind: str,
+    source: int,
+    events: list[Event],
+    *,
+    penetrating: bool = False,
+) -> int:
     """Turn ``figure``'s dial ``amount`` clicks after its reductions for ``kind`` (none when
     ``penetrating``); ``source`` is the figure that dealt it (the figure itself for pushing
     and critical misses). Returns the clicks actually taken."""
@@ -119,8 +144,14 @@ def deal_damage(game: HeroclixBase, state: State, figure: int, amount: int, kind
     before = int(state.click[figure])
     state.click[figure] = min(before + amount, int(game.dial_length[figure]))
     taken = int(state.click[figure]) - before
-    events.append(Event("damage", f"{game.label(figure)} takes {taken} ({kind})", state.seat,
-                        cells=(int(state.cell[figure]),)))
+    events.append(
+        Event(
+            "damage",
+            f"{game.label(figure)} takes {taken} ({kind})",
+            state.seat,
+            cells=(int(state.cell[figure]),),
+        )
+    )
     if state.click[figure] >= game.dial_length[figure]:
         knock_out(game, state, figure, source, kind, events)
     else:
@@ -135,8 +166,14 @@ def heal(game: HeroclixBase, state: State, figure: int, amount: int, events: lis
     healed = min(amount, int(state.click[figure]))
     if healed:
         state.click[figure] -= healed
-        events.append(Event("heal", f"{game.label(figure)} heals {healed}", state.seat,
-                            cells=(int(state.cell[figure]),)))
+        events.append(
+            Event(
+                "heal",
+                f"{game.label(figure)} heals {healed}",
+                state.seat,
+                cells=(int(state.cell[figure]),),
+            )
+        )
         after_click(game, state, figure, events)
     return healed
 
@@ -149,13 +186,20 @@ def after_click(game: HeroclixBase, state: State, figure: int, events: list[Even
     HOOKS.run(LASTING, game, state, "dial", figure, events)
     if state.mode[figure] == SOAR and has_trait(game.powers(state, figure), GROUNDED):
         state.mode[figure] = GROUND
-        events.append(Event("earthbound", f"{game.label(figure)} is grounded", state.seat,
-                            cells=(int(state.cell[figure]),)))
+        events.append(
+            Event(
+                "earthbound",
+                f"{game.label(figure)} is grounded",
+                state.seat,
+                cells=(int(state.cell[figure]),),
+            )
+        )
         deal_damage(game, state, figure, 1, "earthbound", figure, events)
 
 
-def knock_out(game: HeroclixBase, state: State, figure: int, source: int, kind: str,
-              events: list[Event]) -> None:
+def knock_out(
+    game: HeroclixBase, state: State, figure: int, source: int, kind: str, events: list[Event]
+) -> None:
     """HC-4.5: off the map at once; what it holds stays on its square (HC-6.10); points to
     whoever dealt the finishing blow (HC-7.5-7.8)."""
     cell = int(state.cell[figure])
@@ -179,26 +223,46 @@ def knock_out(game: HeroclixBase, state: State, figure: int, source: int, kind: 
         for seat in opponents:
             state.vp[seat] += points / len(opponents)
         how = " (split among its opponents)"
-    events.append(Event("ko", f"{game.label(figure)} is KO'd by {kind}{how}", state.seat,
-                        cells=(cell,)))
+    events.append(
+        Event("ko", f"{game.label(figure)} is KO'd by {kind}{how}", state.seat, cells=(cell,))
+    )
     if state.passenger == figure:
         state.passenger = NO_FIGURE
     HOOKS.run(LASTING, game, state, "dial", figure, events)
     if game.team_keys[figure]:  # TA-FF: the other members rally (heal 1) [impl: always]
         for friend in game.alive(state, owner):
-            if has_trait(game.powers(state, friend), RALLIES) \
-                    and set(game.team_keys[friend]) & set(game.team_keys[figure]):
+            if has_trait(game.powers(state, friend), RALLIES) and set(game.team_keys[friend]) & set(
+                game.team_keys[figure]
+            ):
                 heal(game, state, friend, 1, events)
 
 
-def attack_total(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int,
-                 roll: int) -> int:
+def attack_total(
+    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, roll: int
+) -> int:
     base = game.attack_value(state, attacker)
     if has_trait(game.powers(state, attacker), LENDS_ATTACK):  # TA-SS: the higher [impl]
-        base = max([base, *(game.attack_value(state, f) for f in members_beside(
-            game, state, attacker, LENDS_ATTACK))])
-    return int(HOOKS.total(ATTACK_VALUE, roll + base, game, state, spec, attacker, target,
-                           keys=game.powers(state, attacker)))
+        base = max(
+            [
+                base,
+                *(
+                    game.attack_value(state, f)
+                    for f in members_beside(game, state, attacker, LENDS_ATTACK)
+                ),
+            ]
+        )
+    return int(
+        HOOKS.total(
+            ATTACK_VALUE,
+            roll + base,
+            game,
+            state,
+            spec,
+            attacker,
+            target,
+            keys=game.powers(state, attacker),
+        )
+    )
 
 
 def members_beside(game: HeroclixBase, state: State, figure: int, trait: str) -> list[int]:
@@ -207,8 +271,11 @@ def members_beside(game: HeroclixBase, state: State, figure: int, trait: str) ->
     controller's figures, not its owner's (P-SPD-6)."""
     sides = game.sides(state)
     side = sides[figure]
-    return [f for f in game.adjacent_figures(state, figure)
-            if sides[f] == side and has_trait(game.powers(state, f), trait)]
+    return [
+        f
+        for f in game.adjacent_figures(state, figure)
+        if sides[f] == side and has_trait(game.powers(state, f), trait)
+    ]
 
 
 def defense_base(game: HeroclixBase, state: State, target: int) -> int:
@@ -217,17 +284,29 @@ def defense_base(game: HeroclixBase, state: State, target: int) -> int:
     lenders = members_beside(game, state, target, LENDS_DEFENSE)
     if has_trait(game.powers(state, target), LENDS_DEFENSE_TEAM):
         lenders += members_beside(game, state, target, LENDS_DEFENSE_TEAM)
-    return max([game.defense_value(state, target),
-                *(game.defense_value(state, f) for f in lenders)])
+    return max(
+        [game.defense_value(state, target), *(game.defense_value(state, f) for f in lenders)]
+    )
 
 
-def defense_total(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int,
-                  hindered: bool) -> int:
+def defense_total(
+    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, hindered: bool
+) -> int:
     base = defense_base(game, state, target) + int(hindered)
     if spec.kind == "ranged" and hydra_aim(game, state, attacker, target):
         base -= 1  # TA-HYD
-    return int(HOOKS.total(DEFENSE_VALUE, base, game, state, spec, attacker, target,
-                           keys=game.powers(state, target)))
+    return int(
+        HOOKS.total(
+            DEFENSE_VALUE,
+            base,
+            game,
+            state,
+            spec,
+            attacker,
+            target,
+            keys=game.powers(state, target),
+        )
+    )
 
 
 def hydra_aim(game: HeroclixBase, state: State, attacker: int, target: int) -> bool:
@@ -236,9 +315,12 @@ def hydra_aim(game: HeroclixBase, state: State, attacker: int, target: int) -> b
     if not helpers:
         return False
     snapshot = fire_snapshot(game, state)
-    return any(snapshot.targets_from(int(state.cell[h]), [int(state.cell[target])],
-                                     attacker_flying=game.flies(state, h)).clear[0]
-               for h in helpers)
+    return any(
+        snapshot.targets_from(
+            int(state.cell[h]), [int(state.cell[target])], attacker_flying=game.flies(state, h)
+        ).clear[0]
+        for h in helpers
+    )
 
 
 def enhancement(game: HeroclixBase, state: State, attacker: int) -> int:
@@ -246,19 +328,32 @@ def enhancement(game: HeroclixBase, state: State, attacker: int) -> int:
     return len(members_beside(game, state, attacker, ENHANCES_RANGED))
 
 
-def avoids_targeting(game: HeroclixBase, state: State, attacker: int, target: int,
-                     events: list[Event]) -> bool:
+def avoids_targeting(
+    game: HeroclixBase, state: State, attacker: int, target: int, events: list[Event]
+) -> bool:
     """P-DMG-7: a declared target's roll not to be one; it stays out of this action."""
     if not HOOKS.any(AVOIDS_TARGET, game, state, attacker, target, keys=game.powers(state, target)):
         return False
     state.untargetable = [*state.untargetable, target]
-    events.append(Event("shape_change", f"{game.label(target)} cannot be targeted",
-                        state.seat, cells=(int(state.cell[target]),)))
+    events.append(
+        Event(
+            "shape_change",
+            f"{game.label(target)} cannot be targeted",
+            state.seat,
+            cells=(int(state.cell[target]),),
+        )
+    )
     return True
 
 
-def _victims(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, targets: list[int],
-             hindered: dict[int, bool] | None) -> list[tuple[int, int, bool]]:
+def _victims(
+    game: HeroclixBase,
+    state: State,
+    spec: AttackSpec,
+    attacker: int,
+    targets: list[int],
+    hindered: dict[int, bool] | None,
+) -> list[tuple[int, int, bool]]:
     """(figure, times hit if the roll beats it, hindered) in the order resolved: the
     targets, then Energy Explosion's figures adjacent to them (P-ATT-2: no +1 for them)."""
     out: dict[int, list] = {}
@@ -277,10 +372,17 @@ def _victims(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, 
     return [(f, n, h) for f, (n, h) in out.items()]
 
 
-def resolve_attack(game: HeroclixBase, state: State, attacker: int, targets: list[int],
-                   spec: AttackSpec, events: list[Event], *,
-                   hindered: dict[int, bool] | None = None,
-                   origin: int | None = None) -> AttackResult:
+def resolve_attack(
+    game: HeroclixBase,
+    state: State,
+    attacker: int,
+    targets: list[int],
+    spec: AttackSpec,
+    events: list[Event],
+    *,
+    hindered: dict[int, bool] | None = None,
+    origin: int | None = None,
+) -> AttackResult:
     """One attack (steps 1-6 of the module docstring). ``origin`` is the square knockback
     pushes away from (the attacker's by default)."""
     dice = game.roll_for(state, attacker, 2)
@@ -288,10 +390,15 @@ def resolve_attack(game: HeroclixBase, state: State, attacker: int, targets: lis
     result = AttackResult(attacker, spec, dice)
     source_cell = int(state.cell[attacker]) if origin is None else origin
     names = ", ".join(game.label(t) for t in targets)
-    events.append(Event("attack", f"{game.label(attacker)} {spec.label} on {names}: rolls "
-                        f"{dice[0]}+{dice[1]}", state.seat,
-                        cells=(source_cell, int(state.cell[targets[0]])),
-                        dice=tuple(str(d) for d in dice)))
+    events.append(
+        Event(
+            "attack",
+            f"{game.label(attacker)} {spec.label} on {names}: rolls {dice[0]}+{dice[1]}",
+            state.seat,
+            cells=(source_cell, int(state.cell[targets[0]])),
+            dice=tuple(str(d) for d in dice),
+        )
+    )
     if total_roll == 2:  # HC-4.6
         events.append(Event("critical_miss", "critical miss", state.seat))
         deal_damage(game, state, attacker, 1, "critical_miss", attacker, events)
@@ -302,60 +409,105 @@ def resolve_attack(game: HeroclixBase, state: State, attacker: int, targets: lis
     for victim, times, hindered_line in _victims(game, state, spec, attacker, targets, hindered):
         if state.cell[victim] == NO_CELL or times == 0:
             continue
-        hit = critical or attack_total(game, state, spec, attacker, victim, total_roll) >= \
-            defense_total(game, state, spec, attacker, victim, hindered_line)
+        hit = critical or attack_total(
+            game, state, spec, attacker, victim, total_roll
+        ) >= defense_total(game, state, spec, attacker, victim, hindered_line)
         if not hit:
             events.append(Event("miss", f"misses {game.label(victim)}", state.seat))
             continue
         result.hits.append(victim)
         if HOOKS.any(EVADES, game, state, spec, victim, keys=game.powers(state, victim)):
-            events.append(Event("evade", f"{game.label(victim)} evades", state.seat,
-                                cells=(int(state.cell[victim]),)))
+            events.append(
+                Event(
+                    "evade",
+                    f"{game.label(victim)} evades",
+                    state.seat,
+                    cells=(int(state.cell[victim]),),
+                )
+            )
             continue
-        if spec.extra_token and game.owner[victim] != game.owner[attacker] \
-                and state.tokens[victim] < MAX_TOKENS:
+        if (
+            spec.extra_token
+            and game.owner[victim] != game.owner[attacker]
+            and state.tokens[victim] < MAX_TOKENS
+        ):
             state.tokens[victim] += 1
-            events.append(Event("token", f"{game.label(victim)} gets an action token",
-                                state.seat, cells=(int(state.cell[victim]),)))
+            events.append(
+                Event(
+                    "token",
+                    f"{game.label(victim)} gets an action token",
+                    state.seat,
+                    cells=(int(state.cell[victim]),),
+                )
+            )
         if not spec.deals_damage:
             continue
         amount = per_hit * times + int(critical)  # HC-4.7 (P-ATT-2: +1 to each figure hit)
         if spec.damage_roll:
             amount = _rolled_damage(game, state, spec, attacker, events) + int(critical)
-        victim, taken = land_damage(game, state, spec, attacker, victim, amount,
-                                    spec.always_knockback or dice[0] == dice[1],  # HC-4.8
-                                    source_cell, events)
+        victim, taken = land_damage(
+            game,
+            state,
+            spec,
+            attacker,
+            victim,
+            amount,
+            spec.always_knockback or dice[0] == dice[1],  # HC-4.8
+            source_cell,
+            events,
+        )
         result.damage_taken[victim] = taken
     if state.cell[attacker] != NO_CELL:
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
     return result
 
 
-def land_damage(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, victim: int,
-                amount: int, knocked: bool, source_cell: int,
-                events: list[Event]) -> tuple[int, int]:
+def land_damage(
+    game: HeroclixBase,
+    state: State,
+    spec: AttackSpec,
+    attacker: int,
+    victim: int,
+    amount: int,
+    knocked: bool,
+    source_cell: int,
+    events: list[Event],
+) -> tuple[int, int]:
     """An attack's damage reaching a figure that was hit and did not evade (steps 4-5):
     Mastermind may pass it on, Mystics strike back, and knockback follows when ``knocked``
     (or when Combat Reflexes under its 2008 flag chooses it). Returns (the figure that took
     it, the clicks taken)."""
     victim = damage_recipient(game, state, victim, amount, "attack")
     victim_cell = int(state.cell[victim])
-    taken = deal_damage(game, state, victim, amount, "attack", attacker, events,
-                        penetrating=spec.penetrating)
-    if taken > 0 and has_trait(game.powers(state, victim), RETALIATES) \
-            and state.cell[attacker] != NO_CELL:  # TA-MYS: not an attack, not reduced
+    taken = deal_damage(
+        game, state, victim, amount, "attack", attacker, events, penetrating=spec.penetrating
+    )
+    if (
+        taken > 0
+        and has_trait(game.powers(state, victim), RETALIATES)
+        and state.cell[attacker] != NO_CELL
+    ):  # TA-MYS: not an attack, not reduced
         deal_damage(game, state, attacker, 1, "retaliation", victim, events)
-    if not knocked and taken > 0 and state.cell[victim] != NO_CELL \
-            and game.has_trait(state, victim, ROLLS_WITH_HITS):  # flag combat_reflexes_2008
+    if (
+        not knocked
+        and taken > 0
+        and state.cell[victim] != NO_CELL
+        and game.has_trait(state, victim, ROLLS_WITH_HITS)
+    ):  # flag combat_reflexes_2008
         knocked = ask(state, [KNOCKBACK, int(game.owner[victim]), victim, taken]) == ACCEPT
-    if knocked and taken > 0 and state.cell[victim] != NO_CELL \
-            and not has_trait(game.powers(state, victim), NO_KNOCKBACK):
+    if (
+        knocked
+        and taken > 0
+        and state.cell[victim] != NO_CELL
+        and not has_trait(game.powers(state, victim), NO_KNOCKBACK)
+    ):
         knock_back(game, state, victim, source_cell, victim_cell, taken, attacker, events)
     return victim, taken
 
 
-def _damage_value(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int,
-                  n_targets: int) -> int:
+def _damage_value(
+    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, n_targets: int
+) -> int:
     """Damage per hit before a 12 and the target's reductions (step 4)."""
     base = game.damage_value(state, attacker) if spec.damage is None else spec.damage
     if spec.damage_cap is not None:
@@ -368,24 +520,39 @@ def _damage_value(game: HeroclixBase, state: State, spec: AttackSpec, attacker: 
     return amount
 
 
-def _rolled_damage(game: HeroclixBase, state: State, spec: AttackSpec, attacker: int,
-                   events: list[Event]) -> int:
+def _rolled_damage(
+    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, events: list[Event]
+) -> int:
     """P-ATT-1: the d6 replaces the damage value; the modifiers still add."""
     roll = game.roll_for(state, attacker)[0]
     events.append(Event("damage_roll", f"damage roll {roll}", state.seat, dice=(str(roll),)))
     return roll + spec.bonus
 
 
-def knock_back(game: HeroclixBase, state: State, target: int, source_cell: int, target_cell: int,
-               distance: int, attacker: int, events: list[Event]) -> None:
+def knock_back(
+    game: HeroclixBase,
+    state: State,
+    target: int,
+    source_cell: int,
+    target_cell: int,
+    distance: int,
+    attacker: int,
+    events: list[Event],
+) -> None:
     """HC-4.9-4.13 through the core search; the extra damage is its own instance."""
     push = game.knockback_path(state, target, source_cell, distance)
     stop = push.stop
     if stop != target_cell:
         game.move_figure(state, target, stop)
-    events.append(Event("knockback", f"{game.label(target)} is knocked back to "
-                        f"{game.cell_label(stop)} ({push.reason.value})", state.seat,
-                        cells=(target_cell, stop)))
+    events.append(
+        Event(
+            "knockback",
+            f"{game.label(target)} is knocked back to "
+            f"{game.cell_label(stop)} ({push.reason.value})",
+            state.seat,
+            cells=(target_cell, stop),
+        )
+    )
     if push.extra_damage and not game.has_trait(state, target, ROLLS_WITH_HITS):
         target = damage_recipient(game, state, target, push.extra_damage, "knockback")
         deal_damage(game, state, target, push.extra_damage, "knockback", attacker, events)
@@ -398,13 +565,18 @@ def damage_recipient(game: HeroclixBase, state: State, figure: int, amount: int,
     Pushing damage too with the ``mastermind_pushing`` flag."""
     if amount <= 0 or not has_trait(game.powers(state, figure), TRANSFERS_DAMAGE):
         return figure
-    if kind == "pushing" and not game.flags["mastermind_pushing"]:
+    if kind == "pushing" and not game.options.mastermind_pushing:
         return figure
     owner, points = game.owner[figure], game.points[figure]
-    friends = [f for f in game.adjacent_figures(state, figure)
-               if game.owner[f] == owner and game.points[f] < points]
+    friends = [
+        f
+        for f in game.adjacent_figures(state, figure)
+        if game.owner[f] == owner and game.points[f] < points
+    ]
     if not friends:
         return figure
-    answer = ask(state, [MASTERMIND, int(owner), figure, int(amount),
-                         *sorted(int(state.cell[f]) for f in friends)])
+    answer = ask(
+        state,
+        [MASTERMIND, int(owner), figure, int(amount), *sorted(int(state.cell[f]) for f in friends)],
+    )
     return figure if answer == DECLINE else int(state.occupant[answer])

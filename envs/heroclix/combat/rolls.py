@@ -16,11 +16,11 @@ to reroll ends the question.
 
 from __future__ import annotations
 
+from envs.heroclix.combat.targets import within_sight
 from envs.heroclix.dice import roll_d6
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.phases.interrupts import PROBABILITY, REROLL, ask
 from envs.heroclix.state import State
-from envs.heroclix.combat.targets import within_sight
 
 POWER = "probability_control"
 OWN_TURN, OPPONENTS_TURN = 0, 1
@@ -28,14 +28,15 @@ OWN_TURN, OPPONENTS_TURN = 0, 1
 
 def roll_for(game: HeroclixBase, state: State, figure: int, dice: int = 1) -> tuple[int, ...]:
     result = tuple(roll_d6(state) for _ in range(dice))
-    if not game.flags["probability_control"] or figure < 0:
+    if not game.options.probability_control or figure < 0:
         return result
     roller = int(game.owner[figure])
     if state.seat != roller:
         return result  # both windows are for rolls of the player whose turn it is
     for seat in [(roller + k) % game.num_players for k in range(game.num_players)]:
-        window = [OWN_TURN, seat, state.turns] if seat == roller \
-            else [OPPONENTS_TURN, seat, state.round]
+        window = (
+            [OWN_TURN, seat, state.turns] if seat == roller else [OPPONENTS_TURN, seat, state.round]
+        )
         if window in state.rerolls or not _controls_near(game, state, seat, figure):
             continue
         if ask(state, [PROBABILITY, seat, figure, sum(result)]) == REROLL:

@@ -9,12 +9,21 @@ HC-4.18 (``max(|dr|, |dc|)``), halved rounding up against a soaring target (HC-4
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any, Protocol
 
-from envs.core.firelines import FireSnapshot
-from envs.heroclix.game import HeroclixBase
+import numpy as np
+import numpy.typing as npt
+
+from envs.core.firelines import FireSnapshot, FireTargets
 from envs.heroclix.flags import CLOSE_SOARING
-from envs.heroclix.powers.hooks import CLOSE_ANY_LEVEL, HIDDEN_BY_HINDERING, NO_RANGED, PICKS_UP_OBJECTS, has_trait
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.powers.hooks import (
+    CLOSE_ANY_LEVEL,
+    HIDDEN_BY_HINDERING,
+    NO_RANGED,
+    PICKS_UP_OBJECTS,
+    has_trait,
+)
 from envs.heroclix.state import NO_CELL, NO_OBJECT, SOAR, State
 
 LIGHT_THROW, HEAVY_THROW = (6, 2), (4, 3)  # HC-6.12: (range, damage); HC-6.18 the same damage
@@ -29,9 +38,30 @@ def fire_snapshot(game: HeroclixBase, state: State) -> FireSnapshot:
     soaring = np.zeros(game.n_cells, dtype=bool)
     ground[state.cell[alive & (state.mode != SOAR)]] = True
     soaring[state.cell[alive & (state.mode == SOAR)]] = True
-    return game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
-                              hindering=game.hindering(state, movement=False),
-                              ground_figures=ground, soaring_figures=soaring, indoor=game.indoor)
+    return game.fire.snapshot(
+        walls_intact=state.walls_intact,
+        blocking=state.blocking,
+        hindering=game.hindering(state, movement=False),
+        ground_figures=ground,
+        soaring_figures=soaring,
+        indoor=game.indoor,
+    )
+
+
+class LineSource(Protocol):
+    """What the target searches ask lines of fire of: a :class:`FireSnapshot`, or a
+    :class:`LazySnapshot` that builds one when first asked."""
+
+    def targets_from(
+        self,
+        a: int,
+        targets: npt.ArrayLike | None = None,
+        *,
+        attacker_soaring: bool = False,
+        attacker_flying: bool = False,
+        target_soaring: bool | np.ndarray = False,
+        target_flying: bool | np.ndarray = False,
+    ) -> FireTargets: ...
 
 
 class LazySnapshot:
@@ -41,7 +71,7 @@ class LazySnapshot:
         self.game, self.state = game, state
         self._snapshot: FireSnapshot | None = None
 
-    def targets_from(self, *args, **kwargs):
+    def targets_from(self, *args: Any, **kwargs: Any) -> FireTargets:
         if self._snapshot is None:
             self._snapshot = fire_snapshot(self.game, self.state)
         return self._snapshot.targets_from(*args, **kwargs)
@@ -54,17 +84,26 @@ def close_targets(game: HeroclixBase, state: State, figure: int) -> list[int]:
     found = [e for e in game.adjacent_enemies(state, figure) if e not in state.untargetable]
     if game.has_trait(state, figure, CLOSE_SOARING) and state.mode[figure] != SOAR:
         touching = game.touching[int(state.cell[figure])].tolist()  # flag leapclimb_hits_soaring
-        found += [e for e in game.enemies_of(state, figure) if state.mode[e] == SOAR
-                  and int(state.cell[e]) in touching and e not in state.untargetable]
+        found += [
+            e
+            for e in game.enemies_of(state, figure)
+            if state.mode[e] == SOAR
+            and int(state.cell[e]) in touching
+            and e not in state.untargetable
+        ]
     if has_trait(game.powers(state, figure), CLOSE_ANY_LEVEL) and state.mode[figure] != SOAR:
         cell = int(state.cell[figure])
         open_steps = game.neighbors(state)[cell]
         for enemy in game.enemies_of(state, figure):
             there = int(state.cell[enemy])
-            if (enemy not in found and state.mode[enemy] != SOAR
-                    and enemy not in state.untargetable
-                    and game.board.level[there] != game.board.level[cell]
-                    and there in open_steps and not state.blocking[there]):
+            if (
+                enemy not in found
+                and state.mode[enemy] != SOAR
+                and enemy not in state.untargetable
+                and game.board.level[there] != game.board.level[cell]
+                and there in open_steps
+                and not state.blocking[there]
+            ):
                 found.append(enemy)
     return sorted(found)
 
@@ -83,14 +122,16 @@ def shootable_while_adjacent(game: HeroclixBase, state: State, figure: int) -> l
     adjacent = game.adjacent_enemies(state, figure)
     if not adjacent:
         return None
-    if game.flags["hover_adjacent_ranged_exception"] and all(
-            game.flies(state, e) and state.mode[e] != SOAR for e in adjacent):
+    if game.options.hover_adjacent_ranged_exception and all(
+        game.flies(state, e) and state.mode[e] != SOAR for e in adjacent
+    ):
         return adjacent
     return []
 
 
-def shots(game: HeroclixBase, state: State, figure: int, reach: int,
-          snapshot: FireSnapshot | None = None) -> dict[int, bool]:
+def shots(
+    game: HeroclixBase, state: State, figure: int, reach: int, snapshot: LineSource | None = None
+) -> dict[int, bool]:
     """Enemies ``figure`` may shoot at ``reach`` squares: enemy -> hindered (+1, HC-5.11).
     Only adjacent hovering enemies, or none, while an enemy is adjacent
     (:func:`shootable_while_adjacent`); none when ``reach`` is 0 (HC-4.15) or the figure makes
@@ -100,38 +141,54 @@ def shots(game: HeroclixBase, state: State, figure: int, reach: int,
     if reach <= 0 or allowed == [] or has_trait(game.powers(state, figure), NO_RANGED):
         return {}
     cell = int(state.cell[figure])
-    enemies = [e for e in (game.enemies_of(state, figure) if allowed is None else allowed)
-               if in_range(game, state, cell, e, reach) and e not in state.untargetable]
+    enemies = [
+        e
+        for e in (game.enemies_of(state, figure) if allowed is None else allowed)
+        if in_range(game, state, cell, e, reach) and e not in state.untargetable
+    ]
     if not enemies:
         return {}
     return lines_to(game, state, figure, enemies, snapshot or fire_snapshot(game, state))
 
 
-def lines_to(game: HeroclixBase, state: State, figure: int, others: list[int],
-             snapshot: FireSnapshot, stealth: bool = True) -> dict[int, bool]:
+def lines_to(
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    others: list[int],
+    snapshot: LineSource,
+    stealth: bool = True,
+) -> dict[int, bool]:
     """The figures of ``others`` (not ``figure``) with a clear line of fire from ``figure``
     under ``snapshot``: figure -> hindered (HC-5.11), flight included (HC-4.23). With
     ``stealth``, Stealth (P-SPD-10) turns a hindered line to a figure into a blocked one."""
     if not others:
         return {}
     found = snapshot.targets_from(
-        int(state.cell[figure]), np.asarray([state.cell[f] for f in others]),
+        int(state.cell[figure]),
+        np.asarray([state.cell[f] for f in others]),
         attacker_soaring=bool(state.mode[figure] == SOAR),
         attacker_flying=game.flies(state, figure),
         target_soaring=np.asarray([state.mode[f] == SOAR for f in others]),
-        target_flying=np.asarray([game.flies(state, f) for f in others]))
-    return {f: bool(h) for f, c, h in zip(others, found.clear, found.hindered)
-            if c and not (stealth and h and has_trait(game.powers(state, f), HIDDEN_BY_HINDERING))}
+        target_flying=np.asarray([game.flies(state, f) for f in others]),
+    )
+    return {
+        f: bool(h)
+        for f, c, h in zip(others, found.clear, found.hindered)
+        if c and not (stealth and h and has_trait(game.powers(state, f), HIDDEN_BY_HINDERING))
+    }
 
 
-def ranged_targets(game: HeroclixBase, state: State, figure: int,
-                   snapshot: FireSnapshot | None = None) -> dict[int, bool]:
+def ranged_targets(
+    game: HeroclixBase, state: State, figure: int, snapshot: LineSource | None = None
+) -> dict[int, bool]:
     """HC-4.15-4.24 with the figure's own range."""
     return shots(game, state, figure, game.range_value(state, figure), snapshot)
 
 
-def throw_targets(game: HeroclixBase, state: State, figure: int,
-                  snapshot: FireSnapshot | None = None) -> dict[int, bool]:
+def throw_targets(
+    game: HeroclixBase, state: State, figure: int, snapshot: LineSource | None = None
+) -> dict[int, bool]:
     """HC-6.12: a held object thrown at range 6 (light) or 4 (heavy), one target."""
     held = int(state.held[figure])
     if held == NO_OBJECT or not has_trait(game.powers(state, figure), PICKS_UP_OBJECTS):
@@ -155,8 +212,9 @@ def close_break_damage(game: HeroclixBase, state: State, figure: int) -> int:
     """A close attack's damage on terrain or an object: the damage value and a held
     object's bonus (HC-6.11), + 2 for Super Strength under the 2008 flag."""
     damage = game.damage_value(state, figure) + strike_bonus(game, state, figure)
-    if game.flags["superstrength_2008_wall_bonus"] and has_trait(game.powers(state, figure),
-                                                                 PICKS_UP_OBJECTS):
+    if game.options.superstrength_2008_wall_bonus and has_trait(
+        game.powers(state, figure), PICKS_UP_OBJECTS
+    ):
         damage += SUPER_STRENGTH_WALL_BONUS
     return damage
 
@@ -171,8 +229,11 @@ def break_shots(game: HeroclixBase, state: State, figure: int) -> list[tuple[int
     """HC-5.16 default: the ranged attacks that could break terrain, as (range, damage,
     thrown): the figure's own shot, then a held object thrown (HC-6.12: 6 or 4 squares for
     2 or 3). Only those dealing 3 count; none while an enemy is adjacent (HC-4.16)."""
-    if state.mode[figure] == SOAR or game.adjacent_enemies(state, figure) \
-            or has_trait(game.powers(state, figure), NO_RANGED):
+    if (
+        state.mode[figure] == SOAR
+        or game.adjacent_enemies(state, figure)
+        or has_trait(game.powers(state, figure), NO_RANGED)
+    ):
         return []
     shots = []
     reach = game.range_value(state, figure)
@@ -186,8 +247,9 @@ def break_shots(game: HeroclixBase, state: State, figure: int) -> list[tuple[int
     return shots
 
 
-def break_shot(game: HeroclixBase, state: State, figure: int, square: int
-               ) -> tuple[int, int, bool] | None:
+def break_shot(
+    game: HeroclixBase, state: State, figure: int, square: int
+) -> tuple[int, int, bool] | None:
     """The first of :func:`break_shots` that reaches ``square`` (the one the attack uses)."""
     distance = int(game.chebyshev[state.cell[figure], square])
     return next((s for s in break_shots(game, state, figure) if distance <= s[0]), None)
@@ -203,8 +265,11 @@ def close_breakables(game: HeroclixBase, state: State, figure: int) -> list[int]
     objects = game.objects.lying(state.objects)
     breakable = (state.blocking & game.board.exists) | objects
     level = game.board.level
-    close = {int(c) for c in game.neighbors(state)[cell] if c >= 0 and breakable[c]
-             and (level[c] == level[cell] or state.blocking[c])}
+    close = {
+        int(c)
+        for c in game.neighbors(state)[cell]
+        if c >= 0 and breakable[c] and (level[c] == level[cell] or state.blocking[c])
+    }
     if objects[cell]:
         close.add(cell)
     return sorted(close)
@@ -219,8 +284,9 @@ def close_walls(game: HeroclixBase, state: State, figure: int) -> list[tuple[int
     return [(cell, side) for side in np.flatnonzero(standing[cell]).tolist()]
 
 
-def terrain_targets(game: HeroclixBase, state: State, figure: int,
-                    snapshot: FireSnapshot | None = None) -> tuple[list[int], bool]:
+def terrain_targets(
+    game: HeroclixBase, state: State, figure: int, snapshot: LineSource | None = None
+) -> tuple[list[int], bool]:
     """HC-5.16 / HC-6.4: blocking squares and unheld objects the figure can break now, and
     whether that is a close attack (:func:`close_breakables`) or ranged. Close wins when
     both are possible (its damage is never lower)."""
@@ -246,8 +312,9 @@ def terrain_targets(game: HeroclixBase, state: State, figure: int,
     return [int(c) for c in near[found.clear]], False
 
 
-def wall_targets(game: HeroclixBase, state: State, figure: int,
-                 snapshot: FireSnapshot | None = None) -> list[tuple[int, int]]:
+def wall_targets(
+    game: HeroclixBase, state: State, figure: int, snapshot: LineSource | None = None
+) -> list[tuple[int, int]]:
     """HC-5.16 default: (square, side 0..3 = N, E, S, W) of each wall the figure can break:
     close, a wall on its own square's side; ranged, a wall on the far side of a square in
     range and line of fire (the square in front of the wall)."""
@@ -262,8 +329,9 @@ def wall_targets(game: HeroclixBase, state: State, figure: int,
     if not shots:
         return found
     reach = max(s[0] for s in shots)
-    near = np.flatnonzero(standing.any(axis=1) & (game.chebyshev[cell] <= reach)
-                          & game.board.exists)
+    near = np.flatnonzero(
+        standing.any(axis=1) & (game.chebyshev[cell] <= reach) & game.board.exists
+    )
     near = near[near != cell]
     if not near.size:
         return found
@@ -282,7 +350,8 @@ def within_sight(game: HeroclixBase, state: State, figure: int, others: list[int
     """``others`` within 10 squares and a clear line of fire of ``figure`` (not an attack:
     no adjacency rule, no bolts); Stealth blocks a hindered line (P-SPD-10)."""
     cell = int(state.cell[figure])
-    near = [f for f in others if f != figure
-            and int(game.chebyshev[cell, state.cell[f]]) <= SIGHT_REACH]
+    near = [
+        f for f in others if f != figure and int(game.chebyshev[cell, state.cell[f]]) <= SIGHT_REACH
+    ]
     seen = list(lines_to(game, state, figure, near, fire_snapshot(game, state))) if near else []
     return sorted(seen + [figure] * (figure in others))

@@ -85,12 +85,27 @@ from typing import Annotated, Any
 
 import pydantic
 
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
-                                ScenarioError, list_data_ids, load_yaml, read_text,
-                                resolve_data_file, validate)
-
-from envs.heroclix.powers.catalog import COLUMNS, POWERS, Column, Tier, UnknownPowerError, close_power_keys
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    ScenarioError,
+    list_data_ids,
+    load_yaml,
+    read_text,
+    resolve_data_file,
+    validate,
+)
 from envs.heroclix.data.teams import teams
+from envs.heroclix.powers.catalog import (
+    COLUMNS,
+    POWERS,
+    Column,
+    Tier,
+    UnknownPowerError,
+    close_power_keys,
+)
 
 __all__ = [
     "FIGURES_DIR",
@@ -119,9 +134,9 @@ KO = "KO"
 STARTING_CLICK = 0
 """Every dial starts at click 0, the green line (HC-2.8); healing never goes past it."""
 
-VALUE_RANGES: Mapping[Column, tuple[int, int]] = MappingProxyType({
-    Column.SPEED: (0, 20), Column.ATTACK: (0, 20), Column.DEFENSE: (0, 30),
-    Column.DAMAGE: (0, 10)})
+VALUE_RANGES: Mapping[Column, tuple[int, int]] = MappingProxyType(
+    {Column.SPEED: (0, 20), Column.ATTACK: (0, 20), Column.DEFENSE: (0, 30), Column.DAMAGE: (0, 10)}
+)
 """Allowed ``(lowest, highest)`` of each dial value, both included."""
 
 MAX_POINTS = 1000
@@ -253,8 +268,10 @@ class Figure:
     def click(self, click: int) -> Click:
         """The values and powers at ``click`` (0 .. clicks_to_ko - 1)."""
         if not 0 <= click < self.clicks_to_ko:
-            raise IndexError(f"{self.id} has clicks 0..{self.clicks_to_ko - 1} before KO "
-                             f"(click {self.clicks_to_ko}); no click {click}")
+            raise IndexError(
+                f"{self.id} has clicks 0..{self.clicks_to_ko - 1} before KO "
+                f"(click {self.clicks_to_ko}); no click {click}"
+            )
         return self.dial[click]
 
     def powers_at(self, click: int) -> tuple[str, ...]:
@@ -284,8 +301,11 @@ class Figure:
 
 def archenemies(a: Figure, b: Figure) -> bool:
     """HC-3.10: the same archenemy colour (not None) and different names."""
-    return (a.archenemy_color is not None and a.archenemy_color == b.archenemy_color
-            and a.name != b.name)
+    return (
+        a.archenemy_color is not None
+        and a.archenemy_color == b.archenemy_color
+        and a.name != b.name
+    )
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -324,8 +344,9 @@ def _parse(text: str, source: str, file_name: str | None) -> Figure:
     return figure_from_data(data, lines, (), file_name=file_name)
 
 
-def figure_from_data(data: Any, lines: LineMap, at: Sequence[str | int] = (), *,
-                     file_name: str | None = None) -> Figure:
+def figure_from_data(
+    data: Any, lines: LineMap, at: Sequence[str | int] = (), *, file_name: str | None = None
+) -> Figure:
     """The figure written at path ``at`` of a parsed YAML document (``()`` = the whole
     document; ``("figures", 2)`` = an inline figure of a scenario). Errors name fields from the
     document root. With ``file_name``, the id must equal the file name without its ending."""
@@ -337,16 +358,33 @@ def figure_from_data(data: Any, lines: LineMap, at: Sequence[str | int] = (), *,
         raise lines.error(at + ("name",), f"name {spec.name!r} has blanks at its start or end")
     if file_name is not None and spec.id != Path(file_name).stem:
         # Ids are how figures are listed and referenced, so they must not drift from files.
-        raise lines.error(at + ("id",), f"id '{spec.id}' does not match the file name "
-                                        f"'{file_name}' (expected id '{Path(file_name).stem}')")
+        raise lines.error(
+            at + ("id",),
+            f"id '{spec.id}' does not match the file name "
+            f"'{file_name}' (expected id '{Path(file_name).stem}')",
+        )
     if spec.team is not None and spec.team not in teams():
-        raise lines.error(at + ("team",), f"unknown team {spec.team!r}; known: "
-                                          f"{', '.join(sorted(teams()))} (teams.yaml)")
+        raise lines.error(
+            at + ("team",),
+            f"unknown team {spec.team!r}; known: {', '.join(sorted(teams()))} (teams.yaml)",
+        )
     dial = _build_dial(spec, lines, at + ("dial",))
-    return Figure(id=spec.id, ref=spec.ref, name=spec.name, points=spec.points, team=spec.team,
-                  range=spec.range, targets=spec.targets, flyer=spec.flyer, unique=spec.unique,
-                  archenemy_color=spec.archenemy_color, dial=dial, provenance=spec.provenance,
-                  notes=spec.notes, source=lines.source)
+    return Figure(
+        id=spec.id,
+        ref=spec.ref,
+        name=spec.name,
+        points=spec.points,
+        team=spec.team,
+        range=spec.range,
+        targets=spec.targets,
+        flyer=spec.flyer,
+        unique=spec.unique,
+        archenemy_color=spec.archenemy_color,
+        dial=dial,
+        provenance=spec.provenance,
+        notes=spec.notes,
+        source=lines.source,
+    )
 
 
 def _value_at(data: Any, at: tuple[str | int, ...]) -> Any:
@@ -356,8 +394,9 @@ def _value_at(data: Any, at: tuple[str | int, ...]) -> Any:
     return value
 
 
-def _validate_at(model: type[pydantic.BaseModel], value: Any, lines: LineMap,
-                 at: tuple[str | int, ...]) -> Any:
+def _validate_at(
+    model: type[pydantic.BaseModel], value: Any, lines: LineMap, at: tuple[str | int, ...]
+) -> Any:
     # validate() reports fields relative to ``value``; re-root them so an inline figure's
     # errors name the whole path ("figures.2.dial.0.values") and its real line.
     try:
@@ -368,68 +407,95 @@ def _validate_at(model: type[pydantic.BaseModel], value: Any, lines: LineMap,
             path = at + (tuple(err.field.split(".")) if err.field else ())
             rooted.append(lines.error(path, err.message))
         first = rooted[0]
-        raise ScenarioError(first.source, first.message, line=first.line, field=first.field,
-                            others=rooted[1:]) from None
+        raise ScenarioError(
+            first.source, first.message, line=first.line, field=first.field, others=rooted[1:]
+        ) from None
 
 
-def _build_dial(spec: FigureFile, lines: LineMap, at: tuple[str | int, ...]
-                ) -> tuple[Click, ...]:
+def _build_dial(spec: FigureFile, lines: LineMap, at: tuple[str | int, ...]) -> tuple[Click, ...]:
     entries = spec.dial
     if not entries:
-        raise lines.error(at, "the dial is empty: list its clicks from the starting position "
-                              "(click 0), then KO")
+        raise lines.error(
+            at, "the dial is empty: list its clicks from the starting position (click 0), then KO"
+        )
     if len(entries) > MAX_CLICKS + 1:
-        raise lines.error(at, f"the dial has {len(entries)} entries; a dial has at most "
-                              f"{MAX_CLICKS} clicks before KO")
+        raise lines.error(
+            at,
+            f"the dial has {len(entries)} entries; a dial has at most "
+            f"{MAX_CLICKS} clicks before KO",
+        )
     clicks: list[Click] = []
     for index, entry in enumerate(entries):
         here = at + (index,)
         if entry == KO:
             if index != len(entries) - 1:
-                raise lines.error(here, f"KO is the first KO click and must be the dial's last "
-                                        f"entry, exactly once; entry {index} is KO but "
-                                        f"{len(entries) - 1 - index} more entries follow it")
+                raise lines.error(
+                    here,
+                    f"KO is the first KO click and must be the dial's last "
+                    f"entry, exactly once; entry {index} is KO but "
+                    f"{len(entries) - 1 - index} more entries follow it",
+                )
             if not clicks:
                 raise lines.error(here, "the dial needs at least one click before KO")
             return tuple(clicks)
         if not isinstance(entry, dict):
-            raise lines.error(here, f"expected a click such as {{values: [8, 10, 17, 3], "
-                                    f"powers: [~, ~, toughness, ~]}} or KO, got {entry!r}")
-        clicks.append(_build_click(_validate_at(ClickFile, entry, lines, here), spec, lines,
-                                   here))
-    raise lines.error(at + (len(entries) - 1,),
-                      f"the dial must end with KO (the first KO click, HC-4.5); its last entry "
-                      f"(entry {len(entries) - 1}) is a click")
+            raise lines.error(
+                here,
+                f"expected a click such as {{values: [8, 10, 17, 3], "
+                f"powers: [~, ~, toughness, ~]}} or KO, got {entry!r}",
+            )
+        clicks.append(_build_click(_validate_at(ClickFile, entry, lines, here), spec, lines, here))
+    raise lines.error(
+        at + (len(entries) - 1,),
+        f"the dial must end with KO (the first KO click, HC-4.5); its last entry "
+        f"(entry {len(entries) - 1}) is a click",
+    )
 
 
-def _build_click(click: ClickFile, spec: FigureFile, lines: LineMap,
-                 at: tuple[str | int, ...]) -> Click:
+def _build_click(
+    click: ClickFile, spec: FigureFile, lines: LineMap, at: tuple[str | int, ...]
+) -> Click:
     for name, got in (("values", click.values), ("powers", click.powers)):
         if len(got) != len(COLUMNS):
-            raise lines.error(at + (name,), f"{name} has {len(got)} entries; write exactly "
-                                             f"4: [speed, attack, defense, damage]")
+            raise lines.error(
+                at + (name,),
+                f"{name} has {len(got)} entries; write exactly 4: [speed, attack, defense, damage]",
+            )
     for column, value in zip(COLUMNS, click.values):
         low, high = VALUE_RANGES[column]
         if not low <= value <= high:
-            raise lines.error(at + ("values", column.position),
-                              f"{column.value} {value} is out of range {low}..{high}")
+            raise lines.error(
+                at + ("values", column.position),
+                f"{column.value} {value} is out of range {low}..{high}",
+            )
     for column, key in zip(COLUMNS, click.powers):
         if key is not None:
             _check_power(key, column, spec, lines, at + ("powers", column.position))
     speed, attack, defense, damage = click.values
-    return Click(speed, attack, defense, damage, powers=tuple(click.powers))
+    # Both lists have exactly four entries (checked above); unpacked so the 4-tuple is typed.
+    on_speed, on_attack, on_defense, on_damage = click.powers
+    return Click(
+        speed, attack, defense, damage, powers=(on_speed, on_attack, on_defense, on_damage)
+    )
 
 
-def _check_power(key: str, column: Column, spec: FigureFile, lines: LineMap,
-                 at: tuple[str | int, ...]) -> None:
+def _check_power(
+    key: str, column: Column, spec: FigureFile, lines: LineMap, at: tuple[str | int, ...]
+) -> None:
     found = POWERS.get(key)
     if found is None:
         raise lines.error(at, str(UnknownPowerError(key, close_power_keys(key))))
     if found.column is not column:
-        raise lines.error(at, f"'{key}' ({found.rule_id} {found.name}) is a "
-                              f"{found.column.value} power: write it in the {found.column.value} "
-                              f"place (powers[{found.column.position}]), not under "
-                              f"{column.value} (powers[{column.position}])")
+        raise lines.error(
+            at,
+            f"'{key}' ({found.rule_id} {found.name}) is a "
+            f"{found.column.value} power: write it in the {found.column.value} "
+            f"place (powers[{found.column.position}]), not under "
+            f"{column.value} (powers[{column.position}])",
+        )
     if key == "earthbound" and not spec.flyer:
-        raise lines.error(at, "'earthbound' (P-SPD-4) makes a flyer count as a non-flyer; "
-                              "only a figure with 'flyer: true' may have it")
+        raise lines.error(
+            at,
+            "'earthbound' (P-SPD-4) makes a flyer count as a non-flyer; "
+            "only a figure with 'flyer: true' may have it",
+        )

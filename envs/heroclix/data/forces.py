@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from envs.core.scenario import FieldPath, LineMap, ScenarioError, dotted
-
 from envs.heroclix.data.figures import Figure, archenemies
 
 __all__ = [
@@ -102,11 +101,18 @@ class Force:
 
 def _build_total_problem(build_total: object) -> ForceProblem | None:
     # bool is an int in Python; "True" as a build total is a typo, not 1 point.
-    if (not isinstance(build_total, int) or isinstance(build_total, bool) or build_total <= 0
-            or build_total % POINTS_PER_ACTION):
-        return ForceProblem("HC-2.2", f"the build total must be a positive whole multiple of "
-                                      f"{POINTS_PER_ACTION} (100, 200, 300, ...); got "
-                                      f"{build_total!r}")
+    if (
+        not isinstance(build_total, int)
+        or isinstance(build_total, bool)
+        or build_total <= 0
+        or build_total % POINTS_PER_ACTION
+    ):
+        return ForceProblem(
+            "HC-2.2",
+            f"the build total must be a positive whole multiple of "
+            f"{POINTS_PER_ACTION} (100, 200, 300, ...); got "
+            f"{build_total!r}",
+        )
     return None
 
 
@@ -140,9 +146,13 @@ def force_problems(figures: Sequence[Figure], build_total: int) -> list[ForcePro
     spent = sum(f.points for f in figures)
     if total_problem is None and spent > build_total:
         listed = " + ".join(f"{f.points} {f.id}" for f in figures)
-        problems.append(ForceProblem(
-            "HC-2.3", f"the figures cost {spent} points ({listed}), {spent - build_total} over "
-                      f"the build total of {build_total}"))
+        problems.append(
+            ForceProblem(
+                "HC-2.3",
+                f"the figures cost {spent} points ({listed}), {spent - build_total} over "
+                f"the build total of {build_total}",
+            )
+        )
     problems.extend(_unique_problems(figures))
     problems.extend(_archenemy_problems(figures))
     return problems
@@ -158,10 +168,14 @@ def _unique_problems(figures: Sequence[Figure]) -> list[ForceProblem]:
         if len(indices) > 1:
             figure = figures[indices[0]]
             where = ", ".join(str(i) for i in indices)
-            problems.append(ForceProblem(
-                "HC-2.4", f"unique figure {_label(figure)} is in the force {len(indices)} times "
-                          f"(entries {where}); a unique figure may be taken once per force",
-                tuple(indices)))
+            problems.append(
+                ForceProblem(
+                    "HC-2.4",
+                    f"unique figure {_label(figure)} is in the force {len(indices)} times "
+                    f"(entries {where}); a unique figure may be taken once per force",
+                    tuple(indices),
+                )
+            )
     return problems
 
 
@@ -173,17 +187,28 @@ def _archenemy_problems(figures: Sequence[Figure]) -> list[ForceProblem]:
         for i in range(j):
             earlier = figures[i]
             if archenemies(earlier, later):
-                problems.append(ForceProblem(
-                    "HC-3.11", f"{_label(earlier, i)} and {_label(later, j)} "
-                               f"are archenemies (both '{later.archenemy_color}', HC-3.10) and "
-                               f"may not be on the same force", (i, j)))
+                problems.append(
+                    ForceProblem(
+                        "HC-3.11",
+                        f"{_label(earlier, i)} and {_label(later, j)} "
+                        f"are archenemies (both '{later.archenemy_color}', HC-3.10) and "
+                        f"may not be on the same force",
+                        (i, j),
+                    )
+                )
     return problems
 
 
-def check_force(figures: Sequence[Figure], build_total: int, *, lines: LineMap | None = None,
-                source: str | None = None, at: FieldPath = (),
-                build_total_at: FieldPath | None = None,
-                figure_paths: Sequence[FieldPath] | None = None) -> Force:
+def check_force(
+    figures: Sequence[Figure],
+    build_total: int,
+    *,
+    lines: LineMap | None = None,
+    source: str | None = None,
+    at: FieldPath = (),
+    build_total_at: FieldPath | None = None,
+    figure_paths: Sequence[FieldPath] | None = None,
+) -> Force:
     """Check one player's force (HC-2.2, HC-2.3, HC-2.4, HC-3.11) and return it.
 
     From code, pass only ``figures`` and ``build_total``: a broken force raises
@@ -200,8 +225,7 @@ def check_force(figures: Sequence[Figure], build_total: int, *, lines: LineMap |
             about figures is reported at its last figure's entry (default ``at``).
     """
     if figure_paths is not None and len(figure_paths) != len(figures):
-        raise ValueError(f"figure_paths has {len(figure_paths)} paths for {len(figures)} "
-                         f"figures")
+        raise ValueError(f"figure_paths has {len(figure_paths)} paths for {len(figures)} figures")
     problems = force_problems(figures, build_total)
     if not problems:
         return Force(tuple(figures), build_total)
@@ -222,5 +246,6 @@ def check_force(figures: Sequence[Figure], build_total: int, *, lines: LineMap |
 
     errors = [error_of(p) for p in problems]
     first = errors[0]
-    raise ScenarioError(first.source, first.message, line=first.line, field=first.field,
-                        others=errors[1:]) from ForceError(problems)
+    raise ScenarioError(
+        first.source, first.message, line=first.line, field=first.field, others=errors[1:]
+    ) from ForceError(problems)

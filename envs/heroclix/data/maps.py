@@ -131,12 +131,33 @@ import yaml
 
 from envs.core.adjacency import adjacency_table
 from envs.core.board import Board, Topology
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
-                                ScenarioError, list_data_ids, load_yaml, read_text,
-                                resolve_data_file, validate)
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    ScenarioError,
+    list_data_ids,
+    load_yaml,
+    read_text,
+    resolve_data_file,
+    validate,
+)
 
-__all__ = ["EDGES", "MAPS_DIR", "MAX_LEVEL", "MAX_SIZE", "MIN_START_SQUARES", "SQUARE_GLYPHS",
-           "ClixMap", "Terrain", "load_map", "load_map_text", "map_ids", "render_map_text"]
+__all__ = [
+    "EDGES",
+    "MAPS_DIR",
+    "MAX_LEVEL",
+    "MAX_SIZE",
+    "MIN_START_SQUARES",
+    "SQUARE_GLYPHS",
+    "ClixMap",
+    "Terrain",
+    "load_map",
+    "load_map_text",
+    "map_ids",
+    "render_map_text",
+]
 
 MAPS_DIR = Path(__file__).resolve().parent / "maps"
 
@@ -163,14 +184,31 @@ class Terrain(enum.IntEnum):
     WATER = 3  # shallow water (HC-5.13)
 
 
-SQUARE_GLYPHS: Mapping[str, str] = MappingProxyType({
-    ".": "clear", "%": "hindering", "#": "blocking", "~": "shallow water", "N": "start N",
-    "E": "start E", "S": "start S", "W": "start W", "=": "stairs", "^": "ladder up",
-    ">": "ladder right", "v": "ladder down", "<": "ladder left"})
+SQUARE_GLYPHS: Mapping[str, str] = MappingProxyType(
+    {
+        ".": "clear",
+        "%": "hindering",
+        "#": "blocking",
+        "~": "shallow water",
+        "N": "start N",
+        "E": "start E",
+        "S": "start S",
+        "W": "start W",
+        "=": "stairs",
+        "^": "ladder up",
+        ">": "ladder right",
+        "v": "ladder down",
+        "<": "ladder left",
+    }
+)
 """Square character -> meaning (for people and error messages)."""
 
-_TERRAIN_GLYPH = {".": Terrain.CLEAR, "%": Terrain.HINDERING, "#": Terrain.BLOCKING,
-                  "~": Terrain.WATER}
+_TERRAIN_GLYPH = {
+    ".": Terrain.CLEAR,
+    "%": Terrain.HINDERING,
+    "#": Terrain.BLOCKING,
+    "~": Terrain.WATER,
+}
 _GLYPH_OF_TERRAIN = {t: g for g, t in _TERRAIN_GLYPH.items()}
 _LADDERS = {"^": (-1, 0), ">": (0, 1), "v": (1, 0), "<": (0, -1)}
 _ARROW_OF_STEP = {step: arrow for arrow, step in _LADDERS.items()}
@@ -233,9 +271,19 @@ class ClixMap:
     def _key(self) -> tuple[Any, ...]:
         b = self.board
         areas = tuple((e, a.tobytes()) for e, a in self.start_areas.items())
-        return (self.id, self.name, self.description, self.size, b.terrain.tobytes(),
-                b.level.tobytes(), b.walls, self.indoor.tobytes(), self.stairs.tobytes(),
-                self.ladder_to.tobytes(), areas)
+        return (
+            self.id,
+            self.name,
+            self.description,
+            self.size,
+            b.terrain.tobytes(),
+            b.level.tobytes(),
+            b.walls,
+            self.indoor.tobytes(),
+            self.stairs.tobytes(),
+            self.ladder_to.tobytes(),
+            areas,
+        )
 
     def __eq__(self, other: object) -> bool:
         return self._key() == other._key() if isinstance(other, ClixMap) else NotImplemented
@@ -272,8 +320,11 @@ class _Block:
 
     def __init__(self, lines: LineMap, raw: list[str], name: str, value: str):
         if lines.scalar_style((name,)) != "|":
-            raise lines.error((name,), f"write '{name}' as a YAML literal block ('{name}: |' "
-                                       "followed by the rows, indented) so each row keeps its line")
+            raise lines.error(
+                (name,),
+                f"write '{name}' as a YAML literal block ('{name}: |' "
+                "followed by the rows, indented) so each row keeps its line",
+            )
         self.lines, self.name = lines, name
         self.first = (lines.value_line((name,)) or 0) + 1
         self.rows = value.split("\n")
@@ -282,13 +333,16 @@ class _Block:
         if not self.rows:
             raise lines.error((name,), f"'{name}' is empty")
         # YAML strips the block's indentation; the raw line gives it back for columns.
-        self.indent = [max(0, len(raw[self.first - 1 + r]) - len(row))
-                       if self.first - 1 + r < len(raw) else 0 for r, row in enumerate(self.rows)]
+        self.indent = [
+            max(0, len(raw[self.first - 1 + r]) - len(row)) if self.first - 1 + r < len(raw) else 0
+            for r, row in enumerate(self.rows)
+        ]
 
     def error(self, row: int, col: int | None, message: str) -> ScenarioError:
         where = "" if col is None else f"column {self.indent[row] + col + 1}: "
-        return ScenarioError(self.lines.source, where + message, line=self.first + row,
-                             field=self.name)
+        return ScenarioError(
+            self.lines.source, where + message, line=self.first + row, field=self.name
+        )
 
 
 def _legend(chars: Mapping[str, object]) -> str:
@@ -298,17 +352,27 @@ def _legend(chars: Mapping[str, object]) -> str:
 def _layer(block: _Block, shape: tuple[int, int], chars: Mapping[str, Any]) -> np.ndarray:
     rows, cols = shape
     if len(block.rows) != rows:
-        raise block.lines.error((block.name,), f"'{block.name}' has {len(block.rows)} rows; "
-                                               f"the map has {rows} rows of squares")
+        raise block.lines.error(
+            (block.name,),
+            f"'{block.name}' has {len(block.rows)} rows; the map has {rows} rows of squares",
+        )
     grid = []
     for r, text in enumerate(block.rows):
         if len(text) != cols:
-            raise block.error(r, None, f"row {r} of '{block.name}' has {len(text)} characters, "
-                                       f"expected {cols} (one per square)")
+            raise block.error(
+                r,
+                None,
+                f"row {r} of '{block.name}' has {len(text)} characters, "
+                f"expected {cols} (one per square)",
+            )
         for c, char in enumerate(text):
             if char not in chars:
-                raise block.error(r, c, f"square ({r},{c}): unknown character {char!r} in "
-                                        f"'{block.name}'; allowed: {_legend(chars)}")
+                raise block.error(
+                    r,
+                    c,
+                    f"square ({r},{c}): unknown character {char!r} in "
+                    f"'{block.name}'; allowed: {_legend(chars)}",
+                )
         grid.append([chars[char] for char in text])
     return np.array(grid)
 
@@ -320,26 +384,41 @@ def _slot(k: int, j: int, rows: int, cols: int) -> str:
     return "frame_" + kind if frame else kind
 
 
-_SLOT_ALLOWED = {"frame_corner": "+", "frame_hedge": "-", "frame_vedge": "|", "corner": "+ ",
-                 "hedge": " -", "vedge": " |", "square": "".join(SQUARE_GLYPHS)}
+_SLOT_ALLOWED = {
+    "frame_corner": "+",
+    "frame_hedge": "-",
+    "frame_vedge": "|",
+    "corner": "+ ",
+    "hedge": " -",
+    "vedge": " |",
+    "square": "".join(SQUARE_GLYPHS),
+}
 
 
 def _slot_problem(slot: str, char: str, r: int, c: int) -> str:
     """Why ``char`` may not stand in ``slot`` (drawing coordinates r, c of the slot's squares)."""
     if slot.startswith("frame"):
-        return (f"{char!r} on the frame; the frame is '+-+-...-+' on the first and last line, "
-                "'|' at both ends of cell lines and '+' at both ends of edge lines")
+        return (
+            f"{char!r} on the frame; the frame is '+-+-...-+' on the first and last line, "
+            "'|' at both ends of cell lines and '+' at both ends of edge lines"
+        )
     if slot == "square":
         what = "has no character" if char in " |-+" else f"has unknown character {char!r}"
         return f"square ({r},{c}) {what}; a square is one of: {_legend(SQUARE_GLYPHS)}"
     if slot == "corner":
         return f"{char!r} on a corner between squares; corners hold '+' or ' '"
     if slot == "hedge":
-        hint = ("walls below a square are drawn '-'" if char == "|" else
-                "only ' ' or '-' (a wall) may stand there: is a line of the drawing missing?")
+        hint = (
+            "walls below a square are drawn '-'"
+            if char == "|"
+            else "only ' ' or '-' (a wall) may stand there: is a line of the drawing missing?"
+        )
         return f"{char!r} on the edge between squares ({r},{c}) and ({r + 1},{c}); {hint}"
-    hint = ("a wall between side-by-side squares is drawn '|'" if char == "-" else
-            "only ' ' or '|' (a wall) may stand there: are the columns shifted?")
+    hint = (
+        "a wall between side-by-side squares is drawn '|'"
+        if char == "-"
+        else "only ' ' or '|' (a wall) may stand there: are the columns shifted?"
+    )
     return f"{char!r} on the edge between squares ({r},{c}) and ({r},{c + 1}); {hint}"
 
 
@@ -348,17 +427,26 @@ def _drawing(block: _Block) -> tuple[list[list[str]], set[tuple[tuple[int, int],
     width = len(lines[0])
     for k, text in enumerate(lines):
         if len(text) != width:
-            raise block.error(k, None, f"this line of the drawing has {len(text)} characters, "
-                                       f"expected {width} (the first line's); every line is as "
-                                       "wide as the frame")
+            raise block.error(
+                k,
+                None,
+                f"this line of the drawing has {len(text)} characters, "
+                f"expected {width} (the first line's); every line is as "
+                "wide as the frame",
+            )
     if width < 3 or width % 2 == 0 or len(lines) < 3 or len(lines) % 2 == 0:
-        raise block.lines.error(("map",), f"the drawing is {len(lines)} lines of {width} "
-                                          "characters; a map of R x C squares takes 2R+1 lines "
-                                          "of 2C+1 characters, frame included")
+        raise block.lines.error(
+            ("map",),
+            f"the drawing is {len(lines)} lines of {width} "
+            "characters; a map of R x C squares takes 2R+1 lines "
+            "of 2C+1 characters, frame included",
+        )
     rows, cols = (len(lines) - 1) // 2, (width - 1) // 2
     if rows > MAX_SIZE or cols > MAX_SIZE:
-        raise block.lines.error(("map",), f"the map is {rows} x {cols} squares; at most "
-                                          f"{MAX_SIZE} x {MAX_SIZE} are allowed")
+        raise block.lines.error(
+            ("map",),
+            f"the map is {rows} x {cols} squares; at most {MAX_SIZE} x {MAX_SIZE} are allowed",
+        )
     glyphs = [[""] * cols for _ in range(rows)]
     walls: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     for k, text in enumerate(lines):
@@ -381,24 +469,42 @@ def _build(text: str, source: str, file_name: str | None) -> ClixMap:
     spec = validate(_MapFile, data, source, lines)
     if file_name is not None and spec.id != Path(file_name).stem:
         # Ids are how maps are listed and named in configs, so they must not drift.
-        raise lines.error(("id",), f"id '{spec.id}' does not match the file name "
-                                   f"'{file_name}' (expected id '{Path(file_name).stem}')")
+        raise lines.error(
+            ("id",),
+            f"id '{spec.id}' does not match the file name "
+            f"'{file_name}' (expected id '{Path(file_name).stem}')",
+        )
     raw = text.splitlines()
     drawing = _Block(lines, raw, "map", spec.map)
     glyphs, wall_pairs = _drawing(drawing)
     shape, flat = (len(glyphs), len(glyphs[0])), [g for row in glyphs for g in row]
     n = len(flat)
-    level = (np.zeros(n, dtype=np.int16) if spec.levels is None else
-             _layer(_Block(lines, raw, "levels", spec.levels), shape, _LEVEL_CHARS).reshape(-1))
+    level = (
+        np.zeros(n, dtype=np.int16)
+        if spec.levels is None
+        else _layer(_Block(lines, raw, "levels", spec.levels), shape, _LEVEL_CHARS).reshape(-1)
+    )
     if not isinstance(spec.indoor, (bool, str)):
-        raise lines.error(("indoor",), "write indoor as true, false or a literal block of 'i' "
-                                       f"(indoor) and '.' squares (got {spec.indoor!r})")
-    indoor = (np.full(n, spec.indoor, dtype=bool) if isinstance(spec.indoor, bool) else
-              _layer(_Block(lines, raw, "indoor", spec.indoor), shape, _INDOOR_CHARS)
-              .reshape(-1).astype(bool))
+        raise lines.error(
+            ("indoor",),
+            "write indoor as true, false or a literal block of 'i' "
+            f"(indoor) and '.' squares (got {spec.indoor!r})",
+        )
+    indoor = (
+        np.full(n, spec.indoor, dtype=bool)
+        if isinstance(spec.indoor, bool)
+        else _layer(_Block(lines, raw, "indoor", spec.indoor), shape, _INDOOR_CHARS)
+        .reshape(-1)
+        .astype(bool)
+    )
     terrain = np.array([_TERRAIN_GLYPH.get(g, Terrain.CLEAR) for g in flat], dtype=np.int8)
-    board = Board.create(Topology.SQUARE8, np.ones(shape, dtype=bool), terrain.reshape(shape),
-                         level.reshape(shape), walls=wall_pairs)
+    board = Board.create(
+        Topology.SQUARE8,
+        np.ones(shape, dtype=bool),
+        terrain.reshape(shape),
+        level.reshape(shape),
+        walls=wall_pairs,
+    )
 
     def at(cell: int, message: str) -> ScenarioError:
         r, c = board.rc(cell)
@@ -411,8 +517,17 @@ def _build(text: str, source: str, file_name: str | None) -> ClixMap:
     _check_in_play(board, stairs, ladder_to, starts, at)
     for array in (indoor, stairs, ladder_to, *starts.values()):
         array.setflags(write=False)
-    return ClixMap(spec.id, spec.name, spec.description, board, indoor, stairs, ladder_to,
-                   MappingProxyType(starts), source)
+    return ClixMap(
+        spec.id,
+        spec.name,
+        spec.description,
+        board,
+        indoor,
+        stairs,
+        ladder_to,
+        MappingProxyType(starts),
+        source,
+    )
 
 
 def _in_band(edge: str, row: int, col: int, rows: int, cols: int) -> bool:
@@ -430,22 +545,34 @@ def _start_areas(board: Board, flat: list[str], at, lines: LineMap) -> dict[str,
         for cell in np.flatnonzero(mask):
             r, c = board.rc(cell)
             if board.level[cell] != 0:
-                raise at(cell, f"starting square '{edge}' is on level {board.level[cell]} in "
-                               "'levels'; starting squares are clear ground")
+                raise at(
+                    cell,
+                    f"starting square '{edge}' is on level {board.level[cell]} in "
+                    "'levels'; starting squares are clear ground",
+                )
             if not _in_band(edge, r, c, rows, cols):
-                raise at(cell, f"starting square '{edge}' is outside the {edge} edge's band "
-                               f"(HC-2.10: within {START_DEPTH} squares of the {edge} edge and "
-                               f"at least {START_MARGIN} from every other edge)")
+                raise at(
+                    cell,
+                    f"starting square '{edge}' is outside the {edge} edge's band "
+                    f"(HC-2.10: within {START_DEPTH} squares of the {edge} edge and "
+                    f"at least {START_MARGIN} from every other edge)",
+                )
         if 0 < mask.sum() < MIN_START_SQUARES:
-            raise at(int(np.flatnonzero(mask)[0]), f"the {edge} starting area has "
-                     f"{int(mask.sum())} squares; at least {MIN_START_SQUARES} are needed (one "
-                     "figure per square, HC-2.10)")
+            raise at(
+                int(np.flatnonzero(mask)[0]),
+                f"the {edge} starting area has "
+                f"{int(mask.sum())} squares; at least {MIN_START_SQUARES} are needed (one "
+                "figure per square, HC-2.10)",
+            )
         if mask.any():
             areas[edge] = mask
     if len(areas) < 2:
-        raise lines.error(("map",), f"the map has {len(areas)} starting area(s) "
-                                    f"({', '.join(areas) or 'none'}); mark at least two edges' "
-                                    "starting squares with N, E, S or W (HC-2.10)")
+        raise lines.error(
+            ("map",),
+            f"the map has {len(areas)} starting area(s) "
+            f"({', '.join(areas) or 'none'}); mark at least two edges' "
+            "starting squares with N, E, S or W (HC-2.10)",
+        )
     return areas
 
 
@@ -457,21 +584,32 @@ def _ladders(board: Board, flat: list[str], at) -> np.ndarray:
         (r, c), (dr, dc) = board.rc(cell), _LADDERS[glyph]
         lead = f"ladder '{glyph}'"
         if board.level[cell] != 0:
-            raise at(cell, f"{lead} is on level {board.level[cell]}; a ladder square is ground "
-                           "level (HC-5.8 default)")
+            raise at(
+                cell,
+                f"{lead} is on level {board.level[cell]}; a ladder square is ground "
+                "level (HC-5.8 default)",
+            )
         if not (0 <= r + dr < board.height and 0 <= c + dc < board.width):
-            raise at(cell, f"{lead} points off the map; it links to the elevated square it "
-                           "points at (HC-5.8)")
+            raise at(
+                cell,
+                f"{lead} points off the map; it links to the elevated square it points at (HC-5.8)",
+            )
         target = board.cell(r + dr, c + dc)
         if board.level[target] != board.level[cell] + 1:
-            raise at(cell, f"{lead} points at ({r + dr},{c + dc}), which is on level "
-                           f"{board.level[target]}; a ladder links to the elevated square it "
-                           "points at, one level up (HC-5.8)")
+            raise at(
+                cell,
+                f"{lead} points at ({r + dr},{c + dc}), which is on level "
+                f"{board.level[target]}; a ladder links to the elevated square it "
+                "points at, one level up (HC-5.8)",
+            )
         if board.terrain[target] == Terrain.BLOCKING:
             raise at(cell, f"{lead} points at ({r + dr},{c + dc}), which is blocking terrain")
         if board.is_wall_between(cell, target):
-            raise at(cell, f"{lead} has a wall between it and ({r + dr},{c + dc}); leave that "
-                           "edge open (the ladder is the way over it)")
+            raise at(
+                cell,
+                f"{lead} has a wall between it and ({r + dr},{c + dc}); leave that "
+                "edge open (the ladder is the way over it)",
+            )
         ladder_to[cell] = target
     return ladder_to
 
@@ -499,14 +637,20 @@ def _check_stairs(board: Board, stairs: np.ndarray, at) -> None:
     for first in np.flatnonzero(stairs):
         if seen[first]:
             continue
-        flight = np.flatnonzero(_flood(lambda c: [x for x in _orthogonal(board, c) if stairs[x]],
-                                       [first], board.n_cells))
+        flight = np.flatnonzero(
+            _flood(
+                lambda c: [x for x in _orthogonal(board, c) if stairs[x]], [first], board.n_cells
+            )
+        )
         seen[flight] = True
         levels = sorted({int(board.level[c]) for c in flight})
         if len(levels) != 2 or levels[1] != levels[0] + 1:
-            raise at(int(flight[0]), f"this flight of {len(flight)} stair squares is on level(s) "
-                                     f"{', '.join(map(str, levels))}; a flight climbs one level: "
-                                     "its top square(s) one level above the rest (HC-5.8)")
+            raise at(
+                int(flight[0]),
+                f"this flight of {len(flight)} stair squares is on level(s) "
+                f"{', '.join(map(str, levels))}; a flight climbs one level: "
+                "its top square(s) one level above the rest (HC-5.8)",
+            )
 
 
 def _walk_links(board: Board, stairs: np.ndarray, ladder_to: np.ndarray) -> list[list[int]]:
@@ -524,8 +668,9 @@ def _walk_links(board: Board, stairs: np.ndarray, ladder_to: np.ndarray) -> list
     return links
 
 
-def _check_in_play(board: Board, stairs: np.ndarray, ladder_to: np.ndarray,
-                   starts: Mapping[str, np.ndarray], at) -> None:
+def _check_in_play(
+    board: Board, stairs: np.ndarray, ladder_to: np.ndarray, starts: Mapping[str, np.ndarray], at
+) -> None:
     links = _walk_links(board, stairs, ladder_to)
     home, area = next(iter(starts.items()))
     # The links are symmetric, so one search from one starting area finds everything that
@@ -533,15 +678,20 @@ def _check_in_play(board: Board, stairs: np.ndarray, ladder_to: np.ndarray,
     reached = _flood(links.__getitem__, np.flatnonzero(area), board.n_cells)
     for edge, other in starts.items():
         if not reached[other].all():
-            raise at(int(np.flatnonzero(other & ~reached)[0]),
-                     f"the {edge} starting area cannot be reached on foot from the {home} "
-                     "starting area; walls, blocking terrain or a level change without stairs "
-                     "or a ladder cut them apart")
+            raise at(
+                int(np.flatnonzero(other & ~reached)[0]),
+                f"the {edge} starting area cannot be reached on foot from the {home} "
+                "starting area; walls, blocking terrain or a level change without stairs "
+                "or a ladder cut them apart",
+            )
     cut_off = np.flatnonzero(~reached & (board.terrain != Terrain.BLOCKING))
     if cut_off.size:
-        raise at(int(cut_off[0]), f"no one can walk here from the starting areas ({cut_off.size} "
-                                  "such squares); walls, blocking terrain or a level change "
-                                  "without stairs or a ladder cut it off (HC-5.8, HC-5.18)")
+        raise at(
+            int(cut_off[0]),
+            f"no one can walk here from the starting areas ({cut_off.size} "
+            "such squares); walls, blocking terrain or a level change "
+            "without stairs or a ladder cut it off (HC-5.8, HC-5.18)",
+        )
 
 
 def _square_glyph(m: ClixMap, cell: int) -> str:
@@ -583,8 +733,12 @@ def render_map_text(clix_map: ClixMap) -> str:
     """The map as a map file (YAML text) in this module's format."""
     m = clix_map
     rows, cols = m.size
-    text = yaml.safe_dump({"id": m.id, "name": m.name, "description": m.description},
-                          sort_keys=False, allow_unicode=True, width=88)
+    text = yaml.safe_dump(
+        {"id": m.id, "name": m.name, "description": m.description},
+        sort_keys=False,
+        allow_unicode=True,
+        width=88,
+    )
     if m.indoor.all():
         text += "indoor: true\n"
     elif m.indoor.any():
@@ -595,4 +749,3 @@ def render_map_text(clix_map: ClixMap) -> str:
         grid = m.board.level.reshape(rows, cols)
         text += _block("levels", ["".join(str(v) if v else "." for v in row) for row in grid])
     return text
-

@@ -50,12 +50,23 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
+import numpy as np
 import pydantic
 
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap, list_data_ids,
-                             load_yaml, looks_like_path, read_text, resolve_data_file, validate)
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    list_data_ids,
+    load_yaml,
+    looks_like_path,
+    read_text,
+    resolve_data_file,
+    validate,
+)
 from envs.heroclix.data.figures import Figure, figure_from_data, figure_ids, load_figure
 from envs.heroclix.data.forces import check_force
 from envs.heroclix.data.maps import ClixMap, Terrain, load_map
@@ -148,19 +159,24 @@ def scenario_ids() -> list[str]:
 
 def load_scenario(id_or_path: str | os.PathLike[str]) -> Scenario:
     """A shipped scenario by id (``"duel"``) or a scenario file by path (cached per file)."""
-    path = resolve_data_file(id_or_path, SCENARIOS_DIR, YAML_SUFFIXES, "scenario",
-                             must_exist=True)
+    path = resolve_data_file(id_or_path, SCENARIOS_DIR, YAML_SUFFIXES, "scenario", must_exist=True)
     return _load_cached(str(path), path.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=32)
 def _load_cached(path: str, mtime_ns: int) -> Scenario:
-    return scenario_from_text(read_text(path), path, base=Path(path).parent,
-                              file_name=Path(path).name)
+    return scenario_from_text(
+        read_text(path), path, base=Path(path).parent, file_name=Path(path).name
+    )
 
 
-def scenario_from_text(text: str, source: str = STRING_SOURCE, *, base: Path | None = None,
-                       file_name: str | None = None) -> Scenario:
+def scenario_from_text(
+    text: str,
+    source: str = STRING_SOURCE,
+    *,
+    base: Path | None = None,
+    file_name: str | None = None,
+) -> Scenario:
     """Parse and check a scenario; ``base`` resolves relative map and figure paths."""
     data, lines = load_yaml(text, source)
     spec = validate(_ScenarioFile, data, source, lines)
@@ -179,50 +195,82 @@ def scenario_from_text(text: str, source: str = STRING_SOURCE, *, base: Path | N
         if player.edge is None:
             raise lines.error(at, "a player with a force needs its edge (HC-2.10)")
         if player.edge in edges:
-            raise lines.error(at + ("edge",), f"edge {player.edge} is already player "
-                              f"{edges[player.edge]}'s (HC-2.6: one edge per player)")
+            raise lines.error(
+                at + ("edge",),
+                f"edge {player.edge} is already player "
+                f"{edges[player.edge]}'s (HC-2.6: one edge per player)",
+            )
         edges[player.edge] = seat
         area = clix_map.start_areas.get(player.edge)
         if area is None:
-            raise lines.error(at + ("edge",), f"map '{clix_map.id}' has no starting area on "
-                              f"edge {player.edge}; it has {', '.join(clix_map.start_areas)}")
+            raise lines.error(
+                at + ("edge",),
+                f"map '{clix_map.id}' has no starting area on "
+                f"edge {player.edge}; it has {', '.join(clix_map.start_areas)}",
+            )
         entries = []
         for k, entry in enumerate(player.force):
             where = at + ("force", k)
-            figure = inline.get(entry.figure) or _load_part(load_figure, entry.figure, base, lines,
-                                                            where + ("figure",))
+            figure = inline.get(entry.figure) or _load_part(
+                load_figure, entry.figure, base, lines, where + ("figure",)
+            )
             cell = _square(clix_map, entry.at, lines, where + ("at",))
             if not area[cell]:
-                raise lines.error(where + ("at",), f"{tuple(entry.at)} is outside the starting "
-                                  f"area of edge {player.edge} (HC-2.10)")
+                raise lines.error(
+                    where + ("at",),
+                    f"{tuple(entry.at)} is outside the starting "
+                    f"area of edge {player.edge} (HC-2.10)",
+                )
             if cell in taken:
-                raise lines.error(where + ("at",), f"{tuple(entry.at)} already holds the figure "
-                                  f"of {'.'.join(map(str, taken[cell]))} (one per square)")
+                raise lines.error(
+                    where + ("at",),
+                    f"{tuple(entry.at)} already holds the figure "
+                    f"of {'.'.join(map(str, taken[cell]))} (one per square)",
+                )
             taken[cell] = where
             mode = entry.mode or "hover"
             if mode == "soar" and not figure.flyer:
-                raise lines.error(where + ("mode",), f"{figure.name} is not a flyer; only "
-                                  "flyers soar (HC-1.12)")
+                raise lines.error(
+                    where + ("mode",), f"{figure.name} is not a flyer; only flyers soar (HC-1.12)"
+                )
             if mode == "soar" and clix_map.indoor[cell]:
-                raise lines.error(where + ("mode",), f"{tuple(entry.at)} is indoors: a flyer "
-                                  "there starts hovering (HC-2.9, HC-5.3)")
+                raise lines.error(
+                    where + ("mode",),
+                    f"{tuple(entry.at)} is indoors: a flyer there starts hovering (HC-2.9, HC-5.3)",
+                )
             entries.append(ForceEntry(figure, cell, mode))
-        check_force([e.figure for e in entries], spec.build_total, lines=lines, at=at + ("force",),
-                    build_total_at=("build_total",),
-                    figure_paths=[at + ("force", k, "figure") for k in range(len(entries))])
+        check_force(
+            [e.figure for e in entries],
+            spec.build_total,
+            lines=lines,
+            at=at + ("force",),
+            build_total_at=("build_total",),
+            figure_paths=[at + ("force", k, "figure") for k in range(len(entries))],
+        )
         players.append(PlayerSetup(player.edge, tuple(entries)))
     objects = _objects(spec, clix_map, taken, lines)
     pool = _pool(spec, inline, base, lines)
-    return Scenario(spec.id, spec.name, spec.description, clix_map, spec.build_total,
-                    spec.max_rounds, tuple(players), objects, pool, source)
+    return Scenario(
+        spec.id,
+        spec.name,
+        spec.description,
+        clix_map,
+        spec.build_total,
+        spec.max_rounds,
+        tuple(players),
+        objects,
+        pool,
+        source,
+    )
 
 
-def _pool(spec: _ScenarioFile, inline: dict[str, Figure], base: Path | None,
-          lines: LineMap) -> tuple[Figure, ...]:
+def _pool(
+    spec: _ScenarioFile, inline: dict[str, Figure], base: Path | None, lines: LineMap
+) -> tuple[Figure, ...]:
     """The figures setup="play" drafts from: ``pool:`` ids, or every shipped and inline one."""
     if not spec.pool:
         return tuple([load_figure(i) for i in figure_ids()] + list(inline.values()))
-    found = []
+    found: list[Figure] = []
     for k, name in enumerate(spec.pool):
         if name in (f.id for f in found):
             raise lines.error(("pool", k), f"figure '{name}' is in the pool twice")
@@ -237,8 +285,11 @@ def _inline_figures(data: Any, spec: _ScenarioFile, lines: LineMap) -> dict[str,
     for k in range(len(spec.figures)):
         figure = figure_from_data(data, lines, ("figures", k))
         if figure.id in shipped or figure.id in found:
-            raise lines.error(("figures", k, "id"), f"figure id '{figure.id}' is already "
-                              f"{'a shipped figure' if figure.id in shipped else 'defined above'}")
+            raise lines.error(
+                ("figures", k, "id"),
+                f"figure id '{figure.id}' is already "
+                f"{'a shipped figure' if figure.id in shipped else 'defined above'}",
+            )
         found[figure.id] = figure
     return found
 
@@ -262,17 +313,23 @@ def _square(clix_map: ClixMap, at: tuple[int, int], lines: LineMap, where: tuple
     return clix_map.cell(row, col)
 
 
-def _objects(spec: _ScenarioFile, clix_map: ClixMap, taken: dict, lines: LineMap
-             ) -> tuple[PlacedObject, ...]:
+def _objects(
+    spec: _ScenarioFile, clix_map: ClixMap, taken: dict, lines: LineMap
+) -> tuple[PlacedObject, ...]:
     seen: dict[str, int] = {}
     used: set[int] = set()
-    in_area = sum(a.astype(int) for a in clix_map.start_areas.values()) > 0
+    # A sum of arrays is an array (a map has at least two starting areas); mypy sees the
+    # start value 0 in it too.
+    in_area = cast(np.ndarray, sum(a.astype(int) for a in clix_map.start_areas.values()) > 0)
     placed = []
     for k, obj in enumerate(spec.objects):
         where = ("objects", k)
         if obj.object in seen:
-            raise lines.error(where + ("object",), f"the {obj.object} is already objects."
-                              f"{seen[obj.object]} (the box has one of each, HC-6.2)")
+            raise lines.error(
+                where + ("object",),
+                f"the {obj.object} is already objects."
+                f"{seen[obj.object]} (the box has one of each, HC-6.2)",
+            )
         seen[obj.object] = k
         if obj.at is None:  # placed in play (setup="play")
             placed.append(PlacedObject(obj.object, -1))
@@ -287,8 +344,11 @@ def _objects(spec: _ScenarioFile, clix_map: ClixMap, taken: dict, lines: LineMap
         elif cell in taken or cell in used:
             problem = "is not empty"
         if problem:
-            raise lines.error(where + ("at",), f"{tuple(obj.at)} {problem}: objects go on clear, "
-                              "empty squares outside every starting area (HC-2.7)")
+            raise lines.error(
+                where + ("at",),
+                f"{tuple(obj.at)} {problem}: objects go on clear, "
+                "empty squares outside every starting area (HC-2.7)",
+            )
         used.add(cell)
         placed.append(PlacedObject(obj.object, cell))
     return tuple(placed)

@@ -9,11 +9,11 @@ of every team of its force.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 import pydantic
 
@@ -48,7 +48,7 @@ class Team:
     text: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def teams() -> Mapping[str, Team]:
     data, lines = load_yaml(TEAMS_FILE)
     rows = validate(_TeamsFile, data, str(TEAMS_FILE), lines).teams

@@ -15,14 +15,30 @@ from envs.core.events import Event
 from envs.core.flow import LegalMask, PhaseRule
 from envs.core.hooks import EXTRA_ACTIONS
 from envs.core.tokens import GONE
-from envs.heroclix.combat.resolve import RANGED, AttackResult, AttackSpec, avoids_targeting, resolve_attack
+from envs.heroclix.combat.resolve import (
+    RANGED,
+    AttackResult,
+    AttackSpec,
+    avoids_targeting,
+    resolve_attack,
+)
+from envs.heroclix.combat.targets import (
+    BREAK_DAMAGE,
+    LazySnapshot,
+    break_shot,
+    close_break_damage,
+    close_targets,
+    ranged_targets,
+    strike_bonus,
+    terrain_targets,
+    throw_damage,
+    wall_targets,
+)
 from envs.heroclix.game import WALL_PLANES, HeroclixBase
+from envs.heroclix.phases.endings import finish_action
 from envs.heroclix.powers.actions import power_actions
 from envs.heroclix.powers.hooks import HOOKS, VARIANTS
 from envs.heroclix.state import NO_FIGURE, NO_OBJECT, Phase, State
-from envs.heroclix.combat.targets import (BREAK_DAMAGE, LazySnapshot, break_shot, close_break_damage, close_targets,
-                      ranged_targets, strike_bonus, terrain_targets, throw_damage, wall_targets)
-from envs.heroclix.phases.endings import finish_action
 
 Rule = PhaseRule[HeroclixBase, State]
 POWER_PLANES = sorted({HOOKS.get(EXTRA_ACTIONS, k).plane for k in HOOKS.keys(EXTRA_ACTIONS)})
@@ -38,12 +54,17 @@ class AttackOptions:
 
 
 class AttackHandlers(Rule):
-    attack_handlers = {"close": "close", "ranged": "ranged", "smash": "smash",
-                       **{plane: "wall" for plane in WALL_PLANES},
-                       **{plane: "use_power" for plane in POWER_PLANES}}
+    attack_handlers = {
+        "close": "close",
+        "ranged": "ranged",
+        "smash": "smash",
+        **{plane: "wall" for plane in WALL_PLANES},
+        **{plane: "use_power" for plane in POWER_PLANES},
+    }
 
-    def mark_attacks(self, game: HeroclixBase, state: State, legal: LegalMask,
-                     figure: int) -> AttackOptions:
+    def mark_attacks(
+        self, game: HeroclixBase, state: State, legal: LegalMask, figure: int
+    ) -> AttackOptions:
         snapshot = LazySnapshot(game, state)
         close = close_targets(game, state, figure)
         ranged = ranged_targets(game, state, figure, snapshot)
@@ -87,9 +108,15 @@ class AttackHandlers(Rule):
         breaking_damage(game, state, figure, action.cell, close, events)
         game.break_wall(state, wall)
         a, b = (int(c) for c in game.walls.edges[wall])
-        events.append(Event("break_wall", f"{game.label(figure)} breaks the wall between "
-                            f"{game.cell_label(a)} and {game.cell_label(b)}", state.seat,
-                            cells=(int(state.cell[figure]), action.cell)))
+        events.append(
+            Event(
+                "break_wall",
+                f"{game.label(figure)} breaks the wall between "
+                f"{game.cell_label(a)} and {game.cell_label(b)}",
+                state.seat,
+                cells=(int(state.cell[figure]), action.cell),
+            )
+        )
         finish_action(game, state, figure, events)
 
     def use_power(self, game, state, action, events):
@@ -103,8 +130,9 @@ class AttackHandlers(Rule):
         raise AssertionError(f"no power of {game.label(figure)} acts on {action.kind}")
 
 
-def breaking_damage(game: HeroclixBase, state: State, figure: int, square: int, close: bool,
-                    events: list[Event]) -> int:
+def breaking_damage(
+    game: HeroclixBase, state: State, figure: int, square: int, close: bool, events: list[Event]
+) -> int:
     """HC-5.16 default: the damage of an attack on terrain. Close: the damage value and a
     held object's strike bonus (the object is used up, HC-6.9); ranged: the figure's own
     shot, or its held object thrown when only that reaches or breaks (HC-6.12)."""
@@ -126,12 +154,19 @@ def use_held_object(game: HeroclixBase, state: State, figure: int, events: list[
     if obj != NO_OBJECT:
         state.held[figure] = NO_OBJECT
         state.objects[obj] = GONE
-        events.append(Event("object_used", f"the {game.objects.names[obj]} is destroyed",
-                            state.seat))
+        events.append(
+            Event("object_used", f"the {game.objects.names[obj]} is destroyed", state.seat)
+        )
 
 
-def close_attack(game: HeroclixBase, state: State, figure: int, target: int, spec: AttackSpec,
-                 events: list[Event]) -> AttackResult:
+def close_attack(
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    target: int,
+    spec: AttackSpec,
+    events: list[Event],
+) -> AttackResult:
     """A close attack; a held object adds its strike bonus and is used (HC-6.11)."""
     bonus = strike_bonus(game, state, figure)
     if bonus:
@@ -140,8 +175,14 @@ def close_attack(game: HeroclixBase, state: State, figure: int, target: int, spe
     return resolve_attack(game, state, figure, [target], spec, events)
 
 
-def declare_ranged(game: HeroclixBase, state: State, figure: int, cell: int, events: list[Event],
-                   bolts: int | None = None) -> bool:
+def declare_ranged(
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    cell: int,
+    events: list[Event],
+    bolts: int | None = None,
+) -> bool:
     """HC-4.24: the first target of a ranged attack (a plain one, or the variant's in
     ``state.variant``); more bolts continue in TARGETS, else it fires. False when the target
     avoided it (P-DMG-7): the decision stays open."""
@@ -158,8 +199,9 @@ def declare_ranged(game: HeroclixBase, state: State, figure: int, cell: int, eve
     return True
 
 
-def break_square(game: HeroclixBase, state: State, figure: int, cell: int, damage: int,
-                 events: list[Event]) -> None:
+def break_square(
+    game: HeroclixBase, state: State, figure: int, cell: int, damage: int, events: list[Event]
+) -> None:
     """HC-5.16/5.17 and HC-6.4: 3 damage in one attack breaks a blocking square (it becomes
     hindering; a Barrier marker is just removed, P-DEF-6) or destroys every unheld object
     on the square."""
@@ -177,9 +219,14 @@ def break_square(game: HeroclixBase, state: State, figure: int, cell: int, damag
         for obj in game.objects.at(state.objects, cell):
             state.objects[obj] = GONE
         what = "object"
-    events.append(Event("break", f"{game.label(figure)} breaks the {what} at "
-                        f"{game.cell_label(cell)}", state.seat,
-                        cells=(int(state.cell[figure]), cell)))
+    events.append(
+        Event(
+            "break",
+            f"{game.label(figure)} breaks the {what} at {game.cell_label(cell)}",
+            state.seat,
+            cells=(int(state.cell[figure]), cell),
+        )
+    )
 
 
 def shootable(game: HeroclixBase, state: State, figure: int) -> dict[int, bool]:
@@ -202,16 +249,28 @@ def ranged_spec(game: HeroclixBase, state: State, figure: int) -> AttackSpec:
     return RANGED
 
 
-def fire(game: HeroclixBase, state: State, figure: int, events: list[Event],
-         hindered: dict[int, bool] | None = None) -> None:
+def fire(
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    events: list[Event],
+    hindered: dict[int, bool] | None = None,
+) -> None:
     """Shoot the declared targets; ``hindered``: :func:`shootable` of this position."""
     if hindered is None:
         hindered = shootable(game, state, figure)
-    result = resolve_attack(game, state, figure, list(state.targets),
-                            ranged_spec(game, state, figure), events,
-                            hindered={t: hindered.get(t, False) for t in state.targets})
-    if state.variant and HOOKS.get(VARIANTS, state.variant).after_fire(game, state, figure,
-                                                                       result, events):
+    result = resolve_attack(
+        game,
+        state,
+        figure,
+        list(state.targets),
+        ranged_spec(game, state, figure),
+        events,
+        hindered={t: hindered.get(t, False) for t in state.targets},
+    )
+    if state.variant and HOOKS.get(VARIANTS, state.variant).after_fire(
+        game, state, figure, result, events
+    ):
         return  # the variant goes on (Mind Control's controlled actions)
     finish_action(game, state, figure, events)
 
@@ -222,8 +281,9 @@ class Targets(Rule):
     handlers = {"ranged": "add", "fire": "fire"}
 
     def mask(self, game, state, legal):
-        legal.cells("ranged", [int(state.cell[t]) for t in more_targets(game, state,
-                                                                         state.selected)])
+        legal.cells(
+            "ranged", [int(state.cell[t]) for t in more_targets(game, state, state.selected)]
+        )
         legal.special("fire")
 
     def add(self, game, state, action, events):
@@ -239,8 +299,9 @@ class Targets(Rule):
         fire(game, state, state.selected, events)
 
 
-def hurl_object(game: HeroclixBase, state: State, figure: int, obj: int, cell: int,
-                events: list[Event]) -> None:
+def hurl_object(
+    game: HeroclixBase, state: State, figure: int, obj: int, cell: int, events: list[Event]
+) -> None:
     """HC-6.15-6.20: a ranged attack with the Telekinesis figure's attack value; the object
     sets the damage and is destroyed, hit or miss; no +1 for hindering."""
     target = int(state.occupant[cell])

@@ -44,8 +44,11 @@ def finish_action(game: HeroclixBase, state: State, figure: int, events: list[Ev
     if figure != NO_FIGURE and figure == state.controlled:  # given by Mind Control (P-SPD-6)
         game.finish_controlled(state, figure, events)
         return
-    free = figure != NO_FIGURE and state.action_kind == "move" and has_trait(
-        game.powers(state, figure), FREE_MOVE)  # TA-AVG, TA-BRO
+    free = (
+        figure != NO_FIGURE
+        and state.action_kind == "move"
+        and has_trait(game.powers(state, figure), FREE_MOVE)
+    )  # TA-AVG, TA-BRO
     clear_decision(state)
     if figure != NO_FIGURE:
         give_token(game, state, figure, events)
@@ -53,15 +56,17 @@ def finish_action(game: HeroclixBase, state: State, figure: int, events: list[Ev
         state.actions_left -= 1
     if check_end(game, state, events):
         return
-    if state.actions_left <= 0 or not any(game.can_act(state, f)
-                                          for f in game.alive(state, state.seat)):
+    if state.actions_left <= 0 or not any(
+        game.can_act(state, f) for f in game.alive(state, state.seat)
+    ):
         end_turn(game, state, events)
     else:
         state.phase = Phase.ACTION
 
 
-def give_token(game: HeroclixBase, state: State, figure: int, events: list[Event], *,
-               acted: bool = True) -> None:
+def give_token(
+    game: HeroclixBase, state: State, figure: int, events: list[Event], *, acted: bool = True
+) -> None:
     """HC-3.14-3.17: the action token; a second one pushes (1 click, not reduced); with two
     already (TA-MOE only) 1 click and the tokens stay. ``acted``: it acted in its owner's
     turn (False for an action Mind Control gave it)."""
@@ -90,8 +95,9 @@ def end_turn(game: HeroclixBase, state: State, events: list[Event]) -> None:
     state.tokens[mine & ~state.acted] = 0  # HC-3.15, HC-3.17
     state.acted[mine] = False
     state.carried[mine] = False
-    nxt = game.next_turn(state, seat, state.first_player,
-                         may_play=lambda s: bool(game.alive(state, s)))
+    nxt = game.next_turn(
+        state, seat, state.first_player, may_play=lambda s: bool(game.alive(state, s))
+    )
     if state.round >= game.max_rounds:
         events.append(Event("time", f"round {game.max_rounds} is over", seat))
         finish_game(game, state, events)

@@ -30,7 +30,7 @@ flag on) pay for the replay's state copy (``game.may_interrupt``).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from envs.core.events import Event
 from envs.core.flow import PhaseRule
@@ -62,8 +62,9 @@ def ask(state: State, request: list[int]) -> int:
     raise NeedDecision(request)
 
 
-def apply_with_interrupts(game: HeroclixBase, state: State, action: int,
-                          apply: Callable[[State, int], list[Event]]) -> list[Event]:
+def apply_with_interrupts(
+    game: HeroclixBase, state: State, action: int, apply: Callable[[State, int], list[Event]]
+) -> list[Event]:
     if state.phase is Phase.INTERRUPT:
         decoded = game.layout.decode(action)
         answer = decoded.cell if decoded.on_cell else _SPECIAL_ANSWERS[decoded.kind]
@@ -106,12 +107,17 @@ def interrupt_action_name(game: HeroclixBase, state: State, decoded) -> str:
     if kind == PROBABILITY:
         return f"reroll the {amount}" if decoded.kind == "reroll" else f"let the {amount} stand"
     if kind == KNOCKBACK:
-        return f"{game.label(figure)} rolls back {amount}" if decoded.kind == "accept" \
+        return (
+            f"{game.label(figure)} rolls back {amount}"
+            if decoded.kind == "accept"
             else f"{game.label(figure)} holds its ground"
+        )
     if decoded.kind == "decline":
         return f"{game.label(figure)} takes the {amount}"
-    return f"transfer {amount} from {game.label(figure)} to {game.view.who(state, decoded.cell)} " \
-           f"{game.cell_label(decoded.cell)}"
+    return (
+        f"transfer {amount} from {game.label(figure)} to {game.view.who(state, decoded.cell)} "
+        f"{game.cell_label(decoded.cell)}"
+    )
 
 
 class Interrupt(PhaseRule[HeroclixBase, State]):

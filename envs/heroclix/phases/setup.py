@@ -24,9 +24,9 @@ import numpy as np
 
 from envs.core.events import Event
 from envs.core.flow import PhaseRule
+from envs.heroclix.data.maps import Terrain
 from envs.heroclix.dice import roll_2d6
 from envs.heroclix.game import EDGES, HeroclixBase
-from envs.heroclix.data.maps import Terrain
 from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, SOAR, Phase, State
 
 Rule = PhaseRule[HeroclixBase, State]
@@ -66,8 +66,13 @@ class Draft(Rule):
     def add(self, game, state, action, events):
         slot = free_slot(game, state, state.seat, action.index)
         state.drafted[slot] = True
-        events.append(Event("draft", f"{game.player_names[state.seat]} drafts "
-                            f"{game.figures[slot].name}", state.seat))
+        events.append(
+            Event(
+                "draft",
+                f"{game.player_names[state.seat]} drafts {game.figures[slot].name}",
+                state.seat,
+            )
+        )
         if not draftable(game, state, state.seat):
             next_drafter(game, state, events)
 
@@ -80,8 +85,13 @@ def next_drafter(game: HeroclixBase, state: State, events: list[Event]) -> None:
         state.seat += 1
         return
     state.setup_order = roll_order(state, list(range(game.num_players)))
-    events.append(Event("edge_roll", "setup order: " + ", ".join(
-        game.player_names[s] for s in state.setup_order), -1))
+    events.append(
+        Event(
+            "edge_roll",
+            "setup order: " + ", ".join(game.player_names[s] for s in state.setup_order),
+            -1,
+        )
+    )
     state.edges = [""] * game.num_players
     state.phase = Phase.EDGE
     state.seat = state.setup_order[0]
@@ -101,8 +111,9 @@ def roll_order(state: State, seats: list[int]) -> list[int]:
 # -- edges ----------------------------------------------------------------------------------
 def open_edges(game: HeroclixBase, state: State) -> list[int]:
     claimed = set(state.edges)
-    return [k for k, edge in enumerate(EDGES)
-            if edge in game.map.start_areas and edge not in claimed]
+    return [
+        k for k, edge in enumerate(EDGES) if edge in game.map.start_areas and edge not in claimed
+    ]
 
 
 class Edge(Rule):
@@ -148,15 +159,29 @@ class PlaceObject(Rule):
         obj = state.object_order[state.objects_placed]
         state.objects[obj] = action.cell
         state.objects_placed += 1
-        events.append(Event("place_object", f"{game.player_names[state.seat]} places an object "
-                            f"at {game.cell_label(action.cell)}", state.seat,
-                            cells=(action.cell,)))
+        events.append(
+            Event(
+                "place_object",
+                f"{game.player_names[state.seat]} places an object "
+                f"at {game.cell_label(action.cell)}",
+                state.seat,
+                cells=(action.cell,),
+            )
+        )
         if state.objects_placed < len(game.objects):
             state.seat = (state.seat + 1) % game.num_players  # HC-2.7 default: clockwise
             return
-        events.append(Event("objects", "the objects are turned face up: " + ", ".join(
-            f"{game.objects.names[o]} {game.cell_label(int(c))}"
-            for o, c in enumerate(state.objects)), -1))
+        events.append(
+            Event(
+                "objects",
+                "the objects are turned face up: "
+                + ", ".join(
+                    f"{game.objects.names[o]} {game.cell_label(int(c))}"
+                    for o, c in enumerate(state.objects)
+                ),
+                -1,
+            )
+        )
         start_placing(game, state)
 
 
@@ -190,12 +215,18 @@ class PlaceFigure(Rule):
         figure = state.selected
         game.move_figure_onto_map(state, figure, action.cell)
         state.mode[figure] = SOAR if action.kind == "place_soar" else GROUND
-        events.append(Event("place", f"{game.label(figure)} is placed at "
-                            f"{game.cell_label(action.cell)}", state.seat, cells=(action.cell,)))
+        events.append(
+            Event(
+                "place",
+                f"{game.label(figure)} is placed at {game.cell_label(action.cell)}",
+                state.seat,
+                cells=(action.cell,),
+            )
+        )
         nxt = next_to_place(game, state, state.seat)
         if nxt == NO_FIGURE:
             order = state.setup_order
-            later = order[order.index(state.seat) + 1:]
+            later = order[order.index(state.seat) + 1 :]
             if not later:
                 state.selected = NO_FIGURE
                 events.append(Event("setup_done", "setup is done", -1))
@@ -204,4 +235,3 @@ class PlaceFigure(Rule):
             state.seat = later[0]
             nxt = next_to_place(game, state, state.seat)
         state.selected = nxt
-

@@ -23,17 +23,23 @@ from __future__ import annotations
 from envs.core.actions import DecodedAction
 from envs.core.events import Event
 from envs.core.flow import GameOverPhase, PhaseRule
-from envs.heroclix.phases.attacks import AttackHandlers, hurl_object
+from envs.heroclix.combat.objects import pick_up, pickup_squares, tk_destinations, tk_targets
 from envs.heroclix.combat.resolve import avoids_targeting
 from envs.heroclix.game import HeroclixBase
-from envs.heroclix.combat.objects import pick_up, pickup_squares, tk_destinations, tk_targets
-from envs.heroclix.powers.hooks import NOT_CARRIED, has_trait
-from envs.heroclix.movement import (landing_squares_mask, mark_destinations, needs_breakaway, roll_breakaway,
-                    start_move, walk_to)
-from envs.heroclix.state import GROUND, NO_FIGURE, SOAR, Phase, State
+from envs.heroclix.movement import (
+    landing_squares_mask,
+    mark_destinations,
+    needs_breakaway,
+    roll_breakaway,
+    start_move,
+    walk_to,
+)
+from envs.heroclix.phases.attacks import AttackHandlers, hurl_object
 from envs.heroclix.phases.endings import end_turn, finish_action
 from envs.heroclix.powers.free import begin_free_power, offer_free_powers
+from envs.heroclix.powers.hooks import NOT_CARRIED, has_trait
 from envs.heroclix.powers.variant_base import begin_variant, offer_variants
+from envs.heroclix.state import GROUND, NO_FIGURE, SOAR, Phase, State
 
 Rule = PhaseRule[HeroclixBase, State]
 
@@ -44,8 +50,10 @@ class Action(Rule):
     handlers = {"select": "choose", "pass": "pass_action", "end_turn": "end", "free": "free"}
 
     def mask(self, game, state, legal):
-        legal.cells("select", [int(state.cell[f]) for f in game.alive(state, state.seat)
-                               if game.can_act(state, f)])
+        legal.cells(
+            "select",
+            [int(state.cell[f]) for f in game.alive(state, state.seat) if game.can_act(state, f)],
+        )
         legal.special("pass")
         legal.special("end_turn")
         offer_free_powers(game, state, legal)
@@ -63,17 +71,25 @@ class Action(Rule):
         finish_action(game, state, NO_FIGURE, events)
 
     def end(self, game, state, action, events):
-        events.append(Event("end_turn", f"{game.player_names[state.seat]} ends the turn",
-                            state.seat))
+        events.append(
+            Event("end_turn", f"{game.player_names[state.seat]} ends the turn", state.seat)
+        )
         end_turn(game, state, events)
 
 
 class Figure(AttackHandlers):
     """The chosen figure's action (HC-3.5) or a power's variant of one."""
 
-    handlers = {"move": "move", "soar": "move", "break_away": "break_away", "carry": "carry",
-                "pick_up": "pick_up", "switch_off": "switch_off", "power": "variant",
-                **AttackHandlers.attack_handlers}
+    handlers = {
+        "move": "move",
+        "soar": "move",
+        "break_away": "break_away",
+        "carry": "carry",
+        "pick_up": "pick_up",
+        "switch_off": "switch_off",
+        "power": "variant",
+        **AttackHandlers.attack_handlers,
+    }
 
     def mask(self, game, state, legal):
         figure = state.selected
@@ -108,8 +124,11 @@ class Figure(AttackHandlers):
         figure = state.selected
         state.action_kind = "move"
         state.passenger = int(state.occupant[action.cell])
-        events.append(Event("carry", f"{game.label(figure)} picks up "
-                            f"{game.label(state.passenger)}", state.seat))
+        events.append(
+            Event(
+                "carry", f"{game.label(figure)} picks up {game.label(state.passenger)}", state.seat
+            )
+        )
         if needs_breakaway(game, state, figure):
             self.break_away(game, state, action, events)
             if state.phase is not Phase.MOVE:
@@ -132,29 +151,46 @@ class Figure(AttackHandlers):
         state.power_off[figure, action.index] = True
         game.after_dial_turn(state, figure, events)  # HC-6.10: no Super Strength, no object
         start_move(game, state, figure)  # a speed power may change the move (HC-5.10)
-        events.append(Event("switch_off", f"{game.label(figure)} switches off its "
-                            f"{action.name.split('_')[-1]} power", state.seat))
+        events.append(
+            Event(
+                "switch_off",
+                f"{game.label(figure)} switches off its {action.name.split('_')[-1]} power",
+                state.seat,
+            )
+        )
 
 
 def carry_squares(game: HeroclixBase, state: State, figure: int) -> list[int]:
     """HC-3.30/3.31: a hovering flyer may take one adjacent friend that holds nothing."""
     if not game.flies(state, figure) or state.mode[figure] == SOAR:  # HC-3.31 limits the passenger
         return []
-    friends = [f for f in game.alive(state, int(game.owner[figure])) if f != figure
-               and state.mode[f] != SOAR and state.held[f] < 0
-               and not has_trait(game.powers(state, f), NOT_CARRIED)  # P-DMG-2
-               and game.is_adjacent(state, figure, f)]
+    friends = [
+        f
+        for f in game.alive(state, int(game.owner[figure]))
+        if f != figure
+        and state.mode[f] != SOAR
+        and state.held[f] < 0
+        and not has_trait(game.powers(state, f), NOT_CARRIED)  # P-DMG-2
+        and game.is_adjacent(state, figure, f)
+    ]
     return sorted(int(state.cell[f]) for f in friends)
 
 
 def take(game: HeroclixBase, state: State, figure: int, cell: int, events: list[Event]) -> None:
     obj = pick_up(game, state, figure, cell)
-    events.append(Event("pick_up", f"{game.label(figure)} picks up the {game.objects.names[obj]}",
-                        state.seat, cells=(cell,)))
+    events.append(
+        Event(
+            "pick_up",
+            f"{game.label(figure)} picks up the {game.objects.names[obj]}",
+            state.seat,
+            cells=(cell,),
+        )
+    )
 
 
-def arrive(game: HeroclixBase, state: State, figure: int, action: DecodedAction,
-           events: list[Event]) -> None:
+def arrive(
+    game: HeroclixBase, state: State, figure: int, action: DecodedAction, events: list[Event]
+) -> None:
     """Carry out one leg of a move to ``action.cell`` in the plane's mode."""
     walk_to(game, state, figure, action, events)
     if pickup_squares(game, state, figure):
@@ -218,8 +254,14 @@ class Drop(Rule):
         figure, passenger = state.selected, state.passenger
         game.move_figure_onto_map(state, passenger, action.cell)
         state.mode[passenger] = GROUND
-        events.append(Event("drop", f"{game.label(figure)} sets {game.label(passenger)} down",
-                            state.seat, cells=(action.cell,)))
+        events.append(
+            Event(
+                "drop",
+                f"{game.label(figure)} sets {game.label(passenger)} down",
+                state.seat,
+                cells=(action.cell,),
+            )
+        )
         state.carried[passenger] = True  # HC-3.32: no token; HC-3.33 flag may bar acting
         finish_action(game, state, figure, events)
 
@@ -244,13 +286,18 @@ class Telekinesis(Rule):
         state.action_kind = "move"  # HC-6.14: a move action
         start = int(state.objects[obj])
         state.objects[obj] = action.cell
-        events.append(Event("tk_move", f"{game.label(figure)} moves the "
-                            f"{game.objects.names[obj]}", state.seat, cells=(start, action.cell)))
+        events.append(
+            Event(
+                "tk_move",
+                f"{game.label(figure)} moves the {game.objects.names[obj]}",
+                state.seat,
+                cells=(start, action.cell),
+            )
+        )
         finish_action(game, state, figure, events)
 
     def hurl(self, game, state, action, events):
-        if avoids_targeting(game, state, state.selected, int(state.occupant[action.cell]),
-                            events):
+        if avoids_targeting(game, state, state.selected, int(state.occupant[action.cell]), events):
             return  # P-DMG-7: the object stays; move it or hurl it at another
         hurl_object(game, state, state.selected, state.tk_object, action.cell, events)
         finish_action(game, state, state.selected, events)

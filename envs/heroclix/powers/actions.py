@@ -29,12 +29,19 @@ from __future__ import annotations
 from envs.core.events import Event
 from envs.core.hooks import AFTER_ATTACK, EXTRA_ACTIONS
 from envs.core.tokens import GONE
-from envs.heroclix.combat.resolve import AttackResult, AttackSpec, avoids_targeting, deal_damage, heal, resolve_attack
-from envs.heroclix.game import HeroclixBase
 from envs.heroclix.combat.objects import telekinesis_objects
+from envs.heroclix.combat.resolve import (
+    AttackResult,
+    AttackSpec,
+    avoids_targeting,
+    deal_damage,
+    heal,
+    resolve_attack,
+)
+from envs.heroclix.combat.targets import throw_damage, throw_targets
+from envs.heroclix.game import HeroclixBase
 from envs.heroclix.powers.hooks import HOOKS
 from envs.heroclix.state import NO_CELL, NO_OBJECT, Phase, State
-from envs.heroclix.combat.targets import throw_damage, throw_targets
 
 SUPPORT_DEFENSE = 10  # R-5 default
 
@@ -46,8 +53,9 @@ class PowerAction:
     def targets(self, game: HeroclixBase, state: State, figure: int) -> list[int]:
         raise NotImplementedError
 
-    def perform(self, game: HeroclixBase, state: State, figure: int, cell: int,
-                events: list[Event]) -> bool:
+    def perform(
+        self, game: HeroclixBase, state: State, figure: int, cell: int, events: list[Event]
+    ) -> bool:
         raise NotImplementedError
 
 
@@ -55,12 +63,16 @@ def register(key: str):
     def add(cls: type[PowerAction]) -> type[PowerAction]:
         HOOKS.register(EXTRA_ACTIONS, key)(cls())
         return cls
+
     return add
 
 
 def power_actions(game: HeroclixBase, state: State, figure: int) -> list[PowerAction]:
-    return [HOOKS.get(EXTRA_ACTIONS, key) for key in game.powers(state, figure)
-            if HOOKS.has(EXTRA_ACTIONS, key)]
+    return [
+        HOOKS.get(EXTRA_ACTIONS, key)
+        for key in game.powers(state, figure)
+        if HOOKS.has(EXTRA_ACTIONS, key)
+    ]
 
 
 @register("support")
@@ -70,31 +82,42 @@ class Support(PowerAction):
     @staticmethod
     def defense(game: HeroclixBase, state: State, friend: int) -> int:
         """R-5: 10; flag support_vs_target_defense: the friend's defense value (P-DMG-3)."""
-        if game.flags["support_vs_target_defense"]:
+        if game.options.support_vs_target_defense:
             return game.defense_value(state, friend)
         return SUPPORT_DEFENSE
 
     def targets(self, game, state, figure):
-        calm = game.flags["support_no_adjacent_enemies"]  # P-DMG-3 flag: neither figure
+        calm = game.options.support_no_adjacent_enemies  # P-DMG-3 flag: neither figure
         if calm and game.adjacent_enemies(state, figure):
             return []
-        return sorted(int(state.cell[f]) for f in game.alive(state, int(game.owner[figure]))
-                      if f != figure and state.click[f] > 0 and game.is_adjacent(state, figure, f)
-                      and not (calm and game.adjacent_enemies(state, f)))
+        return sorted(
+            int(state.cell[f])
+            for f in game.alive(state, int(game.owner[figure]))
+            if f != figure
+            and state.click[f] > 0
+            and game.is_adjacent(state, figure, f)
+            and not (calm and game.adjacent_enemies(state, f))
+        )
 
     def perform(self, game, state, figure, cell, events):
         friend = int(state.occupant[cell])
         dice = game.roll_for(state, figure, 2)
         total = sum(dice)
-        events.append(Event("support", f"{game.label(figure)} supports {game.label(friend)}: "
-                            f"rolls {dice[0]}+{dice[1]}", state.seat,
-                            cells=(int(state.cell[figure]), cell),
-                            dice=tuple(str(d) for d in dice)))
+        events.append(
+            Event(
+                "support",
+                f"{game.label(figure)} supports {game.label(friend)}: rolls {dice[0]}+{dice[1]}",
+                state.seat,
+                cells=(int(state.cell[figure]), cell),
+                dice=tuple(str(d) for d in dice),
+            )
+        )
         if total == 2:  # critical miss: no heal, 1 click to the supporter [impl]
             deal_damage(game, state, figure, 1, "critical_miss", figure, events)
         elif total == 12 or total + game.attack_value(state, figure) >= self.defense(
-                game, state, friend):
-            least = game.flags["support_min_heal"]
+            game, state, friend
+        ):
+            least = game.options.support_min_heal
             roll = game.roll_for(state, figure)[0]
             heal(game, state, friend, max(least, roll - 2) + int(total == 12), events)
         return True
@@ -112,8 +135,15 @@ class Regeneration(PowerAction):
         state.action_kind = "move"  # R-6: a move action without moving
         roll = game.roll_for(state, figure)[0]
         amount = max(0, roll - 2)
-        events.append(Event("regenerate", f"{game.label(figure)} regenerates {amount}",
-                            state.seat, cells=(int(state.cell[figure]),), dice=(str(roll),)))
+        events.append(
+            Event(
+                "regenerate",
+                f"{game.label(figure)} regenerates {amount}",
+                state.seat,
+                cells=(int(state.cell[figure]),),
+                dice=(str(roll),),
+            )
+        )
         heal(game, state, figure, amount, events)
         return True
 
@@ -133,9 +163,15 @@ class Throw(PowerAction):
         obj = int(state.held[figure])
         state.held[figure] = NO_OBJECT
         state.objects[obj] = GONE  # HC-6.9: used, destroyed whether it hits or not
-        resolve_attack(game, state, figure, [target],
-                       AttackSpec("ranged", damage=throw_damage(game, obj)), events,
-                       hindered=hindered)
+        resolve_attack(
+            game,
+            state,
+            figure,
+            [target],
+            AttackSpec("ranged", damage=throw_damage(game, obj)),
+            events,
+            hindered=hindered,
+        )
         return True
 
 
@@ -153,11 +189,14 @@ class Telekinesis(PowerAction):
 
 
 @HOOKS.register(AFTER_ATTACK, "steal_energy")
-def steal_energy(game: HeroclixBase, state: State, result: AttackResult, events: list[Event]) -> None:
+def steal_energy(
+    game: HeroclixBase, state: State, result: AttackResult, events: list[Event]
+) -> None:
     """R-7 / P-ATT-10: each enemy a close attack damaged heals the attacker 1 click (Quake:
     one per enemy)."""
     owner = game.owner[result.attacker]
-    damaged = sum(1 for f, taken in result.damage_taken.items()
-                  if taken > 0 and game.owner[f] != owner)
+    damaged = sum(
+        1 for f, taken in result.damage_taken.items() if taken > 0 and game.owner[f] != owner
+    )
     if result.kind == "close" and state.cell[result.attacker] != NO_CELL and damaged:
         heal(game, state, result.attacker, damaged, events)

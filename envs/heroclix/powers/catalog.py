@@ -69,11 +69,26 @@ class Column(str, enum.Enum):
 COLUMNS: tuple[Column, ...] = (Column.SPEED, Column.ATTACK, Column.DEFENSE, Column.DAMAGE)
 """The columns in the order of a click's four values."""
 
-_RULE_PREFIX = {Column.SPEED: "P-SPD", Column.ATTACK: "P-ATT", Column.DEFENSE: "P-DEF",
-                Column.DAMAGE: "P-DMG"}
+_RULE_PREFIX = {
+    Column.SPEED: "P-SPD",
+    Column.ATTACK: "P-ATT",
+    Column.DEFENSE: "P-DEF",
+    Column.DAMAGE: "P-DMG",
+}
 
-COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "lime", "green", "blue", "dark blue",
-                            "purple", "brown", "black", "gray")
+COLOURS: tuple[str, ...] = (
+    "red",
+    "orange",
+    "yellow",
+    "lime",
+    "green",
+    "blue",
+    "dark blue",
+    "purple",
+    "brown",
+    "black",
+    "gray",
+)
 """The card's colour order, the same in every column: power n of a column has colour n."""
 
 
@@ -128,10 +143,14 @@ class Power:
         return f"{self.rule_id} {self.name} ({self.key})"
 
 
-
 _OPT, _NOT = True, False
-_M, _C, _R, _F, _P = (ActionType.MOVE, ActionType.CLOSE, ActionType.RANGED, ActionType.FREE,
-                      ActionType.PASSIVE)
+_M, _C, _R, _F, _P = (
+    ActionType.MOVE,
+    ActionType.CLOSE,
+    ActionType.RANGED,
+    ActionType.FREE,
+    ActionType.PASSIVE,
+)
 _T1, _T2 = Tier.T1, Tier.T2
 
 # One row per power, in card order inside each column (so the row's place is its number and its
@@ -197,10 +216,19 @@ def _build() -> dict[str, Power]:
     table: dict[str, Power] = {}
     for column in COLUMNS:
         for number, (key, name, optional, actions, note, tier) in enumerate(_CARD[column], 1):
-            table[key] = Power(key=key, rule_id=f"{column.rule_prefix}-{number}", name=name,
-                               column=column, number=number, colour=COLOURS[number - 1],
-                               optional=optional, actions=actions, action_note=note, tier=tier,
-                               implemented=True)
+            table[key] = Power(
+                key=key,
+                rule_id=f"{column.rule_prefix}-{number}",
+                name=name,
+                column=column,
+                number=number,
+                colour=COLOURS[number - 1],
+                optional=optional,
+                actions=actions,
+                action_note=note,
+                tier=tier,
+                implemented=True,
+            )
     return table
 
 
@@ -211,7 +239,8 @@ IMPLEMENTED: frozenset[str] = frozenset(k for k, p in POWERS.items() if p.implem
 """Keys of the powers the engine applies now."""
 
 _BY_COLUMN: Mapping[Column, tuple[Power, ...]] = MappingProxyType(
-    {c: tuple(p for p in POWERS.values() if p.column is c) for c in COLUMNS})
+    {c: tuple(p for p in POWERS.values() if p.column is c) for c in COLUMNS}
+)
 
 
 def _slug(text: str) -> str:
@@ -220,8 +249,11 @@ def _slug(text: str) -> str:
 
 # Display names and rule ids as people type them, so "Leap/Climb" or "P-DEF-2" finds its key.
 _ALIASES: Mapping[str, str] = MappingProxyType(
-    {**{_slug(p.name): k for k, p in POWERS.items()},
-     **{_slug(p.rule_id): k for k, p in POWERS.items()}})
+    {
+        **{_slug(p.name): k for k, p in POWERS.items()},
+        **{_slug(p.rule_id): k for k, p in POWERS.items()},
+    }
+)
 
 
 class UnknownPowerError(KeyError):
@@ -233,8 +265,11 @@ class UnknownPowerError(KeyError):
         super().__init__(key)
 
     def __str__(self) -> str:
-        hint = (f"; did you mean {' or '.join(repr(s) for s in self.suggestions)}?"
-                if self.suggestions else "; see POWERS for the 44 keys")
+        hint = (
+            f"; did you mean {' or '.join(repr(s) for s in self.suggestions)}?"
+            if self.suggestions
+            else "; see POWERS for the 44 keys"
+        )
         return f"unknown power key {self.key!r}{hint}"
 
 
@@ -260,8 +295,9 @@ def power(key: str) -> Power:
     try:
         return POWERS[key]
     except (KeyError, TypeError):
-        raise UnknownPowerError(key, close_power_keys(key) if isinstance(key, str) else ()
-                                ) from None
+        raise UnknownPowerError(
+            key, close_power_keys(key) if isinstance(key, str) else ()
+        ) from None
 
 
 def powers_in_column(column: Column | str) -> tuple[Power, ...]:

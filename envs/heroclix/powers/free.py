@@ -24,13 +24,13 @@ from __future__ import annotations
 from envs.core.events import Event
 from envs.core.flow import LegalMask
 from envs.heroclix.combat.resolve import after_click
-from envs.heroclix.game import COLUMNS, PERPLEX_SLOTS, PERPLEX_STATS, HeroclixBase
-from envs.heroclix.powers.hooks import FREE_ACTIONS, HOOKS, LASTING, UNCOUNTERABLE, has_trait
-from envs.heroclix.state import GROUND, NO_CELL, SOAR, Phase, State
 from envs.heroclix.combat.targets import within_sight
+from envs.heroclix.dials import COLUMNS
+from envs.heroclix.game import PERPLEX_SLOTS, PERPLEX_STATS, HeroclixBase
 from envs.heroclix.phases.endings import clear_decision
+from envs.heroclix.powers.hooks import FREE_ACTIONS, HOOKS, LASTING, UNCOUNTERABLE, has_trait
 from envs.heroclix.powers.variant_base import Variant
-
+from envs.heroclix.state import GROUND, NO_CELL, SOAR, Phase, State
 
 
 def register_free(cls: type[Variant]) -> type[Variant]:
@@ -45,7 +45,8 @@ def offer_free_powers(game: HeroclixBase, state: State, legal: LegalMask) -> Non
             continue
         for key in game.powers(state, figure):
             if HOOKS.has(FREE_ACTIONS, key) and HOOKS.get(FREE_ACTIONS, key).targets(
-                    game, state, figure):
+                game, state, figure
+            ):
                 legal.cells("free", [int(state.cell[figure])])
 
 
@@ -88,8 +89,10 @@ class FreePower(Variant):
 
     def describe(self, game, state, decoded):
         if decoded.kind == "target":
-            return f"{self.title} {game.label(state.selected)} -> " \
-                   f"{game.view.who(state, decoded.cell)} {game.cell_label(decoded.cell)}"
+            return (
+                f"{self.title} {game.label(state.selected)} -> "
+                f"{game.view.who(state, decoded.cell)} {game.cell_label(decoded.cell)}"
+            )
         return f"{self.title} {game.label(state.targets[0])}: {self.choice_name(decoded)}"
 
 
@@ -100,12 +103,18 @@ class Outwit(FreePower):
     def counterable(self, game: HeroclixBase, state: State, target: int) -> list[int]:
         click = int(state.click[target])
         shown = game.powers(state, target)
-        return [c for c, k in enumerate(game.dial_powers[target][click])
-                if k is not None and k in shown and not has_trait((k,), UNCOUNTERABLE)]
+        return [
+            c
+            for c, k in enumerate(game.dial_powers[target][click])
+            if k is not None and k in shown and not has_trait((k,), UNCOUNTERABLE)
+        ]
 
     def targets(self, game, state, figure):
-        foes = [e for e in game.enemies_of(state, figure)
-                if self.counterable(game, state, e) or state.mode[e] == SOAR]
+        foes = [
+            e
+            for e in game.enemies_of(state, figure)
+            if self.counterable(game, state, e) or state.mode[e] == SOAR
+        ]
         return within_sight(game, state, figure, foes) if foes else []
 
     def mark_choices(self, game, state, legal, target):
@@ -117,15 +126,26 @@ class Outwit(FreePower):
     def choose(self, game, state, figure, target, action, events):
         if action.kind == "force_hover":
             state.mode[target] = GROUND
-            events.append(Event("outwit", f"{game.label(figure)} forces {game.label(target)} "
-                                "to hover", state.seat, cells=(int(state.cell[target]),)))
+            events.append(
+                Event(
+                    "outwit",
+                    f"{game.label(figure)} forces {game.label(target)} to hover",
+                    state.seat,
+                    cells=(int(state.cell[target]),),
+                )
+            )
             return
         column = action.index
         key = game.dial_powers[target][int(state.click[target])][column]
         state.outwits = [*state.outwits, [target, column, figure]]
-        events.append(Event("outwit", f"{game.label(figure)} counters {game.label(target)}'s "
-                            f"{key.replace('_', ' ')}", state.seat,
-                            cells=(int(state.cell[target]),)))
+        events.append(
+            Event(
+                "outwit",
+                f"{game.label(figure)} counters {game.label(target)}'s {key.replace('_', ' ')}",
+                state.seat,
+                cells=(int(state.cell[target]),),
+            )
+        )
         after_click(game, state, target, events)  # HC-6.10 and markers, as if the dial turned
 
     def choice_name(self, decoded):
@@ -148,9 +168,15 @@ class Perplex(FreePower):
     def choose(self, game, state, figure, target, action, events):
         stat, delta = action.index // 2, (1 if action.index % 2 == 0 else -1)
         state.perplex = [*state.perplex, [target, stat, delta, figure]]
-        events.append(Event("perplex", f"{game.label(figure)} perplexes {game.label(target)}: "
-                            f"{PERPLEX_STATS[stat]} {delta:+d}", state.seat,
-                            cells=(int(state.cell[target]),)))
+        events.append(
+            Event(
+                "perplex",
+                f"{game.label(figure)} perplexes {game.label(target)}: "
+                f"{PERPLEX_STATS[stat]} {delta:+d}",
+                state.seat,
+                cells=(int(state.cell[target]),),
+            )
+        )
 
     def choice_name(self, decoded):
         stat, way = PERPLEX_SLOTS[decoded.index].rsplit("_", 1)
@@ -162,19 +188,26 @@ def _source_lost(game: HeroclixBase, state: State, source: int, key: str) -> boo
 
 
 @HOOKS.register(LASTING, "outwit_and_perplex", universal=True)
-def outwit_and_perplex_end(game: HeroclixBase, state: State, when: str, figure: int,
-                           events: list) -> None:
+def outwit_and_perplex_end(
+    game: HeroclixBase, state: State, when: str, figure: int, events: list
+) -> None:
     if state.outwits:
-        kept = [entry for entry in state.outwits
-                if not (when == "turn_start" and game.owner[entry[2]] == state.seat)
-                and state.cell[entry[0]] != NO_CELL
-                and not _source_lost(game, state, entry[2], Outwit.key)]
+        kept = [
+            entry
+            for entry in state.outwits
+            if not (when == "turn_start" and game.owner[entry[2]] == state.seat)
+            and state.cell[entry[0]] != NO_CELL
+            and not _source_lost(game, state, entry[2], Outwit.key)
+        ]
         if len(kept) != len(state.outwits):
             state.outwits = kept
     if state.perplex:
-        kept = [entry for entry in state.perplex
-                if when != "turn_end" and entry[0] != figure
-                and not _source_lost(game, state, entry[3], Perplex.key)]
+        kept = [
+            entry
+            for entry in state.perplex
+            if when != "turn_end"
+            and entry[0] != figure
+            and not _source_lost(game, state, entry[3], Perplex.key)
+        ]
         if len(kept) != len(state.perplex):
             state.perplex = kept
-

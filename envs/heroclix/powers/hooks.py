@@ -41,8 +41,14 @@ Adding a power is registering its effect under its key; the engine's flow stays 
 
 from __future__ import annotations
 
-from envs.core.hooks import (DAMAGE_TAKEN, DEFENSE_VALUE, STANDARD_POINTS, Combine, HookPoint,
-                          HookRegistry)
+from envs.core.hooks import (
+    DAMAGE_TAKEN,
+    DEFENSE_VALUE,
+    STANDARD_POINTS,
+    Combine,
+    HookPoint,
+    HookRegistry,
+)
 
 TRAITS = HookPoint("traits", Combine.ANY, "does the figure have this trait")
 REDUCTION_ROLL = HookPoint("reduction_roll", Combine.SUM, "a reduction that rolls a die")
@@ -51,9 +57,11 @@ AVOIDS_TARGET = HookPoint("avoids_target", Combine.ANY, "does the declared targe
 VARIANTS = HookPoint("variants", Combine.LOOKUP, "a power's variant of an action")
 FREE_ACTIONS = HookPoint("free_actions", Combine.LOOKUP, "a power used without an action")
 LASTING = HookPoint("lasting", Combine.EACH, "end the lasting effects that are over")
-HOOKS = HookRegistry("heroclix", STANDARD_POINTS + (TRAITS, REDUCTION_ROLL, EVADES,
-                                                    AVOIDS_TARGET, VARIANTS, FREE_ACTIONS,
-                                                    LASTING))
+HOOKS = HookRegistry(
+    "heroclix",
+    STANDARD_POINTS
+    + (TRAITS, REDUCTION_ROLL, EVADES, AVOIDS_TARGET, VARIANTS, FREE_ACTIONS, LASTING),
+)
 
 # Trait names asked at TRAITS.
 AUTO_BREAKAWAY = "auto_breakaway"  # breaks away without a roll (R-10, R-11)
@@ -88,10 +96,19 @@ ACTS_EXHAUSTED = "acts_exhausted"  # may act with 2 tokens, for 1 click (TA-MOE)
 RETALIATES = "retaliates"  # an attacker that damages it takes 1 (TA-MYS)
 LENDS_ATTACK = "lends_attack"  # members attack with each other's attack value (TA-SS)
 
-_LEAP_CLIMB = frozenset({AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS,
-                         CLOSE_ANY_LEVEL})
-_PHASING = frozenset({AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS,
-                      CROSSES_BLOCKING_INDOORS, PASSES_FIGURES})
+_LEAP_CLIMB = frozenset(
+    {AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS, CLOSE_ANY_LEVEL}
+)
+_PHASING = frozenset(
+    {
+        AUTO_BREAKAWAY,
+        IGNORES_HINDERING,
+        CLIMBS,
+        CROSSES_BLOCKING_OUTDOORS,
+        CROSSES_BLOCKING_INDOORS,
+        PASSES_FIGURES,
+    }
+)
 
 
 def _traits(key: str, traits: frozenset[str]) -> None:
@@ -136,13 +153,15 @@ IMPERVIOUS_REDUCTION = 2
 @HOOKS.register(REDUCTION_ROLL, "impervious")
 def impervious(game, state, figure: int, kind: str, amount: int) -> int:
     """P-DEF-9: one d6 per damage instance (attack, knockback)."""
-    return -amount if game.roll_for(state, figure)[0] >= IMPERVIOUS_IGNORES \
-        else -IMPERVIOUS_REDUCTION
+    return (
+        -amount if game.roll_for(state, figure)[0] >= IMPERVIOUS_IGNORES else -IMPERVIOUS_REDUCTION
+    )
 
 
 def _defense_bonus(key: str, amount: int, attack_kind: str) -> None:
     HOOKS.register(DEFENSE_VALUE, key)(
-        lambda game, state, spec, attacker, target: amount if spec.kind == attack_kind else 0)
+        lambda game, state, spec, attacker, target: amount if spec.kind == attack_kind else 0
+    )
 
 
 _defense_bonus("combat_reflexes", 2, "close")  # P-DEF-4
@@ -169,4 +188,3 @@ def has_trait(powers: tuple[str, ...], trait: str) -> bool:
 def registered_keys() -> set[str]:
     """Every power key with an effect at some hook point (the implemented powers)."""
     return {key for point in HOOKS.points for key in HOOKS.keyed(point)}
-

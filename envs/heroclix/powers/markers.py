@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.events import Event
-from envs.heroclix.game import HeroclixBase
-from envs.heroclix.powers.hooks import HOOKS, LASTING
-from envs.heroclix.state import NO_FIGURE, SOAR, State
 from envs.heroclix.combat.targets import fire_snapshot
+from envs.heroclix.game import HeroclixBase
 from envs.heroclix.phases.endings import finish_action
+from envs.heroclix.powers.hooks import HOOKS, LASTING
 from envs.heroclix.powers.variant_base import Variant, register_variant
+from envs.heroclix.state import NO_FIGURE, SOAR, State
 
 MAX_MARKERS = 4
 
@@ -65,8 +65,11 @@ class MarkerVariant(Variant):
         others = candidates[candidates != cell]
         clear = np.zeros(0, dtype=bool)
         if others.size:
-            clear = fire_snapshot(game, state).targets_from(
-                cell, others, attacker_flying=game.flies(state, figure)).clear
+            clear = (
+                fire_snapshot(game, state)
+                .targets_from(cell, others, attacker_flying=game.flies(state, figure))
+                .clear
+            )
         out = [int(c) for c in others[clear]]
         if near[cell]:
             out.append(cell)
@@ -86,8 +89,15 @@ class MarkerVariant(Variant):
             finish_action(game, state, figure, events)
             return
         self.place(game, state, figure, action.cell)
-        events.append(Event(self.key, f"{game.label(figure)} places a {self.title} marker at "
-                            f"{game.cell_label(action.cell)}", state.seat, cells=(action.cell,)))
+        events.append(
+            Event(
+                self.key,
+                f"{game.label(figure)} places a {self.title} marker at "
+                f"{game.cell_label(action.cell)}",
+                state.seat,
+                cells=(action.cell,),
+            )
+        )
         state.variant_stage += 1
         if state.variant_stage >= MAX_MARKERS or not self.squares(game, state, figure):
             finish_action(game, state, figure, events)
@@ -142,6 +152,7 @@ def markers_end(game: HeroclixBase, state: State, when: str, figure: int, events
         if layer.max() < 0:
             continue
         for source in np.unique(layer[layer >= 0]).tolist():
-            if (when == "turn_start" and game.owner[source] == state.seat) \
-                    or variant.key not in game.powers(state, source):
+            if (
+                when == "turn_start" and game.owner[source] == state.seat
+            ) or variant.key not in game.powers(state, source):
                 remove_markers(state, variant.layer, source)

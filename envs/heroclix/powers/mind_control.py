@@ -16,15 +16,15 @@ chosen by the attacker's seat (envs/heroclix/RULES.md P-SPD-6).
 from __future__ import annotations
 
 from envs.core.events import Event
-from envs.heroclix.phases.attacks import close_attack, declare_ranged
 from envs.heroclix.combat.resolve import AttackResult, AttackSpec, avoids_targeting, deal_damage
-from envs.heroclix.game import HeroclixBase
-from envs.heroclix.powers.hooks import NOT_CONTROLLED, has_trait
-from envs.heroclix.movement import start_move
-from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_SEAT, Phase, State
 from envs.heroclix.combat.targets import close_targets, shots
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.movement import start_move
+from envs.heroclix.phases.attacks import close_attack, declare_ranged
 from envs.heroclix.phases.endings import clear_decision, finish_action, give_token
+from envs.heroclix.powers.hooks import NOT_CONTROLLED, has_trait
 from envs.heroclix.powers.variant_base import Variant, back_to_figure, cells_of, register_variant
+from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_SEAT, Phase, State
 
 RANGE_WITHOUT_RANGE = 4
 POINTS_PER_CLICK = 100
@@ -69,8 +69,7 @@ class MindControl(Variant):
         if avoids_targeting(game, state, figure, target, events):
             back_to_figure(state)
             return
-        result = close_attack(game, state, figure, target, self.spec(game, state, figure),
-                              events)
+        result = close_attack(game, state, figure, target, self.spec(game, state, figure), events)
         self.after_fire(game, state, figure, result, events)
 
     def after_fire(self, game, state, figure, result: AttackResult, events) -> bool:
@@ -93,9 +92,14 @@ def next_controlled(game: HeroclixBase, state: State, events: list[Event]) -> No
         state.controlled, state.controller = target, int(game.owner[source])
         state.selected = target
         start_move(game, state, target)
-        events.append(Event("mind_control", f"{game.label(source)} controls "
-                            f"{game.label(target)}", state.seat,
-                            cells=(int(state.cell[target]),)))
+        events.append(
+            Event(
+                "mind_control",
+                f"{game.label(source)} controls {game.label(target)}",
+                state.seat,
+                cells=(int(state.cell[target]),),
+            )
+        )
         state.phase = Phase.FIGURE
         return
     clicks = state.mind_points // POINTS_PER_CLICK

@@ -20,11 +20,11 @@ import numpy as np
 
 from envs.core.events import Event
 from envs.heroclix.combat.resolve import AttackSpec, avoids_targeting, resolve_attack
-from envs.heroclix.powers.hooks import MOVES_OBJECTS, has_trait
-from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, SOAR
 from envs.heroclix.combat.targets import SIGHT_REACH, close_targets, fire_snapshot
 from envs.heroclix.phases.endings import finish_action
+from envs.heroclix.powers.hooks import MOVES_OBJECTS, has_trait
 from envs.heroclix.powers.variant_base import Variant, back_to_figure, cells_of, register_variant
+from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, SOAR
 
 
 @register_variant
@@ -33,18 +33,20 @@ class TelekinesisFigures(Variant):
     action = "move"
 
     def able(self, game, state, figure) -> bool:
-        return state.mode[figure] != SOAR and has_trait(game.powers(state, figure),
-                                                        MOVES_OBJECTS)
+        return state.mode[figure] != SOAR and has_trait(game.powers(state, figure), MOVES_OBJECTS)
 
     def friends(self, game, state, figure) -> list[int]:
-        if not game.flags["tk_move_friend"] or not self.able(game, state, figure):
+        if not game.options.tk_move_friend or not self.able(game, state, figure):
             return []
         owner = game.owner[figure]
-        return [f for f in game.adjacent_figures(state, figure)
-                if game.owner[f] == owner and state.mode[f] != SOAR]
+        return [
+            f
+            for f in game.adjacent_figures(state, figure)
+            if game.owner[f] == owner and state.mode[f] != SOAR
+        ]
 
     def foes(self, game, state, figure) -> list[int]:
-        if not game.flags["tk_move_enemy"] or not self.able(game, state, figure):
+        if not game.options.tk_move_enemy or not self.able(game, state, figure):
             return []
         return close_targets(game, state, figure)
 
@@ -57,19 +59,27 @@ class TelekinesisFigures(Variant):
             state.occupant[state.cell[friend]] = NO_FIGURE
             state.cell[friend] = NO_CELL
         cell = int(state.cell[figure])
-        free = (game.board.exists & ~state.blocking & (state.occupant < 0)
-                & (game.chebyshev[cell] <= SIGHT_REACH))
+        free = (
+            game.board.exists
+            & ~state.blocking
+            & (state.occupant < 0)
+            & (game.chebyshev[cell] <= SIGHT_REACH)
+        )
         free[cell] = False
         near = np.flatnonzero(free)
         if not near.size:
             return []
-        clear = fire_snapshot(game, state).targets_from(
-            cell, near, attacker_flying=game.flies(state, figure)).clear
+        clear = (
+            fire_snapshot(game, state)
+            .targets_from(cell, near, attacker_flying=game.flies(state, figure))
+            .clear
+        )
         return [int(c) for c in near[clear]]
 
     def offered(self, game, state, figure, options):
-        return bool(self.friends(game, state, figure) or self.foes(game, state, figure)) \
-            and bool(self.squares(game, state, figure))
+        return bool(self.friends(game, state, figure) or self.foes(game, state, figure)) and bool(
+            self.squares(game, state, figure)
+        )
 
     def mask(self, game, state, legal):
         figure = state.selected
@@ -89,8 +99,11 @@ class TelekinesisFigures(Variant):
                     return
                 spec = AttackSpec("close", power=self.key, deals_damage=False)
                 result = resolve_attack(game, state, figure, [target], spec, events)
-                if target not in result.hits or state.cell[target] == NO_CELL \
-                        or state.cell[figure] == NO_CELL:
+                if (
+                    target not in result.hits
+                    or state.cell[target] == NO_CELL
+                    or state.cell[figure] == NO_CELL
+                ):
                     finish_action(game, state, figure, events)
                     return
             else:
@@ -104,7 +117,13 @@ class TelekinesisFigures(Variant):
         start = int(state.cell[friend])
         game.move_figure(state, friend, action.cell)
         state.mode[friend] = GROUND
-        events.append(Event("tk_move", f"{game.label(figure)} moves {game.label(friend)} to "
-                            f"{game.cell_label(action.cell)}", state.seat,
-                            cells=(start, action.cell)))
+        events.append(
+            Event(
+                "tk_move",
+                f"{game.label(figure)} moves {game.label(friend)} to "
+                f"{game.cell_label(action.cell)}",
+                state.seat,
+                cells=(start, action.cell),
+            )
+        )
         finish_action(game, state, figure, events)

@@ -16,7 +16,8 @@ figure's square (row, col), so every Leader rolls before any Poison acts.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Protocol, cast
 
 from envs.core.events import Event
 from envs.core.hooks import TURN_START
@@ -29,11 +30,24 @@ LEADERSHIP_ON = 4  # P-DMG-11: 4-6
 POISON_DAMAGE = 1
 
 
+class TurnStartPower(Protocol):
+    """A ``turn_start`` effect: the function, with its ``order`` as ``priority``."""
+
+    priority: int
+
+    def __call__(
+        self, game: HeroclixBase, state: State, figure: int, events: list[Event]
+    ) -> None: ...
+
+
 def turn_start(key: str, priority: int) -> Callable:
     def add(effect: Callable) -> Callable:
-        effect.priority = priority
+        # The order is an attribute of the function, which a Callable's type cannot declare.
+        power = cast(TurnStartPower, effect)
+        power.priority = priority
         HOOKS.register(TURN_START, key)(effect)
         return effect
+
     return add
 
 
@@ -43,9 +57,15 @@ def leadership(game: HeroclixBase, state: State, figure: int, events: list[Event
         return
     roll = game.roll_for(state, figure)[0]
     gained = roll >= LEADERSHIP_ON
-    events.append(Event("leadership", f"{game.label(figure)} leads: "
-                        f"{'one more action' if gained else 'no extra action'}", state.seat,
-                        cells=(int(state.cell[figure]),), dice=(str(roll),)))
+    events.append(
+        Event(
+            "leadership",
+            f"{game.label(figure)} leads: {'one more action' if gained else 'no extra action'}",
+            state.seat,
+            cells=(int(state.cell[figure]),),
+            dice=(str(roll),),
+        )
+    )
     if gained:
         state.actions_left += 1
         state.extra_action_granted = True
@@ -55,8 +75,13 @@ def leadership(game: HeroclixBase, state: State, figure: int, events: list[Event
 def poison(game: HeroclixBase, state: State, figure: int, events: list[Event]) -> None:
     victims = game.adjacent_enemies(state, figure)
     if victims:
-        events.append(Event("poison", f"{game.label(figure)} poisons "
-                            + ", ".join(game.label(v) for v in victims), state.seat,
-                            cells=(int(state.cell[figure]),)))
+        events.append(
+            Event(
+                "poison",
+                f"{game.label(figure)} poisons " + ", ".join(game.label(v) for v in victims),
+                state.seat,
+                cells=(int(state.cell[figure]),),
+            )
+        )
     for victim in victims:
         deal_damage(game, state, victim, POISON_DAMAGE, "poison", figure, events)

@@ -27,14 +27,14 @@ from __future__ import annotations
 from envs.core.actions import DecodedAction
 from envs.core.events import Event
 from envs.core.flow import LegalMask, PhaseRule
-from envs.heroclix.phases.attacks import AttackOptions, close_attack, declare_ranged
 from envs.heroclix.combat.resolve import AttackSpec, avoids_targeting
-from envs.heroclix.game import HeroclixBase
-from envs.heroclix.powers.hooks import FREE_ACTIONS, HOOKS, VARIANTS
-from envs.heroclix.movement import needs_breakaway, roll_breakaway
-from envs.heroclix.state import Phase, State
 from envs.heroclix.combat.targets import close_targets, ranged_targets
+from envs.heroclix.game import HeroclixBase
+from envs.heroclix.movement import needs_breakaway, roll_breakaway
+from envs.heroclix.phases.attacks import AttackOptions, close_attack, declare_ranged
 from envs.heroclix.phases.endings import finish_action
+from envs.heroclix.powers.hooks import FREE_ACTIONS, HOOKS, VARIANTS
+from envs.heroclix.state import Phase, State
 
 Rule = PhaseRule[HeroclixBase, State]
 
@@ -45,7 +45,9 @@ class Variant:
     key = ""
     action = ""  # the 2002 action it is a variant of: "move", "close" or "ranged"
 
-    def offered(self, game: HeroclixBase, state: State, figure: int, options: AttackOptions) -> bool:
+    def offered(
+        self, game: HeroclixBase, state: State, figure: int, options: AttackOptions
+    ) -> bool:
         """Whether choosing it now leads to a legal continuation."""
         raise NotImplementedError
 
@@ -57,8 +59,9 @@ class Variant:
     def mask(self, game: HeroclixBase, state: State, legal: LegalMask) -> None:
         raise NotImplementedError
 
-    def apply(self, game: HeroclixBase, state: State, action: DecodedAction,
-              events: list[Event]) -> None:
+    def apply(
+        self, game: HeroclixBase, state: State, action: DecodedAction, events: list[Event]
+    ) -> None:
         raise NotImplementedError
 
     def spec(self, game: HeroclixBase, state: State, figure: int) -> AttackSpec:
@@ -88,7 +91,8 @@ class Variant:
         if decoded.kind in ("move", "soar"):
             start = game.cell_label(int(state.cell[figure]))
             return f"{self.title} {mover} {start}->{where}" + (
-                " soaring" if decoded.kind == "soar" else "")
+                " soaring" if decoded.kind == "soar" else ""
+            )
         if decoded.kind in ("close", "ranged", "target"):
             return f"{self.title} {mover} -> {game.view.who(state, decoded.cell)} {where}"
         if decoded.kind == "tk_move":
@@ -109,11 +113,13 @@ def playing(state: State) -> Variant:
     return HOOKS.get(VARIANTS, key) if HOOKS.has(VARIANTS, key) else HOOKS.get(FREE_ACTIONS, key)
 
 
-def offer_variants(game: HeroclixBase, state: State, legal: LegalMask, figure: int,
-                   options: AttackOptions) -> None:
+def offer_variants(
+    game: HeroclixBase, state: State, legal: LegalMask, figure: int, options: AttackOptions
+) -> None:
     for key in game.powers(state, figure):
-        if HOOKS.has(VARIANTS, key) and HOOKS.get(VARIANTS, key).offered(game, state, figure,
-                                                                          options):
+        if HOOKS.has(VARIANTS, key) and HOOKS.get(VARIANTS, key).offered(
+            game, state, figure, options
+        ):
             legal.slot("power", game.variant_index[key])
 
 
@@ -139,6 +145,7 @@ class VariantPhase(Rule):
 
 
 # -- the shapes most variants share ------------------------------------------------------------
+
 
 def cells_of(state: State, figures) -> list[int]:
     return [int(state.cell[f]) for f in figures]
@@ -172,8 +179,11 @@ class RangedVariant(Variant):
     single = False
 
     def offered(self, game, state, figure, options):
-        return bool(self.shootable(game, state, figure)) if self.own_lines(game) \
+        return (
+            bool(self.shootable(game, state, figure))
+            if self.own_lines(game)
             else bool(options.ranged)
+        )
 
     def own_lines(self, game: HeroclixBase) -> bool:
         """Whether its targets differ from the plain ranged attack's under these options."""
@@ -183,8 +193,9 @@ class RangedVariant(Variant):
         legal.cells("ranged", cells_of(state, self.shootable(game, state, state.selected)))
 
     def apply(self, game, state, action, events):
-        if not declare_ranged(game, state, state.selected, action.cell, events,
-                              bolts=1 if self.single else None):
+        if not declare_ranged(
+            game, state, state.selected, action.cell, events, bolts=1 if self.single else None
+        ):
             back_to_figure(state)
 
 

@@ -41,18 +41,40 @@ from __future__ import annotations
 
 from envs.core.events import Event
 from envs.core.knockback import compass_direction
-from envs.heroclix.phases.attacks import break_square, close_attack, declare_ranged
-from envs.heroclix.combat.resolve import (AttackSpec, attack_total, avoids_targeting, deal_damage, defense_total,
-                     knock_back, land_damage, resolve_attack)
-from envs.heroclix.powers.hooks import EVADES, HOOKS, NO_KNOCKBACK, NO_RANGED, has_trait
-from envs.heroclix.movement import mark_destinations, reach, walk_to
-from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase
-from envs.heroclix.combat.targets import (BREAK_DAMAGE, close_breakables, close_targets, close_walls, lines_to,
-                      ranged_targets, shots)
-from envs.heroclix.phases.endings import finish_action
-from envs.heroclix.powers.variant_base import (CloseVariant, RangedVariant, Variant, back_to_figure, break_away_first,
-                       cells_of, register_variant)
+from envs.heroclix.combat.resolve import (
+    AttackSpec,
+    attack_total,
+    avoids_targeting,
+    deal_damage,
+    defense_total,
+    knock_back,
+    land_damage,
+    resolve_attack,
+)
+from envs.heroclix.combat.targets import (
+    BREAK_DAMAGE,
+    close_breakables,
+    close_targets,
+    close_walls,
+    lines_to,
+    ranged_targets,
+    shots,
+)
 from envs.heroclix.game import WALL_PLANES
+from envs.heroclix.movement import mark_destinations, reach, walk_to
+from envs.heroclix.phases.attacks import break_square, close_attack, declare_ranged
+from envs.heroclix.phases.endings import finish_action
+from envs.heroclix.powers.hooks import EVADES, HOOKS, NO_KNOCKBACK, NO_RANGED, has_trait
+from envs.heroclix.powers.variant_base import (
+    CloseVariant,
+    RangedVariant,
+    Variant,
+    back_to_figure,
+    break_away_first,
+    cells_of,
+    register_variant,
+)
+from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase
 
 COMBAT_EXPERT_BONUS = 2  # P-DMG-1, P-DMG-8
 QUAKE_DAMAGE = 2  # P-ATT-4
@@ -83,8 +105,11 @@ class BladesClawsFangs(CloseVariant):
     key = "blades_claws_fangs"
 
     def offered(self, game, state, figure, options):
-        return bool(options.close or close_breakables(game, state, figure)
-                    or close_walls(game, state, figure))
+        return bool(
+            options.close
+            or close_breakables(game, state, figure)
+            or close_walls(game, state, figure)
+        )
 
     def spec(self, game, state, figure):
         return AttackSpec("close", power=self.key, damage_roll=True)
@@ -102,16 +127,28 @@ class BladesClawsFangs(CloseVariant):
             return
         figure = state.selected
         roll = game.roll_for(state, figure)[0]
-        events.append(Event("damage_roll", f"{game.label(figure)} slashes: {roll}", state.seat,
-                            dice=(str(roll),)))
+        events.append(
+            Event(
+                "damage_roll",
+                f"{game.label(figure)} slashes: {roll}",
+                state.seat,
+                dice=(str(roll),),
+            )
+        )
         if roll >= BLADES_BREAK:
             if action.kind == "smash":
                 break_square(game, state, figure, action.cell, BREAK_DAMAGE, events)
             else:
                 side = WALL_PLANES.index(action.kind)
                 game.break_wall(state, int(game.walls.around[action.cell, side]))
-                events.append(Event("break_wall", f"{game.label(figure)} breaks a wall",
-                                    state.seat, cells=(action.cell,)))
+                events.append(
+                    Event(
+                        "break_wall",
+                        f"{game.label(figure)} breaks a wall",
+                        state.seat,
+                        cells=(action.cell,),
+                    )
+                )
         finish_action(game, state, figure, events)
 
 
@@ -135,8 +172,11 @@ class Flurry(CloseVariant):
                 back_to_figure(state)
             return
         close_attack(game, state, figure, target, self.spec(game, state, figure), events)
-        if state.variant_stage == 0 and self.key in game.powers(state, figure) \
-                and close_targets(game, state, figure):
+        if (
+            state.variant_stage == 0
+            and self.key in game.powers(state, figure)
+            and close_targets(game, state, figure)
+        ):
             state.variant_stage = 1  # P-SPD-1: the second attack, after the first resolved
         else:
             finish_action(game, state, figure, events)
@@ -152,16 +192,27 @@ class Quake(Variant):
 
     def begin(self, game, state, figure, events):
         here = int(state.cell[figure])
-        foes = sorted(game.adjacent_enemies(state, figure), key=lambda e: compass_direction(
-            game.board, here, int(state.cell[e])))
-        resolve_attack(game, state, figure, foes, AttackSpec(
-            "close", power=self.key, damage_cap=QUAKE_DAMAGE, always_knockback=True), events)
+        foes = sorted(
+            game.adjacent_enemies(state, figure),
+            key=lambda e: compass_direction(game.board, here, int(state.cell[e])),
+        )
+        resolve_attack(
+            game,
+            state,
+            figure,
+            foes,
+            AttackSpec("close", power=self.key, damage_cap=QUAKE_DAMAGE, always_knockback=True),
+            events,
+        )
         finish_action(game, state, figure, events)
 
 
 def blastable(game, state, figure) -> list[int]:
-    return [e for e in game.adjacent_enemies(state, figure)
-            if not has_trait(game.powers(state, e), NO_KNOCKBACK)]
+    return [
+        e
+        for e in game.adjacent_enemies(state, figure)
+        if not has_trait(game.powers(state, e), NO_KNOCKBACK)
+    ]
 
 
 @register_variant
@@ -179,11 +230,18 @@ class ForceBlast(Variant):
         figure = state.selected
         target = int(state.occupant[action.cell])
         distance = game.roll_for(state, figure)[0]
-        events.append(Event("force_blast", f"{game.label(figure)} blasts {game.label(target)} "
-                            f"{distance} squares", state.seat,
-                            cells=(int(state.cell[figure]), action.cell), dice=(str(distance),)))
-        knock_back(game, state, target, int(state.cell[figure]), action.cell, distance, figure,
-                   events)
+        events.append(
+            Event(
+                "force_blast",
+                f"{game.label(figure)} blasts {game.label(target)} {distance} squares",
+                state.seat,
+                cells=(int(state.cell[figure]), action.cell),
+                dice=(str(distance),),
+            )
+        )
+        knock_back(
+            game, state, target, int(state.cell[figure]), action.cell, distance, figure, events
+        )
         finish_action(game, state, figure, events)
 
 
@@ -239,7 +297,6 @@ class Charge(MoveThenAttack):
             return
         close_attack(game, state, figure, target, self.spec(game, state, figure), events)
         finish_action(game, state, figure, events)
-
 
 
 @register_variant
@@ -298,14 +355,15 @@ class PsychicBlast(RangedVariant):
     key = "psychic_blast"
 
     def own_lines(self, game):
-        return game.flags["psychic_blast_ignores_lof"]
+        return game.options.psychic_blast_ignores_lof
 
     def shootable(self, game, state, figure):
         if not self.own_lines(game):
             return ranged_targets(game, state, figure)
         # flag psychic_blast_ignores_lof: only walls and blocking terrain stop the line
-        snapshot = game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
-                                      indoor=game.indoor)
+        snapshot = game.fire.snapshot(
+            walls_intact=state.walls_intact, blocking=state.blocking, indoor=game.indoor
+        )
         return shots(game, state, figure, game.range_value(state, figure), snapshot)
 
     def spec(self, game, state, figure):
@@ -367,22 +425,29 @@ class PulseWave(Variant):
 
     def in_range(self, game, state, figure) -> list[int]:
         cell, reach = int(state.cell[figure]), self.reach(game, state, figure)
-        return [f for f in game.alive(state) if f != figure and int(game.chebyshev[
-            cell, state.cell[f]]) <= ((reach + 1) // 2 if state.mode[f] == SOAR else reach)]
+        return [
+            f
+            for f in game.alive(state)
+            if f != figure
+            and int(game.chebyshev[cell, state.cell[f]])
+            <= ((reach + 1) // 2 if state.mode[f] == SOAR else reach)
+        ]
 
     def caught(self, game, state, figure) -> dict[int, bool]:
         """Figure -> hindered, for every figure the wave reaches."""
-        if self.reach(game, state, figure) <= 0 or has_trait(game.powers(state, figure),
-                                                               NO_RANGED):
+        if self.reach(game, state, figure) <= 0 or has_trait(game.powers(state, figure), NO_RANGED):
             return {}
-        if game.adjacent_enemies(state, figure) and not game.flags["pulse_wave_while_adjacent"]:
+        if game.adjacent_enemies(state, figure) and not game.options.pulse_wave_while_adjacent:
             return {}
         near = self.in_range(game, state, figure)
         if not near:
             return {}
-        snapshot = game.fire.snapshot(walls_intact=state.walls_intact, blocking=state.blocking,
-                                      hindering=game.hindering(state, movement=False),
-                                      indoor=game.indoor)  # figures do not block it
+        snapshot = game.fire.snapshot(
+            walls_intact=state.walls_intact,
+            blocking=state.blocking,
+            hindering=game.hindering(state, movement=False),
+            indoor=game.indoor,
+        )  # figures do not block it
         return lines_to(game, state, figure, near, snapshot, stealth=False)  # powers ignored
 
     def offered(self, game, state, figure, options):
@@ -444,19 +509,21 @@ class HypersonicSpeed(Variant):
             legal.special("end_action")
         else:
             mark_destinations(game, state, legal, figure)
-            if state.variant_stage == 0 and game.flags["hypersonic_option2"]:
+            if state.variant_stage == 0 and game.options.hypersonic_option2:
                 legal.cells("close", cells_of(state, close_targets(game, state, figure)))
 
     def apply(self, game, state, action, events):
         figure = state.selected
-        if state.variant_stage >= self.STREAK or (state.variant_stage == 0
-                                                  and action.kind == "close"):
+        if state.variant_stage >= self.STREAK or (
+            state.variant_stage == 0 and action.kind == "close"
+        ):
             self.streak(game, state, figure, action, events)
             return
         if action.kind in ("move", "soar"):
             walk_to(game, state, figure, action, events)
-            if state.variant_stage == 0 and (close_targets(game, state, figure)
-                                             or self.shots(game, state, figure)):
+            if state.variant_stage == 0 and (
+                close_targets(game, state, figure) or self.shots(game, state, figure)
+            ):
                 state.variant_stage = 1
             else:
                 finish_action(game, state, figure, events)
@@ -470,8 +537,15 @@ class HypersonicSpeed(Variant):
         if action.kind == "close":
             close_attack(game, state, figure, target, AttackSpec("close", power=self.key), events)
         else:
-            resolve_attack(game, state, figure, [target], AttackSpec("ranged", power=self.key),
-                           events, hindered=self.shots(game, state, figure))
+            resolve_attack(
+                game,
+                state,
+                figure,
+                [target],
+                AttackSpec("ranged", power=self.key),
+                events,
+                hindered=self.shots(game, state, figure),
+            )
         if state.cell[figure] == NO_CELL or state.move_spent >= state.move_budget:
             finish_action(game, state, figure, events)
         else:
@@ -493,14 +567,23 @@ class HypersonicSpeed(Variant):
         spec = AttackSpec("close", power=self.key)
         dice = game.roll_for(state, figure, 2)
         total = sum(dice)
-        events.append(Event("attack", f"{game.label(figure)} hypersonic strike {hits + 1} on "
-                            f"{game.label(target)}: rolls {dice[0]}+{dice[1]}", state.seat,
-                            cells=(int(state.cell[figure]), action.cell),
-                            dice=tuple(str(d) for d in dice)))
+        events.append(
+            Event(
+                "attack",
+                f"{game.label(figure)} hypersonic strike {hits + 1} on "
+                f"{game.label(target)}: rolls {dice[0]}+{dice[1]}",
+                state.seat,
+                cells=(int(state.cell[figure]), action.cell),
+                dice=tuple(str(d) for d in dice),
+            )
+        )
         if total == 2:  # HC-4.6: a miss that costs a click
             deal_damage(game, state, figure, 1, "critical_miss", figure, events)
-        elif total == 12 or attack_total(game, state, spec, figure, target, total) >= \
-                defense_total(game, state, spec, figure, target, False) + hits:
+        elif (
+            total == 12
+            or attack_total(game, state, spec, figure, target, total)
+            >= defense_total(game, state, spec, figure, target, False) + hits
+        ):
             doubles = int(bool(state.variant_memory[1]) or dice[0] == dice[1])
             state.variant_memory = [hits + 1 + int(total == 12), doubles]
             state.variant_stage += 1
@@ -510,9 +593,21 @@ class HypersonicSpeed(Variant):
     def streak_damage(self, game, state, figure, events):
         target, (value, doubles) = state.targets[0], state.variant_memory
         spec = AttackSpec("close", power=self.key)
-        if value and state.cell[target] != NO_CELL and state.cell[figure] != NO_CELL \
-                and not HOOKS.any(EVADES, game, state, spec, target,
-                                  keys=game.powers(state, target)):
-            land_damage(game, state, spec, figure, target, value, bool(doubles),
-                        int(state.cell[figure]), events)
+        if (
+            value
+            and state.cell[target] != NO_CELL
+            and state.cell[figure] != NO_CELL
+            and not HOOKS.any(EVADES, game, state, spec, target, keys=game.powers(state, target))
+        ):
+            land_damage(
+                game,
+                state,
+                spec,
+                figure,
+                target,
+                value,
+                bool(doubles),
+                int(state.cell[figure]),
+                events,
+            )
         finish_action(game, state, figure, events)

@@ -16,23 +16,40 @@ from envs.core.events import Event
 from envs.core.planes import PlaneLayout, View
 from envs.core.scene import Scene
 from envs.core.textboard import text_grid
-from envs.heroclix.game import COLUMNS, EDGES, MAX_COPIES, HeroclixBase
 from envs.heroclix.data.maps import Terrain
-from envs.heroclix.powers.hooks import GROUNDED, has_trait
-from envs.heroclix.powers.catalog import POWERS
-from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
+from envs.heroclix.dials import COLUMNS, MAX_COPIES
+from envs.heroclix.game import EDGES, HeroclixBase
 from envs.heroclix.phases.interrupts import interrupt_action_name
+from envs.heroclix.powers.catalog import POWERS
+from envs.heroclix.powers.hooks import GROUNDED, has_trait
 from envs.heroclix.powers.variant_base import playing
+from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
 
 STAT_SCALE = 20.0
 CLICK_SCALE = 10.0
 DIAL_AHEAD = 8  # clicks after the current one shown with full_dial_visibility (HC-8.1)
 TERRAINS = ("clear", "hindering", "blocking", "water")
-STATS = ("speed", "attack", "defense", "damage", "range", "targets", "clicks_left", "tokens",
-         "acted", "flyer", "soaring", "points")
+STATS = (
+    "speed",
+    "attack",
+    "defense",
+    "damage",
+    "range",
+    "targets",
+    "clicks_left",
+    "tokens",
+    "acted",
+    "flyer",
+    "soaring",
+    "points",
+)
 DECISION = ("selected", "passenger", "tk_object", "targets", "interrupt")
-TERRAIN_GLYPHS = {int(Terrain.CLEAR): ".", int(Terrain.HINDERING): "%",
-                  int(Terrain.BLOCKING): "#", int(Terrain.WATER): "~"}
+TERRAIN_GLYPHS = {
+    int(Terrain.CLEAR): ".",
+    int(Terrain.HINDERING): "%",
+    int(Terrain.BLOCKING): "#",
+    int(Terrain.WATER): "~",
+}
 SIDE_NAMES = ("north", "east", "south", "west")
 
 
@@ -40,13 +57,18 @@ def seat_label(k: int) -> str:
     return f"seat+{k}"
 
 
-def plane_layout(num_players: int, full_dial: bool, pool: list[str] | None = None,
-                 variants: tuple[str, ...] = ()) -> PlaneLayout:
+def plane_layout(
+    num_players: int, full_dial: bool, pool: list[str] | None = None, variants: tuple[str, ...] = ()
+) -> PlaneLayout:
     """The channels in order; ``pool`` (the draft pool's ids) adds the views of
     setup="play"; ``variants``: the power variants' keys."""
     seats = [seat_label(k) for k in range(num_players)]
     views = [
-        View("space"), View("level"), View("indoor"), View("stairs"), View("ladder"),
+        View("space"),
+        View("level"),
+        View("indoor"),
+        View("stairs"),
+        View("ladder"),
         View("terrain", TERRAINS),  # as it stands now: broken walls are hindering (HC-5.17)
         View("wall", ["n", "e", "s", "w"]),  # a wall standing on that side of the square
         View("objects", ["light", "heavy", "held"] + (["face_down"] if pool else [])),
@@ -81,8 +103,9 @@ class ClixView:
     def __init__(self, game: HeroclixBase):
         self.game = game
         self.pool = [f.id for f in game.scenario.pool] if game.setup == "play" else None
-        self.planes = planes = plane_layout(game.num_players, game.full_dial_visibility,
-                                            self.pool, game.playing_keys)
+        self.planes = planes = plane_layout(
+            game.num_players, game.full_dial_visibility, self.pool, game.playing_keys
+        )
         self.channel_names = planes.channel_names
         self.shape = (len(planes), game.height, game.width)
         board = game.board
@@ -103,12 +126,17 @@ class ClixView:
         n_const = len(planes) - self.constant_start
         self._no_constants = np.zeros(n_const, dtype=np.float32)
         self.phase_at = [planes.channel("phase", p.name) - self.constant_start for p in Phase]
-        self.turn_at = [planes.channel("turn", t) - self.constant_start
-                        for t in ("actions_left", "round", "move_left")]
-        self.variant_at = {k: planes.channel("variant", k) - self.constant_start
-                           for k in game.playing_keys}
-        self.vp_at = [planes.channel("vp", seat_label(k)) - self.constant_start
-                      for k in range(game.num_players)]
+        self.turn_at = [
+            planes.channel("turn", t) - self.constant_start
+            for t in ("actions_left", "round", "move_left")
+        ]
+        self.variant_at = {
+            k: planes.channel("variant", k) - self.constant_start for k in game.playing_keys
+        }
+        self.vp_at = [
+            planes.channel("vp", seat_label(k)) - self.constant_start
+            for k in range(game.num_players)
+        ]
         self.held_channel = planes.channel("objects", "held")
         self.decision_start = planes.start("decision")
         self._board_key: tuple | None = None
@@ -129,11 +157,19 @@ class ClixView:
         game, planes = self.game, self.planes
         n = game.num_players
         self.figure_channel = np.asarray(
-            [[planes.channel("figures", seat_label((int(game.owner[f]) - p) % n))
-              for f in range(game.n_figures)] for p in range(n)], dtype=np.intp)
+            [
+                [
+                    planes.channel("figures", seat_label((int(game.owner[f]) - p) % n))
+                    for f in range(game.n_figures)
+                ]
+                for p in range(n)
+            ],
+            dtype=np.intp,
+        )
         keys = list(POWERS)
-        self.row_channels = np.concatenate([self.stat_channels,
-                                            [self.power_channel[k] for k in keys]])
+        self.row_channels = np.concatenate(
+            [self.stat_channels, [self.power_channel[k] for k in keys]]
+        )
         clicks = game.dial_values.shape[1]
         rows = np.zeros((game.n_figures, clicks, len(self.row_channels)), dtype=np.float32)
         self.power_column = np.full((game.n_figures, clicks, len(keys)), -1, dtype=np.int8)
@@ -164,9 +200,15 @@ class ClixView:
     def _board_planes(self, state: State) -> np.ndarray:
         """The static planes plus terrain, walls and objects as they stand (cached per
         terrain state: they change only when something breaks or an object moves)."""
-        key = (state.blocking.tobytes(), state.rubble.tobytes(), state.walls_intact.tobytes(),
-               state.objects.tobytes(), state.objects_placed, state.smoke.tobytes(),
-               state.barrier.tobytes())
+        key = (
+            state.blocking.tobytes(),
+            state.rubble.tobytes(),
+            state.walls_intact.tobytes(),
+            state.objects.tobytes(),
+            state.objects_placed,
+            state.smoke.tobytes(),
+            state.barrier.tobytes(),
+        )
         if key == self._board_key:
             return self._board_obs
         game, planes = self.game, self.planes
@@ -186,8 +228,10 @@ class ClixView:
             obs[planes.channel("objects", "face_down"), state.objects[lying]] = 1.0
         else:
             for kind in (0, 1):
-                obs[planes.channel("objects", "heavy" if kind else "light"),
-                    state.objects[lying & (kinds == kind)]] = 1.0
+                obs[
+                    planes.channel("objects", "heavy" if kind else "light"),
+                    state.objects[lying & (kinds == kind)],
+                ] = 1.0
         obs.setflags(write=False)
         self._board_key, self._board_obs = key, obs
         return obs
@@ -216,7 +260,7 @@ class ClixView:
             column = self.power_column[alive, clicks]
             either = state.power_off[alive] | countered[alive]
             off = np.take_along_axis(either, np.maximum(column, 0), axis=1)
-            rows[:, len(STATS):][off & (column >= 0)] = 0.0
+            rows[:, len(STATS) :][off & (column >= 0)] = 0.0
             for k, how in enumerate((state.power_off, countered)):
                 for i, figure in enumerate(alive.tolist()):
                     for col in np.flatnonzero(how[figure]).tolist():
@@ -229,13 +273,15 @@ class ClixView:
         holders = alive[state.held[alive] != NO_OBJECT]
         if holders.size:
             # halves keep the plane inside the declared [0, 1] observation bounds
-            flat[self.held_channel * n + state.cell[holders]] = \
+            flat[self.held_channel * n + state.cell[holders]] = (
                 0.5 + 0.5 * game.object_heavy[state.held[holders]]
+            )
         if self.dial_start >= 0:
             for figure, cell, click in zip(alive.tolist(), cells.tolist(), clicks.tolist()):
-                ahead = game.dial_values[figure, click + 1: click + 1 + DIAL_AHEAD].reshape(-1)
-                obs[self.dial_start: self.dial_start + ahead.size, cell] = \
-                    np.minimum(ahead / STAT_SCALE, 1.0)
+                ahead = game.dial_values[figure, click + 1 : click + 1 + DIAL_AHEAD].reshape(-1)
+                obs[self.dial_start : self.dial_start + ahead.size, cell] = np.minimum(
+                    ahead / STAT_SCALE, 1.0
+                )
         decision = self.decision_start
         if state.selected != NO_FIGURE and state.cell[state.selected] != NO_CELL:
             obs[decision, state.cell[state.selected]] = 1.0
@@ -247,7 +293,9 @@ class ClixView:
             if state.cell[target] != NO_CELL:
                 obs[decision + 3, state.cell[target]] = 1.0
         if state.interrupt:  # the figure asked about, and the damage at stake (/10)
-            obs[decision + 4, state.cell[state.interrupt[2]]] = min(1.0, state.interrupt[3] / CLICK_SCALE)
+            obs[decision + 4, state.cell[state.interrupt[2]]] = min(
+                1.0, state.interrupt[3] / CLICK_SCALE
+            )
         constants = self._no_constants.copy()
         constants[self.phase_at[state.phase]] = 1.0
         # Leadership can add one action to a turn (P-DMG-11), so that is the plane's top
@@ -259,17 +307,19 @@ class ClixView:
         for seat in range(n_players):
             constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
         if self.pool:
-            self._setup_constants(state, player, constants)
-        obs[self.constant_start:] = np.clip(constants, 0.0, 1.0)[:, None]
+            self._setup_constants(state, player, constants, self.pool)
+        obs[self.constant_start :] = np.clip(constants, 0.0, 1.0)[:, None]
         return obs.reshape(self.shape)
 
-    def _setup_constants(self, state: State, player: int, constants: np.ndarray) -> None:
+    def _setup_constants(
+        self, state: State, player: int, constants: np.ndarray, pool: list[str]
+    ) -> None:
         game, planes, start = self.game, self.planes, self.constant_start
         n = game.num_players
         drafted = planes.start("drafted") - start
         budget = planes.start("budget") - start
         edge = planes.start("edge") - start
-        kinds = len(self.pool)
+        kinds = len(pool)
         for figure in np.flatnonzero(state.drafted):
             k = (int(game.owner[figure]) - player) % n
             constants[drafted + k * kinds + int(game.kind[figure])] += 1.0 / MAX_COPIES
@@ -293,9 +343,13 @@ class ClixView:
         if state.phase is Phase.INTERRUPT:
             return interrupt_action_name(game, state, decoded)
         if not decoded.on_cell:
-            if decoded.kind == "power":  # a power's variant of the action (envs.heroclix.powers.variant_base)
-                return f"{game.variant_keys[decoded.index].replace('_', ' ')} " \
-                       f"{game.label(state.selected)}"
+            if (
+                decoded.kind == "power"
+            ):  # a power's variant of the action (envs.heroclix.powers.variant_base)
+                return (
+                    f"{game.variant_keys[decoded.index].replace('_', ' ')} "
+                    f"{game.label(state.selected)}"
+                )
             if decoded.kind == "switch_off":
                 return f"switch off {COLUMNS[decoded.param]} power"
             if decoded.kind == "draft":
@@ -323,10 +377,15 @@ class ClixView:
     def caption(self, state: State) -> str:
         game = self.game
         if state.phase is Phase.GAME_OVER:
-            return ("game over: " + ", ".join(game.player_names[w] for w in state.winners)
-                    + " won" if state.winners else "game over: draw")
-        return (f"round {state.round + 1} | {game.player_names[state.seat]} | "
-                f"{state.actions_left} action(s) left | {state.phase.name.lower()}")
+            return (
+                "game over: " + ", ".join(game.player_names[w] for w in state.winners) + " won"
+                if state.winners
+                else "game over: draw"
+            )
+        return (
+            f"round {state.round + 1} | {game.player_names[state.seat]} | "
+            f"{state.actions_left} action(s) left | {state.phase.name.lower()}"
+        )
 
     def status_lines(self, state: State) -> list[str]:
         """Per seat: victory points, each figure's click / dial length and a ``*`` per
@@ -334,10 +393,15 @@ class ClixView:
         game = self.game
         lines = []
         for seat in range(game.num_players):
-            figures = [f"{game.label(f)} {int(state.click[f])}/{int(game.dial_length[f])}"
-                       + ("*" * int(state.tokens[f])) for f in game.alive(state, seat)]
-            lines.append(f"{game.player_names[seat]} ({state.vp[seat]:g} VP): "
-                         + (", ".join(figures) or "no figures"))
+            figures = [
+                f"{game.label(f)} {int(state.click[f])}/{int(game.dial_length[f])}"
+                + ("*" * int(state.tokens[f]))
+                for f in game.alive(state, seat)
+            ]
+            lines.append(
+                f"{game.player_names[seat]} ({state.vp[seat]:g} VP): "
+                + (", ".join(figures) or "no figures")
+            )
         return lines
 
     def panel_lines(self, state: State) -> list[str]:
@@ -350,12 +414,16 @@ class ClixView:
         lines = []
         for seat in range(game.num_players):
             edge = next((e for e, s in edges.items() if s == seat), "")
-            lines.append(f"{game.player_names[seat]}: {state.vp[seat]:g} VP"
-                         + (f", edge {edge}" if edge else "")
-                         + (" (to act)" if seat == state.seat and state.phase is not
-                            Phase.GAME_OVER else ""))
-            figures = [f for f in range(game.n_figures)
-                       if game.owner[f] == seat and state.cell[f] != NO_CELL]
+            lines.append(
+                f"{game.player_names[seat]}: {state.vp[seat]:g} VP"
+                + (f", edge {edge}" if edge else "")
+                + (" (to act)" if seat == state.seat and state.phase is not Phase.GAME_OVER else "")
+            )
+            figures = [
+                f
+                for f in range(game.n_figures)
+                if game.owner[f] == seat and state.cell[f] != NO_CELL
+            ]
             for f in figures:
                 notes = [f"click {int(state.click[f]) + 1}/{int(game.dial_length[f])}"]
                 if state.tokens[f]:
@@ -389,8 +457,7 @@ class ClixView:
                 mark = "%"
             return f"{mark}{chr(39) if game.board.level[cell] else ' '} "
 
-        rows = [line.rstrip() for line in text_grid(game.board, source.height, source.width,
-                                                    token)]
+        rows = [line.rstrip() for line in text_grid(game.board, source.height, source.width, token)]
         return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
 
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:

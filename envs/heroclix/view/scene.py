@@ -41,24 +41,44 @@ from envs.core.render import EdgeMark, PathMark, Piece, Scene
 from envs.heroclix.data.maps import Terrain
 from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, State
 
-
 # Scene terrain codes (the scene board's ``terrain``; not the map's Terrain values).
 CLEAR, HINDERING, BLOCKING, WATER, RUBBLE = 0, 1, 2, 3, 4
 INDOOR = 10  # added to the code of an indoor square
 START = 20  # + seat: a starting area's clear square; START + FREE_START: nobody's
 FREE_START = 4
-BASE_COLORS = {CLEAR: (200, 200, 190), HINDERING: (120, 160, 90), BLOCKING: (70, 70, 80),
-               WATER: (90, 140, 210), RUBBLE: (186, 116, 78)}
-BASE_NAMES = {CLEAR: "clear", HINDERING: "hindering", BLOCKING: "blocking",
-              WATER: "shallow water", RUBBLE: "rubble (hindering)"}
+BASE_COLORS = {
+    CLEAR: (200, 200, 190),
+    HINDERING: (120, 160, 90),
+    BLOCKING: (70, 70, 80),
+    WATER: (90, 140, 210),
+    RUBBLE: (186, 116, 78),
+}
+BASE_NAMES = {
+    CLEAR: "clear",
+    HINDERING: "hindering",
+    BLOCKING: "blocking",
+    WATER: "shallow water",
+    RUBBLE: "rubble (hindering)",
+}
 INDOOR_FLOOR = (226, 208, 172)
 BADGE_MEANING = "speed/attack/defense/damage"
 WALL_SIDES = (1, 2)  # a wall between a and b > a lies on a's east (b = a + 1) or south side
-DICE_LABELS = {"attack": "attack", "support": "support", "breakaway": "breakaway",
-               "damage_roll": "damage roll", "regenerate": "regeneration",
-               "leadership": "leadership", "force_blast": "force blast distance"}
-ARROW_WORDS = {"attack": "close attack", "break_wall": "breaks a wall", "break": "breaks",
-               "support": "support", "hypersonic": "hypersonic strike"}
+DICE_LABELS = {
+    "attack": "attack",
+    "support": "support",
+    "breakaway": "breakaway",
+    "damage_roll": "damage roll",
+    "regenerate": "regeneration",
+    "leadership": "leadership",
+    "force_blast": "force blast distance",
+}
+ARROW_WORDS = {
+    "attack": "close attack",
+    "break_wall": "breaks a wall",
+    "break": "breaks",
+    "support": "support",
+    "hypersonic": "hypersonic strike",
+}
 OBJECT_WORDS = ("light object", "heavy object")  # HC-6.1: what the legend says of the icons
 MARKER_WORDS = {"smoke": "smoke cloud marker (hindering)", "barrier": "barrier marker (blocking)"}
 SQUARE_LABEL = re.compile(r"\((\d+),(\d+)\)")  # game.cell_label's "(row,col)"
@@ -110,7 +130,7 @@ def short_labels(game) -> list[str]:
     labels = []
     for i, base in enumerate(bases):
         if bases.count(base) > 1:
-            base = f"{base[:3 if bases.count(base) < 10 else 2]}{bases[:i + 1].count(base)}"
+            base = f"{base[: 3 if bases.count(base) < 10 else 2]}{bases[: i + 1].count(base)}"
         labels.append(base)
     return labels
 
@@ -118,7 +138,9 @@ def short_labels(game) -> list[str]:
 class ClixScene:
     """Builds the scenes of one game (cached scene boards and labels)."""
 
-    def __init__(self, view: Any):  # the ClixView whose game and tables it reads (view.py builds it)
+    def __init__(
+        self, view: Any
+    ):  # the ClixView whose game and tables it reads (view.py builds it)
         self.view = view
         game = self.game = view.game
         self.labels = short_labels(game)
@@ -141,8 +163,10 @@ class ClixScene:
             edges = list(state.edges)
         else:
             edges = [p.edge for p in game.scenario.players]
-        return {edge: (edges.index(edge) if edge in edges else FREE_START)
-                for edge in game.map.start_areas}
+        return {
+            edge: (edges.index(edge) if edge in edges else FREE_START)
+            for edge in game.map.start_areas
+        }
 
     def codes(self, state: State) -> np.ndarray:
         """int8[source cells]: the scene terrain code of each square now."""
@@ -173,9 +197,11 @@ class ClixScene:
             source = self.game.map.board
             terrain = codes.astype(np.int8)
             terrain.setflags(write=False)
-            standing = frozenset((self.local(a), self.local(b)) for wall, (a, b)
-                                 in enumerate(self.game.walls.edges.tolist())
-                                 if state.walls_intact[wall])
+            standing = frozenset(
+                (self.local(a), self.local(b))
+                for wall, (a, b) in enumerate(self.game.walls.edges.tolist())
+                if state.walls_intact[wall]
+            )
             board = dataclasses.replace(source, terrain=terrain, walls=standing)
             self._boards[key] = board
             while len(self._boards) > MAX_BOARDS:
@@ -226,12 +252,25 @@ class ClixScene:
         for obj, cell in enumerate(state.objects.tolist()):
             if cell >= 0:
                 heavy = bool(game.object_heavy[obj])
-                pieces.append(Piece(local(cell), OBJECT_WORDS[heavy], kind="token",
-                                    icon="object_heavy" if heavy else "object_light"))
+                pieces.append(
+                    Piece(
+                        local(cell),
+                        OBJECT_WORDS[heavy],
+                        kind="token",
+                        icon="object_heavy" if heavy else "object_light",
+                    )
+                )
         for name, where in (("smoke", state.smoke), ("barrier", state.barrier)):
             for cell in np.flatnonzero(where >= 0).tolist():
-                pieces.append(Piece(local(cell), MARKER_WORDS[name], kind="token",
-                                    owner=int(game.owner[where[cell]]), icon=f"{name}_marker"))
+                pieces.append(
+                    Piece(
+                        local(cell),
+                        MARKER_WORDS[name],
+                        kind="token",
+                        owner=int(game.owner[where[cell]]),
+                        icon=f"{name}_marker",
+                    )
+                )
         carrier = state.selected if state.passenger != NO_FIGURE else NO_FIGURE
         for figure in np.flatnonzero(state.cell != NO_CELL).tolist():
             if figure == state.passenger:  # it rides on its carrier's square (HC-3.30)
@@ -240,16 +279,24 @@ class ClixScene:
                 cell = int(state.cell[carrier])
             else:
                 cell = int(state.cell[figure])
-            pieces.append(Piece(local(cell), self.labels[figure], owner=int(game.owner[figure]),
-                                value=self.badge(state, figure),
-                                tags=self.figure_tags(state, figure)))
+            pieces.append(
+                Piece(
+                    local(cell),
+                    self.labels[figure],
+                    owner=int(game.owner[figure]),
+                    value=self.badge(state, figure),
+                    tags=self.figure_tags(state, figure),
+                )
+            )
         return pieces
 
     def key(self, state: State) -> dict[str, tuple[str, int | None]]:
         """Frame label -> (the figure's name, its seat), for the figures on the map."""
         game = self.game
-        return {self.labels[f]: (game.label(f), int(game.owner[f]))
-                for f in np.flatnonzero(state.cell != NO_CELL).tolist()}
+        return {
+            self.labels[f]: (game.label(f), int(game.owner[f]))
+            for f in np.flatnonzero(state.cell != NO_CELL).tolist()
+        }
 
     def cell_icons(self) -> dict[int, str]:
         return {cell: kind for kind, cell in self.fixtures}
@@ -267,19 +314,26 @@ class ClixScene:
                     if int(game.chebyshev[source, cell]) <= 1:
                         continue  # a close attack: the arrow shows it
                     marks = self.hindering_crossed(state, source, cell, event, target)
-                    paths.append(PathMark((local(source), local(cell)), "line_of_fire",
-                                          tuple(local(c) for c in marks)))
+                    paths.append(
+                        PathMark(
+                            (local(source), local(cell)),
+                            "line_of_fire",
+                            tuple(local(c) for c in marks),
+                        )
+                    )
             elif event.kind == "knockback" and len(event.cells) == 2:
-                paths.append(PathMark(tuple(local(c) for c in self.straight(*event.cells)),
-                                      "knockback"))
+                paths.append(
+                    PathMark(tuple(local(c) for c in self.straight(*event.cells)), "knockback")
+                )
         legs = [e for e in events if e.kind == "move" and len(e.cells) == 2]
         if len(legs) > 1:  # a move in legs (a pick-up between): the squares it stopped on
             cells = [legs[0].cells[0]] + [e.cells[1] for e in legs]
             paths.append(PathMark(tuple(local(c) for c in cells), "move"))
         return paths
 
-    def _targets(self, state: State, events: list[Event], i: int,
-                 by_label: dict[str, int]) -> list[tuple[int, int]]:
+    def _targets(
+        self, state: State, events: list[Event], i: int, by_label: dict[str, int]
+    ) -> list[tuple[int, int]]:
         """(figure, its square when shot) of each target named by the attack ``events[i]``:
         the first from the event's cells, the others from the first later event of this
         attack that places them (damage, evade), else where they stand now."""
@@ -288,29 +342,29 @@ class ClixScene:
         named: list[int] = []
         at = head.find(" on ")
         while at >= 0:
-            parts = head[at + 4:].split(", ")
+            parts = head[at + 4 :].split(", ")
             if all(p in by_label for p in parts):
                 named = [by_label[p] for p in parts]
                 break
             at = head.find(" on ", at + 1)
         found = [(named[0] if named else int(state.occupant[event.cells[1]]), event.cells[1])]
         later = []
-        for e in events[i + 1:]:
+        for e in events[i + 1 :]:
             if e.kind == "attack":
                 break
             later.append(e)
         for figure in named[1:]:
             label = self.game.label(figure) + " "
-            where = next((e.cells[0] for e in later if e.cells and e.text.startswith(label)),
-                         None)
+            where = next((e.cells[0] for e in later if e.cells and e.text.startswith(label)), None)
             if where is None and state.cell[figure] != NO_CELL:
                 where = int(state.cell[figure])
             if where is not None:
                 found.append((figure, int(where)))
         return found
 
-    def hindering_crossed(self, state: State, a: int, b: int, event: Event,
-                          target: int) -> list[int]:
+    def hindering_crossed(
+        self, state: State, a: int, b: int, event: Event, target: int
+    ) -> list[int]:
         """The hindering squares that count on the line ``a -> b`` (HC-5.11, HC-5.19-5.21,
         HC-4.23): crossed squares and the target's own, as envs.core.firelines counts them;
         none outdoors when a flyer shoots or is shot."""
@@ -319,8 +373,9 @@ class ClixScene:
         elevated = game.board.level > 0
         attacker = int(state.occupant[a]) if state.occupant[a] != NO_FIGURE else NO_FIGURE
         flyers = [f for f in (attacker, target) if f != NO_FIGURE and f >= 0]
-        if any(game.flies(state, f) or state.mode[f] == SOAR for f in flyers) \
-                and not (game.indoor[a] or game.indoor[b]):
+        if any(game.flies(state, f) or state.mode[f] == SOAR for f in flyers) and not (
+            game.indoor[a] or game.indoor[b]
+        ):
             return []
         crossed = [int(c) for c in game.fire.sight.crossed(a, b)]
         if elevated[a] != elevated[b]:  # shooting up or down: the target's square only
@@ -384,9 +439,15 @@ class ClixScene:
                 continue
             label = DICE_LABELS.get(event.kind, event.kind.replace("_", " "))
             who = self.who(event)
-            out.append(group(f"{who} {label}" if who else label, "d6", tuple(event.dice),
-                             self.result(events, i),
-                             owner=event.player if event.player >= 0 else None))
+            out.append(
+                group(
+                    f"{who} {label}" if who else label,
+                    "d6",
+                    tuple(event.dice),
+                    self.result(events, i),
+                    owner=event.player if event.player >= 0 else None,
+                )
+            )
         return out
 
     def result(self, events: list[Event], i: int) -> str:
@@ -397,42 +458,67 @@ class ClixScene:
             return "breaks away" if "succeeds" in event.text else "fails"
         if event.kind in ("attack", "support"):
             after = []
-            for e in events[i + 1:]:
+            for e in events[i + 1 :]:
                 if e.kind in ("attack", "support"):
                     break
                 after.append(e.kind)
             if total == 2:
                 return f"{total}: critical miss"
-            what = "critical hit" if total == 12 else (
-                "miss" if "miss" in after and not {"damage", "heal", "evade", "token"} & set(after)
-                else "hit")
+            what = (
+                "critical hit"
+                if total == 12
+                else (
+                    "miss"
+                    if "miss" in after and not {"damage", "heal", "evade", "token"} & set(after)
+                    else "hit"
+                )
+            )
             return f"{total}: {what}"
         return str(total)
 
-    def scene(self, state: State, events: list[Event] | None, caption: str,
-              status: list[str]) -> Scene:
+    def scene(
+        self, state: State, events: list[Event] | None, caption: str, status: list[str]
+    ) -> Scene:
         events = list(events or [])
         arrow, arrow_meaning = self.arrow(events)
         highlight, meaning = self.highlight(state)
-        extra = _optional(badge_meaning=BADGE_MEANING, key=self.key(state),
-                          dice_groups=self.dice_groups(events), cell_icons=self.cell_icons(),
-                          highlight_meaning=meaning, arrow_meaning=arrow_meaning)
-        return Scene(board=self.board(state), terrain_colors=self.colors,
-                     terrain_names=self.names, pieces=self.pieces(state), highlight=highlight,
-                     arrow=arrow, dice=[d for e in events for d in e.dice],
-                     caption=caption, status_lines=status, edges=self.edges(state),
-                     paths=self.paths(state, events), **extra)
+        extra = _optional(
+            badge_meaning=BADGE_MEANING,
+            key=self.key(state),
+            dice_groups=self.dice_groups(events),
+            cell_icons=self.cell_icons(),
+            highlight_meaning=meaning,
+            arrow_meaning=arrow_meaning,
+        )
+        return Scene(
+            board=self.board(state),
+            terrain_colors=self.colors,
+            terrain_names=self.names,
+            pieces=self.pieces(state),
+            highlight=highlight,
+            arrow=arrow,
+            dice=[d for e in events for d in e.dice],
+            caption=caption,
+            status_lines=status,
+            edges=self.edges(state),
+            paths=self.paths(state, events),
+            **extra,
+        )
 
     def highlight(self, state: State) -> tuple[list[int], str]:
         """The figure in the middle of its action and the targets it declared."""
         cells, words = [], []
         figure = state.selected
-        if figure != NO_FIGURE and state.cell[figure] != NO_CELL \
-                and state.phase.name not in ("ACTION", "GAME_OVER"):
+        if (
+            figure != NO_FIGURE
+            and state.cell[figure] != NO_CELL
+            and state.phase.name not in ("ACTION", "GAME_OVER")
+        ):
             cells.append(self.local(int(state.cell[figure])))
             words.append("the figure acting")
-        targets = [self.local(int(state.cell[t])) for t in state.targets
-                   if state.cell[t] != NO_CELL]
+        targets = [
+            self.local(int(state.cell[t])) for t in state.targets if state.cell[t] != NO_CELL
+        ]
         if targets and state.phase.name == "TARGETS":
             cells += targets
             words.append("its targets")

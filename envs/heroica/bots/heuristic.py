@@ -27,17 +27,18 @@ to a fraction of a millisecond.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from envs.bots import LegalActions
 from envs.core.board import UNREACHABLE
 from envs.core.lru import LRU
-from envs.lookahead import Weighing, ranked
 from envs.heroica.dice import HEROICA_DIE, MOVE_VALUE, SHIELD
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.lookahead import Weighing, ranked
 
 if TYPE_CHECKING:  # pragma: no cover
     from envs.heroica.rules import HeroicaGame
@@ -71,13 +72,15 @@ class Weights:
 class _Static:
     """Per-mission tables in plain Python lists (faster than numpy in small loops)."""
 
-    def __init__(self, game: "HeroicaGame", mission: int):
+    def __init__(self, game: HeroicaGame, mission: int):
         board = game.boards[mission]
         self.board = board
         self.target = game.targets[mission]
         self.valid = board.neighbors >= 0
         self.safe_nb = np.where(self.valid, board.neighbors, 0)  # index-safe neighbour table
-        self.neighbors: list[list[int]] = [[int(c) for c in row if c >= 0] for row in board.neighbors]
+        self.neighbors: list[list[int]] = [
+            [int(c) for c in row if c >= 0] for row in board.neighbors
+        ]
         self.distance = board.distance
 
 
@@ -95,7 +98,7 @@ class HeuristicBot:
     # ======================================================================================
     # Entry point
     # ======================================================================================
-    def act(self, game: "HeroicaGame", state: State, rng: np.random.Generator) -> int:
+    def act(self, game: HeroicaGame, state: State, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
         legal = np.flatnonzero(mask)
         if legal.size == 1:
@@ -108,7 +111,7 @@ class HeuristicBot:
         action = _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
         return int(action)
 
-    def scored(self, game: "HeroicaGame", state: State) -> list[tuple[float, int]]:
+    def scored(self, game: HeroicaGame, state: State) -> list[tuple[float, int]]:
         """(score, action) of what this phase's handler weighs now, best first (for lookahead)."""
         turn = _Turn(self, game, state, game.legal_mask(state))
         turn.weighed = []
@@ -118,14 +121,15 @@ class HeuristicBot:
     # ======================================================================================
     # Cost to go
     # ======================================================================================
-    def static(self, game: "HeroicaGame", mission: int) -> _Static:
+    def static(self, game: HeroicaGame, mission: int) -> _Static:
         key = (id(game), mission)
         if key not in self._static:
             self._static[key] = _Static(game, mission)
         return self._static[key]
 
-    def cost_to_go(self, game: "HeroicaGame", state: State, seat: int,
-                   piece: np.ndarray | None = None) -> list[float]:
+    def cost_to_go(
+        self, game: HeroicaGame, state: State, seat: int, piece: np.ndarray | None = None
+    ) -> list[float]:
         """Cost (in steps) from every space to the win for the Hero in ``seat``."""
         piece = state.piece if piece is None else piece
         hero = state.heroes[seat]
@@ -137,8 +141,9 @@ class HeuristicBot:
             cached = self._costs[key] = self._dijkstra(game, state.mission, piece, health, torch)
         return cached
 
-    def _enter_costs(self, game: "HeroicaGame", st: _Static, piece: np.ndarray, health: int,
-                     torch: bool) -> np.ndarray:
+    def _enter_costs(
+        self, game: HeroicaGame, st: _Static, piece: np.ndarray, health: int, torch: bool
+    ) -> np.ndarray:
         w = self.w
         monster = game.is_monster[piece].copy()
         monster[st.target] = False  # fighting the target is the goal, not a detour
@@ -146,18 +151,25 @@ class HeuristicBot:
         blocks = monster | rocks
         stop = (blocks[st.safe_nb] & st.valid).any(axis=1)
         strength = game.strength[piece]
-        fight = w.fight_base + w.fight_per_strength * strength + w.fight_defeat * (strength >= health)
+        fight = (
+            w.fight_base + w.fight_per_strength * strength + w.fight_defeat * (strength >= health)
+        )
         enter = 1.0 + w.stop * stop + np.where(monster, fight, 0.0) + w.rocks * rocks
         enter += w.chest * (piece == game.CHEST)
-        bonus = {"life_potion": w.potion, "speed_potion": w.potion, "scepter": w.scepter,
-                 "torch": 0.0 if torch else w.torch}
+        bonus = {
+            "life_potion": w.potion,
+            "speed_potion": w.potion,
+            "scepter": w.scepter,
+            "torch": 0.0 if torch else w.torch,
+        }
         for code, item in game.ITEMS.items():
             enter -= bonus[item] * (piece == code)
         enter[st.target] = 1.0
         return np.maximum(enter, 0.1)
 
-    def _dijkstra(self, game: "HeroicaGame", mission: int, piece: np.ndarray, health: int,
-                  torch: bool) -> list[float]:
+    def _dijkstra(
+        self, game: HeroicaGame, mission: int, piece: np.ndarray, health: int, torch: bool
+    ) -> list[float]:
         st = self.static(game, mission)
         enter = self._enter_costs(game, st, piece, health, torch).tolist()
         neighbors = st.neighbors
@@ -180,7 +192,7 @@ class HeuristicBot:
 # One decision: the facts every scoring function needs, computed once and lazily
 # ==========================================================================================
 class _Turn(LegalActions, Weighing):
-    def __init__(self, bot: HeuristicBot, game: "HeroicaGame", state: State, mask: np.ndarray):
+    def __init__(self, bot: HeuristicBot, game: HeroicaGame, state: State, mask: np.ndarray):
         self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
         self.layout = game.layout
         self.seat = state.seat
@@ -202,7 +214,9 @@ class _Turn(LegalActions, Weighing):
         """Cost to go if the piece on ``cell`` were gone (a monster defeated, rocks cleared)."""
         piece = self.state.piece.copy()
         piece[cell] = 0
-        return self.bot.cost_to_go(self.game, self.state, self.seat if seat is None else seat, piece)
+        return self.bot.cost_to_go(
+            self.game, self.state, self.seat if seat is None else seat, piece
+        )
 
     def kill_gain(self, cell: int) -> float:
         """Steps saved by defeating the monster on ``cell`` now (the target wins outright)."""
@@ -230,8 +244,11 @@ class _Turn(LegalActions, Weighing):
         visited = state.visited
         cell = self.here
         for _ in range(steps):
-            options = [c for c in self.st.neighbors[cell]
-                       if not (visited >> c) & 1 and game.hero_passable(state, c)]
+            options = [
+                c
+                for c in self.st.neighbors[cell]
+                if not (visited >> c) & 1 and game.hero_passable(state, c)
+            ]
             if not options:
                 break
             nxt = min(options, key=dist.__getitem__)
@@ -245,8 +262,11 @@ class _Turn(LegalActions, Weighing):
 
     def forces_stop(self, cell: int) -> bool:
         game, state = self.game, self.state
-        return (state.piece[cell] == game.CHEST or bool(game.adjacent_monsters(state, cell))
-                or bool(game.adjacent_rocks(state, cell)))
+        return (
+            state.piece[cell] == game.CHEST
+            or bool(game.adjacent_monsters(state, cell))
+            or bool(game.adjacent_rocks(state, cell))
+        )
 
     def move_gain(self, steps: int) -> float:
         return self.dist[self.here] - self.dist[self.walk(steps)]
@@ -316,7 +336,9 @@ def _fight_order(turn: _Turn, cell: int) -> float:
 
 
 def _choose_fight(turn: _Turn) -> int:
-    return turn.pick([(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick(
+        [(_fight_order(turn, c), turn.cell_action("target", c)) for c in turn.cells("target")]
+    )
 
 
 def _ranged_value(turn: _Turn, source: int) -> float:
@@ -349,8 +371,9 @@ def _move(turn: _Turn) -> int:
         move_value = turn.move_gain(state.steps_left)
         for source, source_name in enumerate(game.source_names):
             if turn.can(f"use_{source_name}"):
-                options.append((_ranged_value(turn, source) - move_value,
-                                turn.special(f"use_{source_name}")))
+                options.append(
+                    (_ranged_value(turn, source) - move_value, turn.special(f"use_{source_name}"))
+                )
         if turn.can("use_scepter"):
             options.append((_scepter_plan(turn)[0] - move_value, turn.special("use_scepter")))
     if turn.can("drink_speed") and _speed_helps(turn):
@@ -398,8 +421,11 @@ def _fight_shield(turn: _Turn) -> int:
     adjacent = turn.monster_neighbours(turn.here)
 
     def value(skill_effect: str | None, gold: int = 0) -> float:
-        killed = adjacent if skill_effect in ("defeat_all_adjacent", "defeat_all_adjacent_then_step") \
+        killed = (
+            adjacent
+            if skill_effect in ("defeat_all_adjacent", "defeat_all_adjacent_then_step")
             else [state.fight_target]
+        )
         score = sum(WIN if c == turn.target else 10.0 for c in killed) + w.gold * gold
         return score + (0.1 if skill_effect == "defeat_all_adjacent_then_step" else 0.0)
 
@@ -407,12 +433,16 @@ def _fight_shield(turn: _Turn) -> int:
     for source, source_name in enumerate(game.source_names):
         if turn.can(f"use_{source_name}"):
             skill = game.skill_of(seat, source)
-            options.append((value(skill.effect, skill.gold or 0), turn.special(f"use_{source_name}")))
+            options.append(
+                (value(skill.effect, skill.gold or 0), turn.special(f"use_{source_name}"))
+            )
     return turn.pick(options)
 
 
 def _skill_target(turn: _Turn) -> int:
-    return turn.pick([(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")])
+    return turn.pick(
+        [(turn.kill_gain(c), turn.cell_action("target", c)) for c in turn.cells("target")]
+    )
 
 
 def _skill_step(turn: _Turn) -> int:
@@ -421,12 +451,15 @@ def _skill_step(turn: _Turn) -> int:
     stay = [(turn.here, turn.special("stay"))] if turn.can("stay") else []
     options = stay + [(c, turn.cell_action("step", c)) for c in turn.cells("step")]
     if sword:  # step next to the best monster to defeat
+
         def score(cell: int) -> float:
             kills = [turn.kill_gain(m) for m in game.adjacent_monsters(state, cell)]
             return max(kills, default=-INF) - 0.01 * turn.dist[cell]
     else:  # Barbarian: a free step towards the goal
+
         def score(cell: int) -> float:
             return -turn.dist[cell] + (1e-9 if cell == turn.here else 0.0)
+
     return turn.pick([(score(cell), action) for cell, action in options])
 
 
@@ -434,8 +467,12 @@ def _move_back(turn: _Turn) -> int:
     """Towards the goal, then away from the monster (HE-6.9 lets the controller choose)."""
     away = turn.state.move_back_from
     distance = turn.st.distance
-    return turn.pick([(-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
-                      for c in turn.cells("step")])
+    return turn.pick(
+        [
+            (-turn.dist[c] + 0.01 * float(distance[c, away]), turn.cell_action("step", c))
+            for c in turn.cells("step")
+        ]
+    )
 
 
 def _rocks(turn: _Turn) -> int:
@@ -457,8 +494,9 @@ def _strongest_take(turn: _Turn) -> tuple[int, int] | None:
     return best
 
 
-def _scepter_plan(turn: _Turn, strength: int | None = None,
-                  places: list[int] | None = None) -> tuple[float, int]:
+def _scepter_plan(
+    turn: _Turn, strength: int | None = None, places: list[int] | None = None
+) -> tuple[float, int]:
     """(value in steps, cell): where a summoned monster slows the leading opponent most."""
     game, state = turn.game, turn.state
     if strength is None:
@@ -483,8 +521,9 @@ def _scepter_plan(turn: _Turn, strength: int | None = None,
         cell = nxt
     empty = set(game.empty_cells(state)) if places is None else set(places)
     candidates = {c for p in path for c in [p, *turn.st.neighbors[p]]} & empty
-    code = 1 + next(k for k, m in enumerate(game.monster_ids)
-                    if game.pieces.monsters[m].strength == strength)
+    code = 1 + next(
+        k for k, m in enumerate(game.monster_ids) if game.pieces.monsters[m].strength == strength
+    )
     best = (-INF, NO_CELL)
     for cell in sorted(candidates):
         piece = state.piece.copy()
@@ -556,8 +595,9 @@ def _monster_select(turn: _Turn) -> int:
 def _monster_step(turn: _Turn) -> int:
     prey = _prey(turn)
     here = turn.state.selected
-    options = [(-_distance_to_prey(turn, c, prey), turn.cell_action("step", c))
-               for c in turn.cells("step")]
+    options: list[tuple[float, int]] = [
+        (-_distance_to_prey(turn, c, prey), turn.cell_action("step", c)) for c in turn.cells("step")
+    ]
     if turn.can("end_move"):
         options.insert(0, (-_distance_to_prey(turn, here, prey) + 0.5, turn.special("end_move")))
     return turn.pick(options)

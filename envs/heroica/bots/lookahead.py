@@ -20,7 +20,9 @@ from envs.heroica.state import HeroField, State
 
 SCALE = 2.0 * MEAN_MOVE  # a lead of two average rolls is worth tanh(1) of a win
 HEALING_STEPS = MEAN_MOVE  # a healing Hero spends its next turn rolling to heal (HE-9.2)
-MONSTER_CLOCK = 4.0 * MEAN_MOVE  # a Hero this far from the goal is an even race for the Monster Player
+MONSTER_CLOCK = (
+    4.0 * MEAN_MOVE
+)  # a Hero this far from the goal is an even race for the Monster Player
 
 
 def effective_cost(heuristic: HeuristicBot, game, state: State, seat: int) -> float:
@@ -42,9 +44,11 @@ def value(heuristic: HeuristicBot, game, state: State, seat: int) -> float:
     return math.tanh(lead / SCALE)
 
 
-HOOKS = lookahead.Hooks(heuristic=HeuristicBot, value=value,
-                        defaults={"playouts": 32, "candidates": 4, "horizon": None,
-                                  "margin": 0.05})
+HOOKS = lookahead.Hooks(
+    heuristic=HeuristicBot,
+    value=value,
+    defaults={"playouts": 32, "candidates": 4, "horizon": None, "margin": 0.05},
+)
 
 
 class LookaheadBot(lookahead.LookaheadBot):

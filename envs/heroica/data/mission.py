@@ -47,9 +47,18 @@ import numpy as np
 import pydantic
 
 from envs.core.board import UNREACHABLE, Board, Topology
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
-                                ScenarioError, grid_field, list_data_ids, load_yaml,
-                                resolve_data_file, validate)
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    ScenarioError,
+    grid_field,
+    list_data_ids,
+    load_yaml,
+    resolve_data_file,
+    validate,
+)
 
 __all__ = [
     "LEGEND",
@@ -67,20 +76,22 @@ WALL = "#"
 EMPTY = "."
 START = "S"
 
-LEGEND: Mapping[str, str] = MappingProxyType({
-    WALL: "no space",
-    EMPTY: "empty space",
-    START: "Mission Start",
-    "b": "Bat",
-    "g": "Golem Guardian",
-    "L": "Golem Lord",
-    "R": "Rocks",
-    "c": "Treasure Chest",
-    "l": "Life Potion",
-    "s": "Speed Potion",
-    "t": "Torch",
-    "P": "Scepter of Summoning",
-})
+LEGEND: Mapping[str, str] = MappingProxyType(
+    {
+        WALL: "no space",
+        EMPTY: "empty space",
+        START: "Mission Start",
+        "b": "Bat",
+        "g": "Golem Guardian",
+        "L": "Golem Lord",
+        "R": "Rocks",
+        "c": "Treasure Chest",
+        "l": "Life Potion",
+        "s": "Speed Potion",
+        "t": "Torch",
+        "P": "Scepter of Summoning",
+    }
+)
 """Map character -> meaning (HE-M legend)."""
 
 PIECE_CHARS = "bgLRclstP"
@@ -152,8 +163,14 @@ def load_mission(path_or_id: str | os.PathLike[str]) -> Mission:
     other ``str`` is an id. Raises :class:`ScenarioError` for a bad file, an unknown id or a
     path that is not a file.
     """
-    path = resolve_data_file(path_or_id, MISSIONS_DIR, YAML_SUFFIXES, "mission",
-                             shipped="shipped missions", must_exist=True)
+    path = resolve_data_file(
+        path_or_id,
+        MISSIONS_DIR,
+        YAML_SUFFIXES,
+        "mission",
+        shipped="shipped missions",
+        must_exist=True,
+    )
     data, lines = load_yaml(path, source=str(path))
     return _build(data, lines, file_name=path.name)
 
@@ -171,8 +188,11 @@ def _build(data: object, lines: LineMap, file_name: str | None = None) -> Missio
     spec = validate(_MissionFile, data, source, lines)
     # The id is how missions are listed and chosen, so it must not drift from the file name.
     if file_name is not None and spec.id != Path(file_name).stem:
-        raise lines.error("id", f"id '{spec.id}' does not match the file name '{file_name}' "
-                                f"(expected id '{Path(file_name).stem}')")
+        raise lines.error(
+            "id",
+            f"id '{spec.id}' does not match the file name '{file_name}' "
+            f"(expected id '{Path(file_name).stem}')",
+        )
     grid = grid_field(data, lines, "map", LEGEND)  # type: ignore[arg-type]
     map_line = lines.value_line("map")
     first_row_line = None if map_line is None else map_line + 1
@@ -184,20 +204,27 @@ def _build(data: object, lines: LineMap, file_name: str | None = None) -> Missio
     if len(starts) > 1:
         r1 = starts[1][0]  # the error points at the second Start
         raise ScenarioError(
-            source, f"{len(starts)} Mission Starts 'S' on the map, at "
+            source,
+            f"{len(starts)} Mission Starts 'S' on the map, at "
             f"{', '.join(str(rc) for rc in starts)}; exactly one is needed",
-            line=None if first_row_line is None else first_row_line + r1, field="map")
+            line=None if first_row_line is None else first_row_line + r1,
+            field="map",
+        )
 
     t_row, t_col = spec.target
     if not (0 <= t_row < n_rows and 0 <= t_col < n_cols):
-        raise lines.error("target", f"({t_row}, {t_col}) is off the {n_rows}x{n_cols} map "
-                                    f"(rows 0-{n_rows - 1}, cols 0-{n_cols - 1})")
+        raise lines.error(
+            "target",
+            f"({t_row}, {t_col}) is off the {n_rows}x{n_cols} map "
+            f"(rows 0-{n_rows - 1}, cols 0-{n_cols - 1})",
+        )
     target_char = grid[t_row][t_col]
     if target_char == WALL:
         raise lines.error("target", f"({t_row}, {t_col}) is a wall '#', not a space")
     if target_char == START:
-        raise lines.error("target", f"({t_row}, {t_col}) is the Mission Start; the target must "
-                                    f"be another space")
+        raise lines.error(
+            "target", f"({t_row}, {t_col}) is the Mission Start; the target must be another space"
+        )
 
     exists = np.array([[ch != WALL for ch in row] for row in grid], dtype=bool)
     board = Board.create(Topology.SQUARE4, exists)
@@ -207,13 +234,30 @@ def _build(data: object, lines: LineMap, file_name: str | None = None) -> Missio
     if unreachable.size:
         r, c = board.rc(unreachable[0])
         raise ScenarioError(
-            source, f"space ({r}, {c}) '{grid[r][c]}' cannot be reached from the Start at "
+            source,
+            f"space ({r}, {c}) '{grid[r][c]}' cannot be reached from the Start at "
             f"{starts[0]}; every space must be connected to the Start ({unreachable.size} "
             f"unreachable in all)",
-            line=None if first_row_line is None else first_row_line + r, field="map")
+            line=None if first_row_line is None else first_row_line + r,
+            field="map",
+        )
 
-    pieces = {r * n_cols + c: ch for r, row in enumerate(grid) for c, ch in enumerate(row)
-              if ch in PIECE_CHARS}
-    return Mission(id=spec.id, name=spec.name, description=spec.description, board=board,
-                   rows=n_rows, cols=n_cols, grid=tuple(grid), start=start, target=target,
-                   pieces=MappingProxyType(pieces), source=source)
+    pieces = {
+        r * n_cols + c: ch
+        for r, row in enumerate(grid)
+        for c, ch in enumerate(row)
+        if ch in PIECE_CHARS
+    }
+    return Mission(
+        id=spec.id,
+        name=spec.name,
+        description=spec.description,
+        board=board,
+        rows=n_rows,
+        cols=n_cols,
+        grid=tuple(grid),
+        start=start,
+        target=target,
+        pieces=MappingProxyType(pieces),
+        source=source,
+    )

@@ -8,7 +8,7 @@ would overflow there instead of failing here with its line.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -26,7 +26,9 @@ MAX_RANGE = 64  # squares a ranged skill reaches (a padded board is rarely large
 MAX_STEPS = 20  # steps an item adds to a move
 MAX_SKILL_GOLD = 10  # gold a skill takes per defeated monster
 MAX_KINDS = 16  # heroes, monsters or weapons: weapons are bits of an int32 bitset, piece
-                # codes fit int8
+# codes fit int8
+# The item kinds a pieces file may define (the keys of ``items:``).
+ItemKind = Literal["life_potion", "speed_potion", "torch", "scepter"]
 
 
 class _Strict(BaseModel):
@@ -80,7 +82,7 @@ class Pieces(_Strict):
     heroes: dict[str, HeroSpec] = Field(min_length=1, max_length=MAX_KINDS)
     monsters: dict[str, MonsterSpec] = Field(min_length=1, max_length=MAX_KINDS)
     weapons: dict[str, WeaponSpec] = Field(max_length=MAX_KINDS)
-    items: dict[Literal["life_potion", "speed_potion", "torch", "scepter"], ItemSpec]
+    items: dict[ItemKind, ItemSpec]
     obstacles: dict[Literal["rocks", "chest"], ObstacleSpec]
     health: int = Field(ge=1, le=MAX_HEALTH)
 
@@ -102,6 +104,6 @@ def load_pieces_file(path: Path) -> Pieces:
     return pieces
 
 
-@lru_cache(maxsize=None)
+@cache
 def default_pieces() -> Pieces:
     return load_pieces_file(PIECES_FILE)

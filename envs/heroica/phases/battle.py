@@ -12,9 +12,9 @@ from envs.core.flow import LegalMask, PhaseRule
 from envs.core.game import Event
 from envs.heroica.dice import MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
 from envs.heroica.fights import start_move_back
+from envs.heroica.game import HeroicaBase
 from envs.heroica.moves import monster_available, monster_forward_steps, monster_steps, roll
 from envs.heroica.state import Phase, State
-from envs.heroica.game import HeroicaBase
 
 
 class MonsterSelect(PhaseRule[HeroicaBase, State]):
@@ -25,8 +25,15 @@ class MonsterSelect(PhaseRule[HeroicaBase, State]):
         cell = action.cell
         state.selected = cell
         heroes = game.adjacent_heroes(state, cell, healing_ok=False)
-        events.append(Event("select", f"the Monster Player picks the {game.monster_name(state, cell)} "
-                            f"at {game.cell_name(state, cell)}", state.seat, cells=(cell,)))
+        events.append(
+            Event(
+                "select",
+                f"the Monster Player picks the {game.monster_name(state, cell)} "
+                f"at {game.cell_name(state, cell)}",
+                state.seat,
+                cells=(cell,),
+            )
+        )
         if heroes:  # HE-20.4 default: fights without moving
             engage(game, state, heroes, events)
             return
@@ -76,8 +83,13 @@ class MonsterFightChoose(PhaseRule[HeroicaBase, State]):
     """HE-20.6: several Heroes are adjacent; the Monster Player picks one."""
 
     def mask(self, game, state, legal: LegalMask) -> None:
-        legal.cells("target", [game.hero_cell(state, s)
-                               for s in game.adjacent_heroes(state, state.selected, healing_ok=False)])
+        legal.cells(
+            "target",
+            [
+                game.hero_cell(state, s)
+                for s in game.adjacent_heroes(state, state.selected, healing_ok=False)
+            ],
+        )
 
     def apply(self, game, state, action, events) -> None:
         monster_fight(game, state, game.hero_at(state, action.cell), events)
@@ -87,8 +99,14 @@ def step_monster(game: HeroicaBase, state: State, cell: int, events: list[Event]
     previous = state.selected
     state.selected = cell
     state.visited |= 1 << cell
-    events.append(Event("move", f"the monster steps {game.cell_name(state, previous)}->"
-                        f"{game.cell_name(state, cell)}", state.seat, cells=(previous, cell)))
+    events.append(
+        Event(
+            "move",
+            f"the monster steps {game.cell_name(state, previous)}->{game.cell_name(state, cell)}",
+            state.seat,
+            cells=(previous, cell),
+        )
+    )
     return cell
 
 
@@ -120,8 +138,12 @@ def monster_fight(game: HeroicaBase, state: State, hero_seat: int, events: list[
     """HE-20.7: the Monster Player's fight roll."""
     cell = state.selected
     strength = int(game.strength[state.piece[cell]])
-    symbol = roll(game, state, events, f"{game.monster_name(state, cell)} attacks "
-                  f"{game.player_names[hero_seat]}")
+    symbol = roll(
+        game,
+        state,
+        events,
+        f"{game.monster_name(state, cell)} attacks {game.player_names[hero_seat]}",
+    )
     state.monster_fought = True
     if symbol in (SKULL, SWORD_SKULL):
         game.defeat_monster(state, hero_seat, cell, events)  # onto the fought Hero's Pack

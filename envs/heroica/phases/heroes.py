@@ -19,10 +19,10 @@ from envs.core.flow import LegalMask, PhaseRule
 from envs.core.game import Event
 from envs.heroica.dice import MOVE_VALUE, SHIELD
 from envs.heroica.fights import explore_rocks, fight, finish_move_back, move_back_options
+from envs.heroica.game import HeroicaBase
 from envs.heroica.moves import finish_move, forward_steps, hero_enter, hero_steps, post_move, roll
 from envs.heroica.skills import effect_of
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
-from envs.heroica.game import HeroicaBase
 
 
 class HeroPhase(PhaseRule[HeroicaBase, State]):
@@ -34,8 +34,12 @@ class HeroPhase(PhaseRule[HeroicaBase, State]):
     def mask(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
         seat = state.seat
         hero = state.heroes[seat]
-        if (seat == state.turn_seat and seat != game.monster_seat and hero[HeroField.LIFE_POTIONS] > 0
-                and hero[HeroField.HEALTH] < game.max_health):
+        if (
+            seat == state.turn_seat
+            and seat != game.monster_seat
+            and hero[HeroField.LIFE_POTIONS] > 0
+            and hero[HeroField.HEALTH] < game.max_health
+        ):
             legal.special("drink_life")
         self.options(game, state, legal)
 
@@ -65,7 +69,9 @@ class ShopPhase(HeroPhase):
                     legal.slot("sell", index)
             elif state.store_weapons & bit and gold >= game.pieces.weapons[weapon].price:
                 legal.slot("buy", index)
-        if hero[HeroField.SCEPTER] and game.store_can_pay(state, game.pieces.items["scepter"].resale):
+        if hero[HeroField.SCEPTER] and game.store_can_pay(
+            state, game.pieces.items["scepter"].resale
+        ):
             legal.special("sell_scepter")
         self.turn_options(game, state, legal)
 
@@ -86,8 +92,13 @@ class ShopPhase(HeroPhase):
         seat, index = state.seat, action.param
         state.heroes[seat, HeroField.WEAPONS] &= ~(1 << index)
         state.store_weapons |= 1 << index
-        self._paid(game, state, game.weapon_ids[index], game.pieces.weapons[game.weapon_ids[index]].resale,
-                   events)
+        self._paid(
+            game,
+            state,
+            game.weapon_ids[index],
+            game.pieces.weapons[game.weapon_ids[index]].resale,
+            events,
+        )
 
     def sell_scepter(self, game, state, action, events) -> None:
         state.heroes[state.seat, HeroField.SCEPTER] -= 1  # a sold Scepter leaves the game (HE-19.2)
@@ -98,7 +109,9 @@ class ShopPhase(HeroPhase):
         state.heroes[seat, HeroField.GOLD] += price
         if state.store_gold >= 0:
             state.store_gold -= price
-        events.append(Event("shop", f"{game.player_names[seat]} sells the {item} for {price} gold", seat))
+        events.append(
+            Event("shop", f"{game.player_names[seat]} sells the {item} for {price} gold", seat)
+        )
 
 
 class Start(ShopPhase):
@@ -157,8 +170,14 @@ class Move(HeroPhase):
     """HE-5: step by step; on a movement Shield before the first step, a ranged skill, the
     Staff, the Sword or the Scepter instead (HE-5.2, HE-19.3)."""
 
-    handlers = {**HeroPhase.handlers, "drink_speed": "drink_speed", "end_move": "end_move",
-                "step": "step", "use": "use", "use_scepter": "use_scepter"}
+    handlers = {
+        **HeroPhase.handlers,
+        "drink_speed": "drink_speed",
+        "end_move": "end_move",
+        "step": "step",
+        "use": "use",
+        "use_scepter": "use_scepter",
+    }
 
     def options(self, game, state, legal: LegalMask) -> None:
         seat = state.seat
@@ -175,7 +194,11 @@ class Move(HeroPhase):
                     effect = effect_of(skill)
                     if effect.timing == "ranged" and effect.usable(game, state, seat, skill):
                         legal.slot("use", source)
-            if hero[HeroField.SCEPTER] and scepter_takes(game, state, seat) and game.empty_cells(state):
+            if (
+                hero[HeroField.SCEPTER]
+                and scepter_takes(game, state, seat)
+                and game.empty_cells(state)
+            ):
                 legal.special("use_scepter")
 
     def drink_speed(self, game, state, action, events) -> None:
@@ -199,8 +222,13 @@ class Move(HeroPhase):
 
     def use_scepter(self, game, state, action, events) -> None:
         state.phase = Phase.SCEPTER_TAKE
-        events.append(Event("skill", f"{game.player_names[state.seat]} raises the Scepter of Summoning",
-                            state.seat))
+        events.append(
+            Event(
+                "skill",
+                f"{game.player_names[state.seat]} raises the Scepter of Summoning",
+                state.seat,
+            )
+        )
 
 
 class Forward(HeroPhase):
@@ -243,7 +271,10 @@ class FightShield(HeroPhase):
         legal.special("defeat")
         seat = state.seat
         for source in range(len(game.source_names)):
-            if game.owns_source(state, seat, source) and effect_of(game.skill_of(seat, source)).timing == "melee":
+            if (
+                game.owns_source(state, seat, source)
+                and effect_of(game.skill_of(seat, source)).timing == "melee"
+            ):
                 legal.slot("use", source)
 
     def defeat(self, game, state, action, events) -> None:
@@ -259,7 +290,9 @@ def use_skill(game: HeroicaBase, state: State, source: int, events: list[Event])
     seat = state.seat
     state.skill_source = source
     skill = game.skill_of(seat, source)
-    label = "skill" if source == 0 else f"the {game.pieces.weapons[game.weapon_ids[source - 1]].name}"
+    label = (
+        "skill" if source == 0 else f"the {game.pieces.weapons[game.weapon_ids[source - 1]].name}"
+    )
     events.append(Event("skill", f"{game.player_names[seat]} uses {label}", seat))
     effect_of(skill).start(game, state, seat, skill, events)
 
@@ -277,7 +310,9 @@ class SkillTarget(HeroPhase):
         seat = state.seat
         game.defeat_monster(state, seat, action.cell, events)
         if state.phase is not Phase.GAME_OVER:
-            effect_of(game.skill_of(seat, state.skill_source)).after_target(game, state, seat, events)
+            effect_of(game.skill_of(seat, state.skill_source)).after_target(
+                game, state, seat, events
+            )
 
 
 class SkillStep(HeroPhase):
@@ -296,8 +331,15 @@ class SkillStep(HeroPhase):
 
     def step(self, game, state, action, events) -> None:
         effect = self._effect(game, state)
-        outcome = hero_enter(game, state, state.seat, action.cell, events, counted=False,
-                             search=effect.searches_chest_on_step)
+        outcome = hero_enter(
+            game,
+            state,
+            state.seat,
+            action.cell,
+            events,
+            counted=False,
+            search=effect.searches_chest_on_step,
+        )
         if outcome != "over":
             effect.after_step(game, state, state.seat, True, events)
 
@@ -338,8 +380,13 @@ class RocksChoose(HeroPhase):
 
 def scepter_takes(game: HeroicaBase, state: State, seat: int) -> list[tuple[int, int]]:
     """(monster kind, owner) pairs: defeated monsters on another player's Pack (HE-19.3)."""
-    return [(kind, owner) for owner in game.hero_seats() if owner != seat
-            for kind in range(game.n_monster_kinds) if state.heroes[owner, HeroField.KILLS + kind] > 0]
+    return [
+        (kind, owner)
+        for owner in game.hero_seats()
+        if owner != seat
+        for kind in range(game.n_monster_kinds)
+        if state.heroes[owner, HeroField.KILLS + kind] > 0
+    ]
 
 
 class ScepterTake(HeroPhase):
@@ -372,7 +419,14 @@ class ScepterPlace(HeroPhase):
         kind, cell = state.scepter_monster, action.cell
         state.piece[cell] = game.code[game.monster_ids[kind]]
         state.scepter_monster = -1
-        events.append(Event("summon", f"{game.player_names[state.seat]} summons a "
-                            f"{game.pieces.monsters[game.monster_ids[kind]].name} to "
-                            f"{game.cell_name(state, cell)}", state.seat, cells=(cell,)))
+        events.append(
+            Event(
+                "summon",
+                f"{game.player_names[state.seat]} summons a "
+                f"{game.pieces.monsters[game.monster_ids[kind]].name} to "
+                f"{game.cell_name(state, cell)}",
+                state.seat,
+                cells=(cell,),
+            )
+        )
         game.enter_end_phase(state, events)

@@ -12,66 +12,111 @@ from envs.core.planes import PlaneLayout, View
 from envs.core.scene import DiceGroup, Piece, Scene
 from envs.core.textboard import text_grid
 from envs.heroica.dice import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
-from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
 from envs.heroica.game import HeroicaBase
+from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
 
 # What a "target" action does, by phase (the plane's meaning follows the phase).
-TARGET_NAMES = {Phase.START: "fight {piece} {where}", Phase.FIGHT_CHOOSE: "fight {piece} {where}",
-                Phase.ROCKS_CHOOSE: "explore rocks {where}", Phase.SKILL_TARGET: "defeat {piece} {where}",
-                Phase.MONSTER_SELECT: "select {piece} {where}",
-                Phase.MONSTER_FIGHT_CHOOSE: "attack {hero} {where}"}
+TARGET_NAMES = {
+    Phase.START: "fight {piece} {where}",
+    Phase.FIGHT_CHOOSE: "fight {piece} {where}",
+    Phase.ROCKS_CHOOSE: "explore rocks {where}",
+    Phase.SKILL_TARGET: "defeat {piece} {where}",
+    Phase.MONSTER_SELECT: "select {piece} {where}",
+    Phase.MONSTER_FIGHT_CHOOSE: "attack {hero} {where}",
+}
 
 GOLD_SCALE = 10.0
 STEPS_SCALE = 10.0
 KILLS_SCALE = 5.0
 POTIONS_SCALE = 3.0
-ITEM_GLYPHS = {"rocks": "R", "chest": "c", "life_potion": "l", "speed_potion": "s",
-               "torch": "t", "scepter": "P"}
+ITEM_GLYPHS = {
+    "rocks": "R",
+    "chest": "c",
+    "life_potion": "l",
+    "speed_potion": "s",
+    "torch": "t",
+    "scepter": "P",
+}
 SPACE_COLOR = (196, 178, 140)
 TURN_SCALARS = ("steps_left", "round", "monster_player_defeats", "mission", "store_gold")
 
 # -- frames (scene) ------------------------------------------------------------------------
 # The die as printed (HE-3.3): a fight symbol and, in the corner, the movement value; a roll
 # that reads the fight half is drawn without the number, which means nothing there.
-register_symbol_die("heroica", {symbol: ((symbol,), str(value)) for symbol, value in MOVE_VALUE.items()})
+register_symbol_die(
+    "heroica", {symbol: ((symbol,), str(value)) for symbol, value in MOVE_VALUE.items()}
+)
 register_symbol_die("heroica_fight", {symbol: ((symbol,), "") for symbol in MOVE_VALUE})
 # Items and obstacles as icons: (icon, tint, legend words).
-ITEM_ICONS = {"rocks": ("rock", None, "rocks (explore to pass)"),
-              "chest": ("chest", None, "treasure chest"),
-              "life_potion": ("potion", (210, 40, 50), "life potion"),
-              "speed_potion": ("potion", (40, 120, 220), "speed potion"),
-              "torch": ("torch", None, "torch (+1 step)"),
-              "scepter": ("scepter", None, "Scepter of Summoning")}
+ITEM_ICONS = {
+    "rocks": ("rock", None, "rocks (explore to pass)"),
+    "chest": ("chest", None, "treasure chest"),
+    "life_potion": ("potion", (210, 40, 50), "life potion"),
+    "speed_potion": ("potion", (40, 120, 220), "speed potion"),
+    "torch": ("torch", None, "torch (+1 step)"),
+    "scepter": ("scepter", None, "Scepter of Summoning"),
+}
 PHASE_WORDS = {
-    Phase.START: "roll, fight or shop", Phase.MOVE: "moving",
+    Phase.START: "roll, fight or shop",
+    Phase.MOVE: "moving",
     Phase.FORWARD: "moving on (may not stop on a hero)",
     Phase.FIGHT_CHOOSE: "choosing a monster to fight",
     Phase.FIGHT_SHIELD: "rolled a shield: defeat the monster or use a skill",
-    Phase.SKILL_TARGET: "choosing the skill's target", Phase.SKILL_STEP: "may take one step",
-    Phase.MOVE_BACK: "choosing where to move back", Phase.ROCKS_CHOOSE: "choosing rocks to explore",
+    Phase.SKILL_TARGET: "choosing the skill's target",
+    Phase.SKILL_STEP: "may take one step",
+    Phase.MOVE_BACK: "choosing where to move back",
+    Phase.ROCKS_CHOOSE: "choosing rocks to explore",
     Phase.SCEPTER_TAKE: "Scepter: choosing a monster to take",
-    Phase.SCEPTER_PLACE: "Scepter: placing the monster", Phase.END: "ending the turn (shop, potions)",
-    Phase.MONSTER_SELECT: "choosing a monster", Phase.MONSTER_MOVE: "moving a monster",
+    Phase.SCEPTER_PLACE: "Scepter: placing the monster",
+    Phase.END: "ending the turn (shop, potions)",
+    Phase.MONSTER_SELECT: "choosing a monster",
+    Phase.MONSTER_MOVE: "moving a monster",
     Phase.MONSTER_FORWARD: "moving the monster on",
-    Phase.MONSTER_FIGHT_CHOOSE: "choosing a hero to attack", Phase.GAME_OVER: "game over"}
+    Phase.MONSTER_FIGHT_CHOOSE: "choosing a hero to attack",
+    Phase.GAME_OVER: "game over",
+}
 SYMBOL_WORDS = {SWORD_SKULL: "sword and skull"}  # event texts name faces by their ids
 # A roll's reason (the "(why)" of its event) -> the dice group's label and, per face, what
 # it did (HE-5, HE-6.2-6.5, HE-9.2, HE-11.3, HE-13.3, HE-20.7).
 _STEPS = {sym: f"up to {n} space{'s' * (n > 1)}" for sym, n in MOVE_VALUE.items()}
-_FIGHT = {SHIELD: "monster defeated, or a melee skill", SWORD: "monster defeated",
-          SKULL: "hero hurt, moves back", SWORD_SKULL: "monster defeated, hero hurt"}
-_MONSTER_ATTACK = {SHIELD: "hero hurt (+1)", SWORD: "hero hurt", SKULL: "monster defeated",
-                   SWORD_SKULL: "monster defeated, hero hurt"}
-_ROCKS = {SHIELD: "passes the rocks", SWORD: "rocks cleared", SKULL: "moves back",
-          SWORD_SKULL: "moves back"}
-_CHEST = {SHIELD: "2 gold", SWORD: "1 gold", SKULL: "trap: -1 health",
-          SWORD_SKULL: "1 gold, trap: -1 health"}
+_FIGHT = {
+    SHIELD: "monster defeated, or a melee skill",
+    SWORD: "monster defeated",
+    SKULL: "hero hurt, moves back",
+    SWORD_SKULL: "monster defeated, hero hurt",
+}
+_MONSTER_ATTACK = {
+    SHIELD: "hero hurt (+1)",
+    SWORD: "hero hurt",
+    SKULL: "monster defeated",
+    SWORD_SKULL: "monster defeated, hero hurt",
+}
+_ROCKS = {
+    SHIELD: "passes the rocks",
+    SWORD: "rocks cleared",
+    SKULL: "moves back",
+    SWORD_SKULL: "moves back",
+}
+_CHEST = {
+    SHIELD: "2 gold",
+    SWORD: "1 gold",
+    SKULL: "trap: -1 health",
+    SWORD_SKULL: "1 gold, trap: -1 health",
+}
 ROLL_MEANINGS = (  # (reason, label, die kind, results)
-    (re.compile(r"^move$"), "movement", "heroica",
-     _STEPS | {SHIELD: f"{_STEPS[SHIELD]}, or a ranged skill"}),
+    (
+        re.compile(r"^move$"),
+        "movement",
+        "heroica",
+        _STEPS | {SHIELD: f"{_STEPS[SHIELD]}, or a ranged skill"},
+    ),
     (re.compile(r"^monster move$"), "monster movement", "heroica", _STEPS),
-    (re.compile(r"^healing$"), "healing", "heroica",
-     {sym: f"heal {n}" for sym, n in MOVE_VALUE.items()} | {SHIELD: "full health"}),
+    (
+        re.compile(r"^healing$"),
+        "healing",
+        "heroica",
+        {sym: f"heal {n}" for sym, n in MOVE_VALUE.items()} | {SHIELD: "full health"},
+    ),
     (re.compile(r"^fight "), "fight", "heroica_fight", _FIGHT),
     (re.compile(r" attacks "), "monster attack", "heroica_fight", _MONSTER_ATTACK),
     (re.compile(r"^explore the rocks$"), "explore rocks", "heroica_fight", _ROCKS),
@@ -94,15 +139,25 @@ class HeroicaView:
             + [f"hero:{h}" for h in game.hero_ids]
         )
         self.planes = PlaneLayout(
-            [View("space"), View("start"), View("target"),
-             View("piece", [name for _, name in game.piece_kinds]),
-             View("hero@seat", [f"+{k}" for k in range(n)], sep=""),
-             View("visited"), View("fight_target"), View("monster_selected"), View("move_back_from")]
+            [
+                View("space"),
+                View("start"),
+                View("target"),
+                View("piece", [name for _, name in game.piece_kinds]),
+                View("hero@seat", [f"+{k}" for k in range(n)], sep=""),
+                View("visited"),
+                View("fight_target"),
+                View("monster_selected"),
+                View("move_back_from"),
+            ]
             + [View(f"seat+{k}", self.seat_features, constant=True) for k in range(n)]
-            + [View("phase", [p.name for p in Phase], constant=True),
-               View("die", DIE_SYMBOLS, constant=True)]
+            + [
+                View("phase", [p.name for p in Phase], constant=True),
+                View("die", DIE_SYMBOLS, constant=True),
+            ]
             + [View(name, constant=True) for name in TURN_SCALARS]
-            + [View("store", game.weapon_ids, constant=True)])
+            + [View("store", game.weapon_ids, constant=True)]
+        )
         planes = self.planes
         self.channel_names = planes.channel_names
         self.scalar_start = planes.board_channels
@@ -128,16 +183,28 @@ class HeroicaView:
         # times a scale, or a bit of the weapons bitset, or the Hero one-hot.
         game = self.game
         n_weapons = len(game.weapon_ids)
-        plain = [(HeroField.HEALTH, 1.0 / game.max_health), (HeroField.HEALING, 1.0),
-                 (HeroField.GOLD, 1.0 / GOLD_SCALE), (HeroField.LIFE_POTIONS, 1.0 / POTIONS_SCALE),
-                 (HeroField.SPEED_POTIONS, 1.0 / POTIONS_SCALE), (HeroField.TORCH, 1.0), (HeroField.SCEPTER, 1.0)]
+        plain = [
+            (HeroField.HEALTH, 1.0 / game.max_health),
+            (HeroField.HEALING, 1.0),
+            (HeroField.GOLD, 1.0 / GOLD_SCALE),
+            (HeroField.LIFE_POTIONS, 1.0 / POTIONS_SCALE),
+            (HeroField.SPEED_POTIONS, 1.0 / POTIONS_SCALE),
+            (HeroField.TORCH, 1.0),
+            (HeroField.SCEPTER, 1.0),
+        ]
         self._plain = [(int(col), scale) for col, scale in plain]
-        self._kills = [(int(HeroField.KILLS) + k, 1.0 / KILLS_SCALE) for k in range(game.n_monster_kinds)]
+        self._kills = [
+            (int(HeroField.KILLS) + k, 1.0 / KILLS_SCALE) for k in range(game.n_monster_kinds)
+        ]
         self._missions_scale = 1.0 / len(game.missions)
-        self._weapon_bits = [((i >> w) & 1) * 1.0 for i in range(1 << n_weapons) for w in range(n_weapons)]
+        self._weapon_bits = [
+            ((i >> w) & 1) * 1.0 for i in range(1 << n_weapons) for w in range(n_weapons)
+        ]
         self._n_weapons = n_weapons
         n_heroes = len(game.hero_ids)
-        self._hero_onehot = [[1.0 if h == k else 0.0 for k in range(n_heroes)] for h in range(n_heroes)]
+        self._hero_onehot = [
+            [1.0 if h == k else 0.0 for k in range(n_heroes)] for h in range(n_heroes)
+        ]
         # The turn's constant planes, as offsets from the first of them.
         planes, turn0 = self.planes, self.planes.start("phase")
         self._turn_features = len(planes) - turn0
@@ -162,12 +229,14 @@ class HeroicaView:
             obs[hero0 + (seat - player) % n, hero_cells[seat]] = 1.0
         if state.visited:
             obs[self._visited] = bitset_to_array(state.visited, height * width)
-        for channel, cell in ((self._fight_target, state.fight_target),
-                              (self._monster_selected, state.selected),
-                              (self._move_back_from, state.move_back_from)):
+        for channel, cell in (
+            (self._fight_target, state.fight_target),
+            (self._monster_selected, state.selected),
+            (self._move_back_from, state.move_back_from),
+        ):
             if cell != NO_CELL:
                 obs[channel, cell] = 1.0
-        obs[self.scalar_start:] = self._scalars(state, player)[:, None]
+        obs[self.scalar_start :] = self._scalars(state, player)[:, None]
         return obs.reshape(self.shape)
 
     def _scalars(self, state: State, player: int) -> np.ndarray:
@@ -182,11 +251,14 @@ class HeroicaView:
             row = rows[(player + k) % n]
             values += [row[col] * scale for col, scale in self._plain]
             weapons = row[HeroField.WEAPONS] * nw
-            values += weapon_bits[weapons: weapons + nw]
+            values += weapon_bits[weapons : weapons + nw]
             values += [row[col] * scale for col, scale in self._kills]
             hero = row[HeroField.HERO]
-            values += [row[HeroField.MISSIONS_WON] * self._missions_scale, 1.0 if hero < 0 else 0.0,
-                       row[HeroField.DEFEATED_BY_MONSTERS] / 2.0]  # two end Battle Heroica
+            values += [
+                row[HeroField.MISSIONS_WON] * self._missions_scale,
+                1.0 if hero < 0 else 0.0,
+                row[HeroField.DEFEATED_BY_MONSTERS] / 2.0,
+            ]  # two end Battle Heroica
             values += self._hero_onehot[hero] if hero >= 0 else [0.0] * len(self._hero_onehot)
         turn = [0.0] * self._turn_features
         turn[int(state.phase)] = 1.0
@@ -199,7 +271,7 @@ class HeroicaView:
         turn[at["mission"]] = state.mission / max(1, len(game.missions) - 1)
         turn[at["store_gold"]] = max(state.store_gold, 0) / GOLD_SCALE
         store = state.store_weapons * nw
-        turn[self._store0:] = weapon_bits[store: store + nw]
+        turn[self._store0 :] = weapon_bits[store : store + nw]
         # Gold, potions, kills and steps have no fixed maximum: past its scale a count reads 1,
         # as the docstring says, so the planes stay in their [0, 1] space.
         return np.minimum(np.array(values + turn, dtype=np.float32), 1.0)
@@ -230,8 +302,10 @@ class HeroicaView:
             return f"place monster {where}"
         seat = game.hero_at(state, decoded.cell)
         return TARGET_NAMES.get(state.phase, "target {where}").format(
-            piece=self.piece_name(state, decoded.cell), where=where,
-            hero=game.player_names[seat] if seat >= 0 else "nobody")
+            piece=self.piece_name(state, decoded.cell),
+            where=where,
+            hero=game.player_names[seat] if seat >= 0 else "nobody",
+        )
 
     # -- text and frames --------------------------------------------------------------------
     def status_lines(self, state: State) -> list[str]:
@@ -239,29 +313,49 @@ class HeroicaView:
         lines = []
         for seat in range(game.num_players):
             if seat == game.monster_seat:
-                lines.append(f"P{seat} Monster Player  heroes defeated {state.monster_player_defeats}/2")
+                lines.append(
+                    f"P{seat} Monster Player  heroes defeated {state.monster_player_defeats}/2"
+                )
                 continue
             h = state.heroes[seat]
-            weapons = [w for i, w in enumerate(game.weapon_ids) if int(h[HeroField.WEAPONS]) >> i & 1]
-            kills = int(h[HeroField.KILLS:].sum())
-            flags = "".join(f for f, on in (("T", h[HeroField.TORCH]), ("P", h[HeroField.SCEPTER]),
-                                             ("H", h[HeroField.HEALING])) if on)
+            weapons = [
+                w for i, w in enumerate(game.weapon_ids) if int(h[HeroField.WEAPONS]) >> i & 1
+            ]
+            kills = int(h[HeroField.KILLS :].sum())
+            flags = "".join(
+                f
+                for f, on in (
+                    ("T", h[HeroField.TORCH]),
+                    ("P", h[HeroField.SCEPTER]),
+                    ("H", h[HeroField.HEALING]),
+                )
+                if on
+            )
             won = f" won {int(h[HeroField.MISSIONS_WON])}" if len(game.missions) > 1 else ""
-            lines.append(f"P{seat} {game.player_names[seat]} hp {int(h[HeroField.HEALTH])}/{game.max_health} "
-                         f"gold {int(h[HeroField.GOLD])} kills {kills}{won}")
-            lines.append(f"   potions L{int(h[HeroField.LIFE_POTIONS])} S{int(h[HeroField.SPEED_POTIONS])} "
-                         f"{flags} {' '.join(weapons)}".rstrip())
+            lines.append(
+                f"P{seat} {game.player_names[seat]} hp {int(h[HeroField.HEALTH])}/{game.max_health} "
+                f"gold {int(h[HeroField.GOLD])} kills {kills}{won}"
+            )
+            lines.append(
+                f"   potions L{int(h[HeroField.LIFE_POTIONS])} S{int(h[HeroField.SPEED_POTIONS])} "
+                f"{flags} {' '.join(weapons)}".rstrip()
+            )
         return lines
 
     def caption(self, state: State) -> str:
         game = self.game
         if state.phase is Phase.GAME_OVER:
             if state.winners:
-                return "game over: " + ", ".join(game.player_names[w] for w in state.winners) + " won"
+                return (
+                    "game over: " + ", ".join(game.player_names[w] for w in state.winners) + " won"
+                )
             return "game over: draw"
-        return (f"round {state.round + 1} | P{state.seat} {game.player_names[state.seat]} | "
-                f"{state.phase.name.lower()}" + (f" | rolled {state.die}" if state.die else "")
-                + (f" | steps left {state.steps_left}" if state.phase is Phase.MOVE else ""))
+        return (
+            f"round {state.round + 1} | P{state.seat} {game.player_names[state.seat]} | "
+            f"{state.phase.name.lower()}"
+            + (f" | rolled {state.die}" if state.die else "")
+            + (f" | steps left {state.steps_left}" if state.phase is Phase.MOVE else "")
+        )
 
     def render_text(self, state: State) -> str:
         game = self.game
@@ -312,8 +406,10 @@ class HeroicaView:
         left = state.steps_left
         moving = state.phase in (Phase.MOVE, Phase.MONSTER_MOVE)
         steps = f", {left} step{'s' * (left != 1)} left" if moving else ""
-        return (f"round {state.round + 1} | P{state.seat} {game.player_names[state.seat]}: "
-                f"{PHASE_WORDS[state.phase]}{steps}")
+        return (
+            f"round {state.round + 1} | P{state.seat} {game.player_names[state.seat]}: "
+            f"{PHASE_WORDS[state.phase]}{steps}"
+        )
 
     def scene_status(self, state: State) -> list[str]:
         """Per hero: health, gold, defeated monsters, then what its pack holds, in words."""
@@ -321,20 +417,39 @@ class HeroicaView:
         lines = []
         for seat in range(game.num_players):
             if seat == game.monster_seat:
-                lines.append(f"P{seat} Monster Player: heroes defeated {state.monster_player_defeats} of 2")
+                lines.append(
+                    f"P{seat} Monster Player: heroes defeated {state.monster_player_defeats} of 2"
+                )
                 continue
             h = state.heroes[seat]
-            won = f", missions won {int(h[HeroField.MISSIONS_WON])}" if len(game.missions) > 1 else ""
+            won = (
+                f", missions won {int(h[HeroField.MISSIONS_WON])}" if len(game.missions) > 1 else ""
+            )
             healing = " (defeated: heals next turn)" if h[HeroField.HEALING] else ""
             health = f"{int(h[HeroField.HEALTH])}/{game.max_health}"
-            kills = int(h[HeroField.KILLS:].sum())
-            lines.append(f"P{seat} {game.player_names[seat]}: health {health}, "
-                         f"gold {int(h[HeroField.GOLD])}, kills {kills}{won}{healing}")
-            pack = [f"{int(h[f])} {name}" for f, name in ((HeroField.LIFE_POTIONS, "life potion"),
-                                                         (HeroField.SPEED_POTIONS, "speed potion")) if h[f]]
-            pack += [name for f, name in ((HeroField.TORCH, "torch"), (HeroField.SCEPTER, "Scepter")) if h[f]]
-            pack += [game.pieces.weapons[w].name for i, w in enumerate(game.weapon_ids)
-                     if int(h[HeroField.WEAPONS]) >> i & 1]
+            kills = int(h[HeroField.KILLS :].sum())
+            lines.append(
+                f"P{seat} {game.player_names[seat]}: health {health}, "
+                f"gold {int(h[HeroField.GOLD])}, kills {kills}{won}{healing}"
+            )
+            pack = [
+                f"{int(h[f])} {name}"
+                for f, name in (
+                    (HeroField.LIFE_POTIONS, "life potion"),
+                    (HeroField.SPEED_POTIONS, "speed potion"),
+                )
+                if h[f]
+            ]
+            pack += [
+                name
+                for f, name in ((HeroField.TORCH, "torch"), (HeroField.SCEPTER, "Scepter"))
+                if h[f]
+            ]
+            pack += [
+                game.pieces.weapons[w].name
+                for i, w in enumerate(game.weapon_ids)
+                if int(h[HeroField.WEAPONS]) >> i & 1
+            ]
             lines.append("   pack: " + (", ".join(pack) if pack else "empty"))
         return lines
 
@@ -346,11 +461,28 @@ class HeroicaView:
                 continue
             match = ROLL_WHY.search(event.text)
             why = match.group(1) if match else ""
-            label, kind, results = next(((lab, kind, res) for pattern, lab, kind, res in ROLL_MEANINGS
-                                         if pattern.search(why)), (why or "roll", "heroica", {}))
-            who = self.game.player_names[event.player] if 0 <= event.player < self.game.num_players else ""
-            groups.append(DiceGroup(f"{who} {label}".strip(), kind, tuple(event.dice),
-                                    ", ".join(results.get(d, d) for d in event.dice), event.player))
+            label, kind, results = next(
+                (
+                    (lab, kind, res)
+                    for pattern, lab, kind, res in ROLL_MEANINGS
+                    if pattern.search(why)
+                ),
+                (why or "roll", "heroica", {}),
+            )
+            who = (
+                self.game.player_names[event.player]
+                if 0 <= event.player < self.game.num_players
+                else ""
+            )
+            groups.append(
+                DiceGroup(
+                    f"{who} {label}".strip(),
+                    kind,
+                    tuple(event.dice),
+                    ", ".join(results.get(d, d) for d in event.dice),
+                    event.player,
+                )
+            )
         return groups
 
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
@@ -360,28 +492,47 @@ class HeroicaView:
         board = mission.board
         local = game.padded[state.mission].to_source
         labels = self._labels()
-        pieces, monsters = [], {}
+        pieces: list[Piece] = []
+        monsters: dict[str, None] = {}  # monster kinds on the board, in order (the key's order)
         for cell in np.flatnonzero(state.piece):
             code = int(state.piece[cell])
             kind, name = game.piece_kinds[code - 1]
             if kind == "monster":
                 monsters[name] = None
-                pieces.append(Piece(local(cell), labels[name], kind="monster",
-                                    value=str(int(game.strength[code]))))
+                pieces.append(
+                    Piece(
+                        local(cell),
+                        labels[name],
+                        kind="monster",
+                        value=str(int(game.strength[code])),
+                    )
+                )
             else:
                 icon, tint, words = ITEM_ICONS[name]
                 pieces.append(Piece(local(cell), words, kind="token", icon=icon, color=tint))
         if state.moving_monster:
             name = game.piece_kinds[state.moving_monster - 1][1]
             monsters[name] = None
-            pieces.append(Piece(local(state.selected), labels[name], kind="monster",
-                                value=str(int(game.strength[state.moving_monster]))))
-        key = []
+            pieces.append(
+                Piece(
+                    local(state.selected),
+                    labels[name],
+                    kind="monster",
+                    value=str(int(game.strength[state.moving_monster])),
+                )
+            )
+        key: list[tuple[str, str, int | None]] = []
         for seat in game.hero_seats():
             h = state.heroes[seat]
             label = game.player_names[seat][:3]
-            pieces.append(Piece(local(h[HeroField.CELL]), label, owner=seat,
-                                value=f"{int(h[HeroField.HEALTH])}/{game.max_health}"))
+            pieces.append(
+                Piece(
+                    local(h[HeroField.CELL]),
+                    label,
+                    owner=seat,
+                    value=f"{int(h[HeroField.HEALTH])}/{game.max_health}",
+                )
+            )
             key.append((label, game.player_names[seat], seat))
         key += [(labels[name], game.pieces.monsters[name].name, None) for name in monsters]
         last = last_action(events, local)
@@ -389,12 +540,23 @@ class HeroicaView:
         for symbol, words in SYMBOL_WORDS.items():
             text = text.replace(symbol, words)
         caption = self.scene_caption(state) + (f" | {text}" if events else "")
-        return Scene(board=board, terrain_colors={0: SPACE_COLOR}, terrain_names={0: "space"},
-                     pieces=pieces,
-                     cell_marks={local(game.starts[state.mission]): "S",
-                                 local(game.targets[state.mission]): "T"},
-                     arrow=last.arrow, dice=last.dice, caption=caption, status_lines=self.scene_status(state),
-                     dice_groups=self.dice_groups(events), key=key,
-                     badge_meaning={"figure": "hero health (now/max)", "monster": "monster strength"},
-                     mark_names={"S": "mission start", "T": "target: the mission's goal"},
-                     kind_names={"monster": "monster"}, dice_slots=1)
+        return Scene(
+            board=board,
+            terrain_colors={0: SPACE_COLOR},
+            terrain_names={0: "space"},
+            pieces=pieces,
+            cell_marks={
+                local(game.starts[state.mission]): "S",
+                local(game.targets[state.mission]): "T",
+            },
+            arrow=last.arrow,
+            dice=last.dice,
+            caption=caption,
+            status_lines=self.scene_status(state),
+            dice_groups=self.dice_groups(events),
+            key=key,
+            badge_meaning={"figure": "hero health (now/max)", "monster": "monster strength"},
+            mark_names={"S": "mission start", "T": "target: the mission's goal"},
+            kind_names={"monster": "monster"},
+            dice_slots=1,
+        )

@@ -30,19 +30,19 @@ through the engine, so the bot never sees a die before it is rolled.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import Callable
 
 import numpy as np
 
 from envs.bots import LegalActions
 from envs.core.board import UNREACHABLE
 from envs.core.lru import LRU
-from envs.lookahead import Weighing, ranked
 from envs.heroscape.combat import attack_dice, defense_dice
 from envs.heroscape.game import HeroscapeBase
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
+from envs.lookahead import Weighing, ranked
 
 P_SKULL = 1.0 / 2.0  # HS-3.2 default: 3 skull faces of 6
 P_SHIELD = 1.0 / 3.0  # 2 shield faces of 6
@@ -51,7 +51,7 @@ FAR = 10_000  # stands in for "no path" in distances
 
 
 def _binomial(n: int, p: float) -> np.ndarray:
-    return np.array([comb(n, k) * p ** k * (1.0 - p) ** (n - k) for k in range(n + 1)])
+    return np.array([comb(n, k) * p**k * (1.0 - p) ** (n - k) for k in range(n + 1)])
 
 
 def kill_table(max_dice: int = MAX_DICE) -> np.ndarray:
@@ -96,7 +96,7 @@ class HeuristicBot:
     def __init__(self, weights: Weights | None = None, cache_size: int = 4096):
         self.w = weights or Weights()
         self.cache_size = cache_size
-        self._plans: LRU[tuple, "_Plan"] = LRU(cache_size)
+        self._plans: LRU[tuple, _Plan] = LRU(cache_size)
 
     def act(self, game: HeroscapeBase, state: State, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
@@ -113,7 +113,7 @@ class HeuristicBot:
         _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
         return ranked(turn.weighed)
 
-    def plan(self, turn: "_Turn", figure: int) -> "_Plan":
+    def plan(self, turn: _Turn, figure: int) -> _Plan:
         """The scored destinations of ``figure`` in this position (cached by occupancy)."""
         state = turn.state
         key = (id(turn.game), figure, state.occupant.tobytes())
@@ -148,7 +148,7 @@ class _Plan:
         return float(self.score[self.stay] - self.kill[self.stay])
 
     @classmethod
-    def build(cls, turn: "_Turn", figure: int) -> "_Plan":
+    def build(cls, turn: _Turn, figure: int) -> _Plan:
         game, state = turn.game, turn.state
         here = tuple(sorted(game.cells_of(state, figure)))
         destinations = [tuple(sorted(d)) for d in game.destinations(state, figure)]
@@ -173,7 +173,9 @@ class _Turn(LegalActions, Weighing):
         self.enemies = enemies
         # per enemy: its spaces (a second column for double-space figures), level, stats
         first = state.cell[enemies].astype(np.int64)
-        second = np.where(state.cell2[enemies] != NO_CELL, state.cell2[enemies], state.cell[enemies])
+        second = np.where(
+            state.cell2[enemies] != NO_CELL, state.cell2[enemies], state.cell[enemies]
+        )
         self.enemy_cells = (first, second.astype(np.int64))
         self.enemy_level = np.maximum(self.level[first], self.level[second]).astype(np.int64)
         self.enemy_attack = game.fig_attack[enemies].astype(np.int64)
@@ -181,15 +183,18 @@ class _Turn(LegalActions, Weighing):
         self.enemy_reach = (game.fig_move[enemies] + game.fig_range[enemies]).astype(np.int64)
         self.enemy_value = 1.0 + self.w.target_attack * self.enemy_attack
         # chance that an enemy's card is the one its owner activates next (1 / living cards)
-        live_cards = {}
+        live_cards: dict[int, set[int]] = {}
         for f in enemies:
             live_cards.setdefault(int(game.fig_owner[f]), set()).add(int(game.fig_card[f]))
-        self.enemy_card_weight = np.array([1.0 / len(live_cards[int(game.fig_owner[f])])
-                                           for f in enemies])
+        self.enemy_card_weight = np.array(
+            [1.0 / len(live_cards[int(game.fig_owner[f])]) for f in enemies]
+        )
         self.hold = np.array(game.hold_cells, dtype=np.int64) if game.victory == "hold" else None
 
     # -- scoring --------------------------------------------------------------------------
-    def score_spaces(self, figure: int, destinations: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    def score_spaces(
+        self, figure: int, destinations: list[tuple[int, ...]]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(total score, kill value) of ``figure`` standing on each of ``destinations``."""
         game, w = self.game, self.w
         a = np.array([d[0] for d in destinations], dtype=np.int64)
@@ -197,15 +202,18 @@ class _Turn(LegalActions, Weighing):
         level = np.maximum(self.level[a], self.level[b]).astype(np.int64)
         score = w.height * level
         if self.hold is not None:
-            to_hold = np.minimum(self.distance[np.ix_(a, self.hold)].min(axis=1),
-                                 self.distance[np.ix_(b, self.hold)].min(axis=1)).astype(np.float64)
+            to_hold = np.minimum(
+                self.distance[np.ix_(a, self.hold)].min(axis=1),
+                self.distance[np.ix_(b, self.hold)].min(axis=1),
+            ).astype(np.float64)
             score = score - w.objective * np.minimum(to_hold, 30) + w.on_objective * (to_hold == 0)
         if self.enemies.size == 0:
             return score, np.zeros(len(destinations))
         e1, e2 = self.enemy_cells
         dist = self.distance
-        gap = np.minimum.reduce([dist[np.ix_(a, e1)], dist[np.ix_(a, e2)],
-                                 dist[np.ix_(b, e1)], dist[np.ix_(b, e2)]]).astype(np.int64)
+        gap = np.minimum.reduce(
+            [dist[np.ix_(a, e1)], dist[np.ix_(a, e2)], dist[np.ix_(b, e1)], dist[np.ix_(b, e2)]]
+        ).astype(np.int64)
         gap = np.where(gap >= UNREACHABLE, FAR, gap)
         mine_up = level[:, None] > self.enemy_level[None, :]
         theirs_up = self.enemy_level[None, :] > level[:, None]
@@ -234,14 +242,17 @@ class _Turn(LegalActions, Weighing):
 
     def card_figures(self, card: int) -> list[int]:
         state = self.state
-        return [int(f) for f in np.flatnonzero((self.game.fig_card == card) & (state.cell != NO_CELL))]
+        return [
+            int(f) for f in np.flatnonzero((self.game.fig_card == card) & (state.cell != NO_CELL))
+        ]
 
     def attack_value(self, attacker: int, target: int) -> float:
         """Expected kill value of one attack now, with the dice the rules give (HS-12.4 height
         advantage included)."""
         game, state = self.game, self.state
-        p = kill_probability(attack_dice(game, state, attacker, target),
-                             defense_dice(game, state, attacker, target))
+        p = kill_probability(
+            attack_dice(game, state, attacker, target), defense_dice(game, state, attacker, target)
+        )
         return p * (1.0 + self.w.target_attack * int(game.fig_attack[target]))
 
 
@@ -283,8 +294,13 @@ def _move_dest(turn: _Turn) -> int:
     best = plan.destinations[plan.best]
     legal = set(turn.cells("move"))
     if turn.weighed is not None:  # a destination is entered by its first legal space
-        turn.note([(float(score), turn.cell_action("move", next(c for c in dest if c in legal)))
-                   for score, dest in zip(plan.score, plan.destinations) if legal & set(dest)])
+        turn.note(
+            [
+                (float(score), turn.cell_action("move", next(c for c in dest if c in legal)))
+                for score, dest in zip(plan.score, plan.destinations)
+                if legal & set(dest)
+            ]
+        )
     cell = best[0] if best[0] in legal else next((c for c in best if c in legal), None)
     return turn.cell_action("move", cell) if cell is not None else turn.first_legal()
 
@@ -321,8 +337,10 @@ def _attack_target(turn: _Turn) -> int:
     """HS-12.1: the target most likely to be destroyed (the harder hitter on ties)."""
     state = turn.state
     attacker = state.selected
-    options = [(turn.attack_value(attacker, int(state.occupant[c])), turn.cell_action("attack", c))
-               for c in turn.cells("attack")]
+    options = [
+        (turn.attack_value(attacker, int(state.occupant[c])), turn.cell_action("attack", c))
+        for c in turn.cells("attack")
+    ]
     return turn.pick(options)
 
 

@@ -31,8 +31,9 @@ def value(heuristic: HeuristicBot, game, state: State, seat: int) -> float:
     return float((army[seat] - rival) / total) if total > 0 else 0.0
 
 
-HOOKS = lookahead.Hooks(heuristic=HeuristicBot, value=value,
-                        defaults={"playouts": 8, "candidates": 3, "horizon": 6})
+HOOKS = lookahead.Hooks(
+    heuristic=HeuristicBot, value=value, defaults={"playouts": 8, "candidates": 3, "horizon": 6}
+)
 
 
 class LookaheadBot(lookahead.LookaheadBot):

@@ -38,10 +38,17 @@ from typing import Any, Literal
 
 import pydantic
 
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
-                                ScenarioError, list_data_ids, load_yaml, read_text,
-                                resolve_data_file)
-
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    ScenarioError,
+    list_data_ids,
+    load_yaml,
+    read_text,
+    resolve_data_file,
+)
 from envs.heroscape.data.validation import ID_PATTERN, check_id_matches_file, validate_at
 
 __all__ = [
@@ -186,8 +193,9 @@ def _load_card_dir(directory: Path) -> dict[str, ArmyCard]:
     return cards
 
 
-def _build_card(data: Any, lines: LineMap, at: tuple[str | int, ...],
-                file_name: str | None = None) -> ArmyCard:
+def _build_card(
+    data: Any, lines: LineMap, at: tuple[str | int, ...], file_name: str | None = None
+) -> ArmyCard:
     spec = validate_at(CardFile, data, lines, at)
     check_id_matches_file(spec.id, lines, at, file_name)
     return card_from_spec(spec, lines, at)
@@ -198,16 +206,31 @@ def card_from_spec(spec: CardFile, lines: LineMap, at: tuple[str | int, ...]) ->
     ``lines``: checks the figure count against the kind and applies the default height."""
     figures_path = at + ("figures",)
     if spec.kind == "hero" and spec.figures != 1:
-        raise lines.error(figures_path, f"a hero card has exactly 1 figure (HS-2.2); "
-                                        f"'{spec.id}' has {spec.figures}")
+        raise lines.error(
+            figures_path,
+            f"a hero card has exactly 1 figure (HS-2.2); '{spec.id}' has {spec.figures}",
+        )
     if spec.kind == "squad" and spec.figures < 2:
-        raise lines.error(figures_path, f"a squad card has 2 or more figures (HS-2.2); "
-                                        f"'{spec.id}' has {spec.figures} (make it a hero card)")
+        raise lines.error(
+            figures_path,
+            f"a squad card has 2 or more figures (HS-2.2); "
+            f"'{spec.id}' has {spec.figures} (make it a hero card)",
+        )
     height = spec.height
     if height is None:
         height = DEFAULT_DOUBLE_HEIGHT if spec.double_space else DEFAULT_SINGLE_HEIGHT
-    return ArmyCard(id=spec.id, name=spec.name, kind=CardKind(spec.kind), figures=spec.figures,
-                    move=spec.move, range=spec.range, attack=spec.attack, defense=spec.defense,
-                    double_space=spec.double_space, height=height, faction=spec.faction,
-                    flavour=spec.flavour, source=lines.source)
-
+    return ArmyCard(
+        id=spec.id,
+        name=spec.name,
+        kind=CardKind(spec.kind),
+        figures=spec.figures,
+        move=spec.move,
+        range=spec.range,
+        attack=spec.attack,
+        defense=spec.defense,
+        double_space=spec.double_space,
+        height=height,
+        faction=spec.faction,
+        flavour=spec.flavour,
+        source=lines.source,
+    )

@@ -63,10 +63,18 @@ import numpy as np
 import pydantic
 
 from envs.core.board import UNREACHABLE, Board, Topology
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
-                                ScenarioError, dotted, list_data_ids, load_yaml, read_text,
-                                resolve_data_file)
-
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    ScenarioError,
+    dotted,
+    list_data_ids,
+    load_yaml,
+    read_text,
+    resolve_data_file,
+)
 from envs.heroscape.data.validation import ID_PATTERN, check_id_matches_file, validate_at
 
 __all__ = [
@@ -103,14 +111,17 @@ class Terrain(enum.IntEnum):
 
 
 TERRAIN_CODES: Mapping[str, Terrain] = MappingProxyType(
-    {"n": Terrain.NORMAL, "w": Terrain.WATER, "s": Terrain.SHADOW})
+    {"n": Terrain.NORMAL, "w": Terrain.WATER, "s": Terrain.SHADOW}
+)
 """Map token letter -> terrain."""
 _TERRAIN_LETTER = {t: c for c, t in TERRAIN_CODES.items()}
 
 GAP_TOKENS = (".", "..")
 _TOKEN = re.compile(r"^([1-9])([nws])([A-Z])?$")
-_TOKEN_HELP = ("a hex is <level 1-9><terrain n|w|s>[zone letter A-Z], e.g. '1n', '3s', '2nA', "
-               "and '.' or '..' is no tile")
+_TOKEN_HELP = (
+    "a hex is <level 1-9><terrain n|w|s>[zone letter A-Z], e.g. '1n', '3s', '2nA', "
+    "and '.' or '..' is no tile"
+)
 
 
 class _BattlefieldFile(pydantic.BaseModel):
@@ -184,9 +195,11 @@ class Battlefield:
                 if not self.board.exists[cell]:
                     tokens.append(".")
                     continue
-                tokens.append(f"{int(self.board.level[cell])}"
-                              f"{_TERRAIN_LETTER[Terrain(int(self.board.terrain[cell]))]}"
-                              f"{zone_of.get(cell, '')}")
+                tokens.append(
+                    f"{int(self.board.level[cell])}"
+                    f"{_TERRAIN_LETTER[Terrain(int(self.board.terrain[cell]))]}"
+                    f"{zone_of.get(cell, '')}"
+                )
             text = " " * (ODD_ROW_INDENT if row & 1 else 0) + "".join(f"{t:<4}" for t in tokens)
             lines.append(text.rstrip())
         return "\n".join(lines) + "\n"
@@ -204,8 +217,9 @@ def load_battlefield(path_or_id: str | os.PathLike[str]) -> Battlefield:
     ``str`` is an id. Raises :class:`ScenarioError` for a bad file, a missing file or an
     unknown id. Files are cached while unchanged on disk.
     """
-    path = resolve_data_file(path_or_id, BATTLEFIELDS_DIR, YAML_SUFFIXES, "battlefield",
-                             must_exist=True)
+    path = resolve_data_file(
+        path_or_id, BATTLEFIELDS_DIR, YAML_SUFFIXES, "battlefield", must_exist=True
+    )
     return _load_battlefield_cached(str(path), path.stat().st_mtime_ns)
 
 
@@ -222,8 +236,13 @@ def _load_battlefield_cached(path: str, mtime_ns: int) -> Battlefield:
     return build_battlefield(data, lines, (), text.splitlines(), file_name=Path(path).name)
 
 
-def build_battlefield(data: Any, lines: LineMap, at: tuple[str, ...], raw_lines: list[str],
-                      file_name: str | None = None) -> Battlefield:
+def build_battlefield(
+    data: Any,
+    lines: LineMap,
+    at: tuple[str, ...],
+    raw_lines: list[str],
+    file_name: str | None = None,
+) -> Battlefield:
     """The battlefield whose fields are at path ``at`` of the document ``data`` (``()`` for a
     battlefield file, ``("battlefield",)`` inline in a scenario).
 
@@ -236,8 +255,11 @@ def build_battlefield(data: Any, lines: LineMap, at: tuple[str, ...], raw_lines:
     check_id_matches_file(spec.id, lines, at, file_name)
     map_path = at + ("map",)
     if lines.scalar_style(map_path) != "|":
-        raise lines.error(map_path, "write the map as a YAML literal block ('map: |' followed by "
-                                    "the rows, indented) so that each row keeps its own line")
+        raise lines.error(
+            map_path,
+            "write the map as a YAML literal block ('map: |' followed by "
+            "the rows, indented) so that each row keeps its own line",
+        )
     header = lines.value_line(map_path)
     first_line = None if header is None else header + 1
     field = dotted(map_path)
@@ -267,23 +289,32 @@ def build_battlefield(data: Any, lines: LineMap, at: tuple[str, ...], raw_lines:
     n_cols = None
     for r, row_text in enumerate(rows):
         if "\t" in row_text:
-            raise fail(r, f"map row {r} (file column {file_column(r, row_text.index(chr(9)))}): "
-                          f"a tab; separate tokens with spaces")
+            raise fail(
+                r,
+                f"map row {r} (file column {file_column(r, row_text.index(chr(9)))}): "
+                f"a tab; separate tokens with spaces",
+            )
         if not row_text.strip():
             raise fail(r, f"map row {r} is empty; every line of the map is a row of hexes")
         indent = len(row_text) - len(row_text.lstrip(" "))
         expected = ODD_ROW_INDENT if r & 1 else 0
         if indent != expected:
-            kind = ("odd rows sit half a hex to the right, so they are indented "
-                    f"{ODD_ROW_INDENT} spaces more than even rows" if r & 1 else
-                    "even rows start in the map's first column")
+            kind = (
+                "odd rows sit half a hex to the right, so they are indented "
+                f"{ODD_ROW_INDENT} spaces more than even rows"
+                if r & 1
+                else "even rows start in the map's first column"
+            )
             raise fail(r, f"map row {r} is indented {indent} spaces, expected {expected} ({kind})")
         tokens = list(re.finditer(r"\S+", row_text))
         if n_cols is None:
             n_cols = len(tokens)
         elif len(tokens) != n_cols:
-            raise fail(r, f"map row {r} has {len(tokens)} hexes, expected {n_cols} (the count of "
-                          f"row 0); write '.' for each hex without a tile")
+            raise fail(
+                r,
+                f"map row {r} has {len(tokens)} hexes, expected {n_cols} (the count of "
+                f"row 0); write '.' for each hex without a tile",
+            )
         row_levels, row_terrain, row_exists = [], [], []
         for c, match in enumerate(tokens):
             token = match.group()
@@ -294,8 +325,11 @@ def build_battlefield(data: Any, lines: LineMap, at: tuple[str, ...], raw_lines:
                 continue
             parsed = _TOKEN.match(token)
             if parsed is None:
-                raise fail(r, f"map row {r}, col {c} (file column {file_column(r, match.start())})"
-                              f": unknown token '{token}'; {_TOKEN_HELP}")
+                raise fail(
+                    r,
+                    f"map row {r}, col {c} (file column {file_column(r, match.start())})"
+                    f": unknown token '{token}'; {_TOKEN_HELP}",
+                )
             level, code, zone = parsed.groups()
             row_levels.append(int(level))
             row_terrain.append(int(TERRAIN_CODES[code]))
@@ -309,21 +343,38 @@ def build_battlefield(data: Any, lines: LineMap, at: tuple[str, ...], raw_lines:
     n_rows = len(rows)
     assert n_cols is not None
     if n_rows > MAX_ROWS or n_cols > MAX_COLS:
-        raise lines.error(map_path, f"the map is {n_rows} rows x {n_cols} hexes; at most "
-                                    f"{MAX_ROWS} x {MAX_COLS} are allowed")
+        raise lines.error(
+            map_path,
+            f"the map is {n_rows} rows x {n_cols} hexes; at most "
+            f"{MAX_ROWS} x {MAX_COLS} are allowed",
+        )
     exists_grid = np.array(exists, dtype=bool)
     if not exists_grid.any():
         raise lines.error(map_path, "the map has no spaces (every token is '.')")
-    board = Board.create(Topology.HEX, exists_grid, np.array(terrain, dtype=np.int8),
-                         np.array(levels, dtype=np.int16))
+    board = Board.create(
+        Topology.HEX,
+        exists_grid,
+        np.array(terrain, dtype=np.int8),
+        np.array(levels, dtype=np.int16),
+    )
     spaces = board.spaces()
     cut_off = spaces[board.distance[spaces[0], spaces] == UNREACHABLE]
     if cut_off.size:
         r0, c0 = board.rc(spaces[0])
         r, c = board.rc(cut_off[0])
-        raise fail(r, f"map row {r}, col {c}: this hex is cut off from the hex at row {r0}, col "
-                      f"{c0}; every space must be connected ({cut_off.size} cut off in all)")
-    zones = {z: tuple(board.cell(r, c) for r, c in cells)
-             for z, cells in sorted(zone_cells.items())}
-    return Battlefield(id=spec.id, name=spec.name, description=spec.description, board=board,
-                       zones=MappingProxyType(zones), source=source)
+        raise fail(
+            r,
+            f"map row {r}, col {c}: this hex is cut off from the hex at row {r0}, col "
+            f"{c0}; every space must be connected ({cut_off.size} cut off in all)",
+        )
+    zones = {
+        z: tuple(board.cell(r, c) for r, c in cells) for z, cells in sorted(zone_cells.items())
+    }
+    return Battlefield(
+        id=spec.id,
+        name=spec.name,
+        description=spec.description,
+        board=board,
+        zones=MappingProxyType(zones),
+        source=source,
+    )

@@ -56,7 +56,7 @@ import enum
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -64,12 +64,25 @@ from typing import Any, Literal
 import pydantic
 
 from envs.core.board import Board
-from envs.core.scenario import (STRICT_MODEL, STRING_SOURCE, YAML_SUFFIXES, LineMap,
-                                list_data_ids, load_yaml, looks_like_path, read_text,
-                                resolve_data_file, validate)
-
+from envs.core.scenario import (
+    STRICT_MODEL,
+    STRING_SOURCE,
+    YAML_SUFFIXES,
+    LineMap,
+    list_data_ids,
+    load_yaml,
+    looks_like_path,
+    read_text,
+    resolve_data_file,
+    validate,
+)
 from envs.heroscape.data.army_cards import ArmyCard, CardFile, card_from_spec, shipped_cards
-from envs.heroscape.data.battlefield import Battlefield, build_battlefield, list_battlefields, load_battlefield
+from envs.heroscape.data.battlefield import (
+    Battlefield,
+    build_battlefield,
+    list_battlefields,
+    load_battlefield,
+)
 from envs.heroscape.data.validation import ID_PATTERN, check_id_matches_file
 
 __all__ = [
@@ -192,25 +205,28 @@ def load_scenario(path_or_id: str | os.PathLike[str]) -> Scenario:
 
     A battlefield given as a path is read relative to the scenario file.
     """
-    path = resolve_data_file(path_or_id, SCENARIOS_DIR, YAML_SUFFIXES, "scenario",
-                             must_exist=True)
+    path = resolve_data_file(path_or_id, SCENARIOS_DIR, YAML_SUFFIXES, "scenario", must_exist=True)
     text = read_text(path)
     data, lines = load_yaml(text, source=str(path))
-    return _build_scenario(data, lines, text.splitlines(), base_dir=path.parent,
-                           file_name=path.name)
+    return _build_scenario(
+        data, lines, text.splitlines(), base_dir=path.parent, file_name=path.name
+    )
 
 
-def scenario_from_text(text: str, source: str = STRING_SOURCE,
-                       base_dir: str | os.PathLike[str] | None = None) -> Scenario:
+def scenario_from_text(
+    text: str, source: str = STRING_SOURCE, base_dir: str | os.PathLike[str] | None = None
+) -> Scenario:
     """Load a scenario from YAML text; battlefield paths are relative to ``base_dir``
     (default: the current directory). ``source`` names the text in errors."""
     data, lines = load_yaml(text, source=source)
-    return _build_scenario(data, lines, text.splitlines(),
-                           base_dir=Path.cwd() if base_dir is None else Path(base_dir))
+    return _build_scenario(
+        data, lines, text.splitlines(), base_dir=Path.cwd() if base_dir is None else Path(base_dir)
+    )
 
 
-def _build_scenario(data: Any, lines: LineMap, raw_lines: list[str], base_dir: Path,
-                    file_name: str | None = None) -> Scenario:
+def _build_scenario(
+    data: Any, lines: LineMap, raw_lines: list[str], base_dir: Path, file_name: str | None = None
+) -> Scenario:
     spec = validate(_ScenarioFile, data, lines.source, lines)
     check_id_matches_file(spec.id, lines, (), file_name)
 
@@ -227,11 +243,17 @@ def _build_scenario(data: Any, lines: LineMap, raw_lines: list[str], base_dir: P
         elif raw_bf in list_battlefields():
             battlefield = load_battlefield(raw_bf)
         else:
-            raise lines.error("battlefield", f"unknown battlefield '{raw_bf}'; shipped "
-                                             f"battlefields: {', '.join(list_battlefields())}")
+            raise lines.error(
+                "battlefield",
+                f"unknown battlefield '{raw_bf}'; shipped "
+                f"battlefields: {', '.join(list_battlefields())}",
+            )
     else:
-        raise lines.error("battlefield", "expected a battlefield id, a path to a battlefield "
-                                         "file, or the battlefield's fields (id, name, map)")
+        raise lines.error(
+            "battlefield",
+            "expected a battlefield id, a path to a battlefield "
+            "file, or the battlefield's fields (id, name, map)",
+        )
 
     # -- cards: shipped plus the scenario's own -------------------------------------------
     cards = dict(shipped_cards())
@@ -239,17 +261,19 @@ def _build_scenario(data: Any, lines: LineMap, raw_lines: list[str], base_dir: P
         at = ("cards", i)
         if card_spec.id in cards:
             first = cards[card_spec.id].source
-            where = ("a shipped card" if first != lines.source
-                     else "defined earlier in this file")
-            raise lines.error(at + ("id",), f"duplicate card id '{card_spec.id}' ({where}, "
-                                            f"{first}); card ids must be unique")
+            where = "a shipped card" if first != lines.source else "defined earlier in this file"
+            raise lines.error(
+                at + ("id",),
+                f"duplicate card id '{card_spec.id}' ({where}, {first}); card ids must be unique",
+            )
         cards[card_spec.id] = card_from_spec(card_spec, lines, at)
 
     # -- players ----------------------------------------------------------------------------
     n = len(spec.players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise lines.error("players", f"{n} player(s); a scenario has {MIN_PLAYERS} to "
-                                     f"{MAX_PLAYERS} players")
+        raise lines.error(
+            "players", f"{n} player(s); a scenario has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        )
     board = battlefield.board
     players = []
     zone_owner: dict[str, int] = {}
@@ -258,34 +282,50 @@ def _build_scenario(data: Any, lines: LineMap, raw_lines: list[str], base_dir: P
         army: list[ArmyCard] = []
         for j, card_id in enumerate(player.army):
             if card_id not in cards:
-                raise lines.error(at + ("army", j), f"unknown army card '{card_id}'; known "
-                                                    f"cards: {', '.join(sorted(cards))}")
+                raise lines.error(
+                    at + ("army", j),
+                    f"unknown army card '{card_id}'; known cards: {', '.join(sorted(cards))}",
+                )
             if card_id in player.army[:j]:
-                raise lines.error(at + ("army", j), f"card '{card_id}' is already in this "
-                                                    f"army; each card at most once per army")
+                raise lines.error(
+                    at + ("army", j),
+                    f"card '{card_id}' is already in this army; each card at most once per army",
+                )
             army.append(cards[card_id])
         zone = player.zone
         if zone not in battlefield.zones:
-            raise lines.error(at + ("zone",), f"zone '{zone}' is not on battlefield "
-                                              f"'{battlefield.id}' (its zones: "
-                                              f"{', '.join(battlefield.zones) or 'none'})")
+            raise lines.error(
+                at + ("zone",),
+                f"zone '{zone}' is not on battlefield "
+                f"'{battlefield.id}' (its zones: "
+                f"{', '.join(battlefield.zones) or 'none'})",
+            )
         if zone in zone_owner:
-            raise lines.error(at + ("zone",), f"zone '{zone}' is already the start zone of "
-                                              f"player {zone_owner[zone] + 1}; each player needs "
-                                              f"its own zone")
+            raise lines.error(
+                at + ("zone",),
+                f"zone '{zone}' is already the start zone of "
+                f"player {zone_owner[zone] + 1}; each player needs "
+                f"its own zone",
+            )
         zone_owner[zone] = p
         cells = battlefield.zones[zone]
         doubles = sum(c.figures for c in army if c.double_space)
         singles = sum(c.figures for c in army if not c.double_space)
         needed = singles + 2 * doubles
         if needed > len(cells):
-            raise lines.error(at + ("zone",), f"zone '{zone}' has {len(cells)} hexes but this "
-                                              f"army needs {needed} ({singles} single-space "
-                                              f"figures + {doubles} double-space x 2)")
+            raise lines.error(
+                at + ("zone",),
+                f"zone '{zone}' has {len(cells)} hexes but this "
+                f"army needs {needed} ({singles} single-space "
+                f"figures + {doubles} double-space x 2)",
+            )
         if doubles and not _has_disjoint_pairs(board, cells, doubles):
-            raise lines.error(at + ("zone",), f"zone '{zone}' does not hold {doubles} separate "
-                                              f"pair(s) of adjacent same-level hexes for the "
-                                              f"army's double-space figures (HS-7.2)")
+            raise lines.error(
+                at + ("zone",),
+                f"zone '{zone}' does not hold {doubles} separate "
+                f"pair(s) of adjacent same-level hexes for the "
+                f"army's double-space figures (HS-7.2)",
+            )
         players.append(PlayerSetup(army=tuple(army), zone=zone, zone_cells=tuple(cells)))
 
     # -- victory ----------------------------------------------------------------------------
@@ -293,36 +333,52 @@ def _build_scenario(data: Any, lines: LineMap, raw_lines: list[str], base_dir: P
     if v.type == "eliminate":
         for extra in ("zone", "rounds"):
             if getattr(v, extra) is not None:
-                raise lines.error(("victory", extra), f"'{extra}' is only for victory type "
-                                                      f"'hold'")
+                raise lines.error(("victory", extra), f"'{extra}' is only for victory type 'hold'")
         victory = Victory(VictoryType.ELIMINATE)
     else:
         for needed_field in ("zone", "rounds"):
             if getattr(v, needed_field) is None:
                 raise lines.error(("victory",), f"victory type 'hold' needs '{needed_field}'")
         if v.zone not in battlefield.zones:
-            raise lines.error(("victory", "zone"), f"zone '{v.zone}' is not on battlefield "
-                                                   f"'{battlefield.id}' (its zones: "
-                                                   f"{', '.join(battlefield.zones) or 'none'})")
+            raise lines.error(
+                ("victory", "zone"),
+                f"zone '{v.zone}' is not on battlefield "
+                f"'{battlefield.id}' (its zones: "
+                f"{', '.join(battlefield.zones) or 'none'})",
+            )
         if v.zone in zone_owner:
-            raise lines.error(("victory", "zone"), f"zone '{v.zone}' is player "
-                                                   f"{zone_owner[v.zone] + 1}'s start zone; "
-                                                   f"the hold zone must be another zone")
+            raise lines.error(
+                ("victory", "zone"),
+                f"zone '{v.zone}' is player "
+                f"{zone_owner[v.zone] + 1}'s start zone; "
+                f"the hold zone must be another zone",
+            )
         victory = Victory(VictoryType.HOLD, v.zone, v.rounds)
 
-    return Scenario(id=spec.id, name=spec.name, description=spec.description,
-                    battlefield=battlefield, players=tuple(players), victory=victory,
-                    round_cap=spec.round_cap, cards=MappingProxyType(cards), source=lines.source)
+    return Scenario(
+        id=spec.id,
+        name=spec.name,
+        description=spec.description,
+        battlefield=battlefield,
+        players=tuple(players),
+        victory=victory,
+        round_cap=spec.round_cap,
+        cards=MappingProxyType(cards),
+        source=lines.source,
+    )
 
 
 def _has_disjoint_pairs(board: Board, cells: Sequence[int], need: int) -> bool:
     """Whether ``cells`` hold ``need`` disjoint pairs of adjacent same-level spaces."""
     cell_set = frozenset(int(c) for c in cells)
-    partners = {c: frozenset(int(n) for n in board.neighbors[c]
-                             if n in cell_set and board.level[n] == board.level[c])
-                for c in cell_set}
+    partners = {
+        c: frozenset(
+            int(n) for n in board.neighbors[c] if n in cell_set and board.level[n] == board.level[c]
+        )
+        for c in cell_set
+    }
 
-    @lru_cache(maxsize=None)
+    @cache
     def search(remaining: frozenset[int], need: int) -> bool:
         if need == 0:
             return True
@@ -336,4 +392,3 @@ def _has_disjoint_pairs(board: Board, cells: Sequence[int], need: int) -> bool:
         return search(remaining - {v}, need)
 
     return search(cell_set, need)
-

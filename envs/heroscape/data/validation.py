@@ -32,8 +32,9 @@ class _LinesAt:
         return self._lines.line(self._at + tuple(path))
 
 
-def validate_at(model: type[pydantic.BaseModel], data: Any, lines: LineMap,
-                at: tuple[str | int, ...]) -> Any:
+def validate_at(
+    model: type[pydantic.BaseModel], data: Any, lines: LineMap, at: tuple[str | int, ...]
+) -> Any:
     """Validate the mapping found at path ``at`` of the document ``data`` with ``model``.
 
     Errors name the field from the document root (``battlefield.map``) and its line.
@@ -46,18 +47,23 @@ def validate_at(model: type[pydantic.BaseModel], data: Any, lines: LineMap,
     try:
         return validate(model, value, lines.source, _LinesAt(lines, at))  # type: ignore[arg-type]
     except ScenarioError as exc:
+
         def rooted(err: ScenarioError, others=()) -> ScenarioError:
             field = dotted(at + tuple(err.field.split("."))) if err.field else dotted(at)
-            return ScenarioError(err.source, err.message, line=err.line, field=field,
-                                 others=others)
+            return ScenarioError(err.source, err.message, line=err.line, field=field, others=others)
+
         raise rooted(exc, [rooted(o) for o in exc.others]) from None
 
 
-def check_id_matches_file(spec_id: str, lines: LineMap, at: tuple[str | int, ...],
-                          file_name: str | None) -> None:
+def check_id_matches_file(
+    spec_id: str, lines: LineMap, at: tuple[str | int, ...], file_name: str | None
+) -> None:
     """Raise unless ``spec_id`` equals ``file_name`` without its ending (no check without a
     file name: text given directly)."""
     # Ids are how content is listed and referenced, so they must not drift from file names.
     if file_name is not None and spec_id != Path(file_name).stem:
-        raise lines.error(at + ("id",), f"id '{spec_id}' does not match the file name "
-                                        f"'{file_name}' (expected id '{Path(file_name).stem}')")
+        raise lines.error(
+            at + ("id",),
+            f"id '{spec_id}' does not match the file name "
+            f"'{file_name}' (expected id '{Path(file_name).stem}')",
+        )

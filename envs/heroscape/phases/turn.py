@@ -22,8 +22,8 @@ from envs.core.events import Event
 from envs.core.flow import GameOverPhase, LegalMask, PhaseRule
 from envs.heroscape.combat import resolve_attack
 from envs.heroscape.game import HeroscapeBase
-from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 from envs.heroscape.phases.turn_order import check_elimination, end_turn, start_card_turn
+from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
 Rule = PhaseRule[HeroscapeBase, State]
 
@@ -51,13 +51,15 @@ class MoveSelect(Rule):
                 legal.cells("select", game.cells_of(state, figure))
         legal.special("end_movement")
 
-    def choose_figure(self, game: HeroscapeBase, state: State, action: DecodedAction,
-                      events: list) -> None:
+    def choose_figure(
+        self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
+    ) -> None:
         state.selected = int(state.occupant[action.cell])
         state.phase = Phase.MOVE_DEST
 
-    def stop_moving(self, game: HeroscapeBase, state: State, action: DecodedAction,
-                    events: list) -> None:
+    def stop_moving(
+        self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
+    ) -> None:
         start_attacks(game, state, events)
 
 
@@ -66,8 +68,9 @@ class MoveDest(Rule):
     final spaces (its own space = stay)."""
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
-        legal.cells("move", sorted({c for dest in game.destinations(state, state.selected)
-                                    for c in dest}))
+        legal.cells(
+            "move", sorted({c for dest in game.destinations(state, state.selected) for c in dest})
+        )
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         figure, cell = state.selected, action.cell
@@ -102,13 +105,15 @@ class AttackSelect(Rule):
             legal.cells("select", game.cells_of(state, figure))
         legal.special("end_turn")
 
-    def choose_attacker(self, game: HeroscapeBase, state: State, action: DecodedAction,
-                        events: list) -> None:
+    def choose_attacker(
+        self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
+    ) -> None:
         state.selected = int(state.occupant[action.cell])
         state.phase = Phase.ATTACK_TARGET
 
-    def stop_attacking(self, game: HeroscapeBase, state: State, action: DecodedAction,
-                       events: list) -> None:
+    def stop_attacking(
+        self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
+    ) -> None:
         end_turn(game, state, events)
 
 
@@ -121,8 +126,9 @@ class AttackTarget(Rule):
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         defender = int(state.occupant[action.cell])
-        if resolve_attack(game, state, state.selected, defender, events) \
-                and check_elimination(game, state, events):
+        if resolve_attack(game, state, state.selected, defender, events) and check_elimination(
+            game, state, events
+        ):
             return
         start_attacks(game, state, events)
 
@@ -138,11 +144,12 @@ def offered_cells(game: HeroscapeBase, state: State, plane: str) -> np.ndarray:
     changes the position afterwards forgets it."""
     state.forget_mask()  # any mask cached so far is the previous position's
     offset = game.layout.plane_offset(plane)
-    return np.flatnonzero(game.legal_mask(state)[offset: offset + game.layout.n_cells])
+    return np.flatnonzero(game.legal_mask(state)[offset : offset + game.layout.n_cells])
 
 
-def finish_move(game: HeroscapeBase, state: State, figure: int, cells: tuple[int, ...],
-                events: list[Event]) -> None:
+def finish_move(
+    game: HeroscapeBase, state: State, figure: int, cells: tuple[int, ...], events: list[Event]
+) -> None:
     """Put ``figure`` on its final ``cells``; attacks start once every figure has moved."""
     before = game.cells_of(state, figure)
     game.place(state, figure, cells[0], cells[1] if len(cells) > 1 else NO_CELL)
@@ -150,8 +157,14 @@ def finish_move(game: HeroscapeBase, state: State, figure: int, cells: tuple[int
     state.selected = NO_FIGURE
     state.destination = NO_CELL
     names = "+".join(game.cell_name(c) for c in cells)
-    events.append(Event("move", f"{game.figure_label[figure]} moves {game.cell_name(before[0])}->{names}",
-                        state.seat, cells=(before[0], cells[0])))
+    events.append(
+        Event(
+            "move",
+            f"{game.figure_label[figure]} moves {game.cell_name(before[0])}->{names}",
+            state.seat,
+            cells=(before[0], cells[0]),
+        )
+    )
     if all(state.moved[f] for f in game.card_figures(state)):
         start_attacks(game, state, events)  # HS-5.1: every figure has moved
     else:

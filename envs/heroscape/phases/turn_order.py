@@ -48,13 +48,20 @@ def end_of_round(game: HeroscapeBase, state: State, events: list[Event]) -> bool
 
 def check_hold(game: HeroscapeBase, state: State, events: list[Event]) -> bool:
     """Hold objective: sole occupier of the objective spaces for N consecutive rounds."""
-    holders = {int(game.fig_owner[state.occupant[c]]) for c in game.hold_cells
-               if state.occupant[c] != NO_FIGURE}
+    holders = {
+        int(game.fig_owner[state.occupant[c]])
+        for c in game.hold_cells
+        if state.occupant[c] != NO_FIGURE
+    }
     for seat in range(game.num_players):
         state.hold_rounds[seat] = state.hold_rounds[seat] + 1 if holders == {seat} else 0
     for seat in range(game.num_players):
         if state.hold_rounds[seat] >= game.hold_target:
-            events.append(Event("win", f"player_{seat} held the objective for {game.hold_target} rounds", seat))
+            events.append(
+                Event(
+                    "win", f"player_{seat} held the objective for {game.hold_target} rounds", seat
+                )
+            )
             game.finish(state, [seat])
             return True
     return False
@@ -70,5 +77,4 @@ def check_elimination(game: HeroscapeBase, state: State, events: list[Event]) ->
     return True
 
 
-__all__ = ["check_elimination", "check_hold", "end_of_round", "end_turn",
-           "start_card_turn"]
+__all__ = ["check_elimination", "check_hold", "end_of_round", "end_turn", "start_card_turn"]

@@ -7,9 +7,9 @@ to the observer (``seat+k`` = k seats after it).
 
 from __future__ import annotations
 
-import numpy as np
-
 import re
+
+import numpy as np
 
 from envs.core.dice_faces import register_symbol_die
 from envs.core.events import Event, last_action
@@ -22,22 +22,35 @@ from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
 LEVEL_SCALE = 10.0
 STAT_SCALE = 10.0
-TERRAIN_COLORS = {int(Terrain.NORMAL): (126, 168, 96), int(Terrain.WATER): (80, 140, 205),
-                  int(Terrain.SHADOW): (96, 88, 120)}
-TERRAIN_NAMES = {int(Terrain.NORMAL): "normal", int(Terrain.WATER): "water", int(Terrain.SHADOW): "shadow"}
+TERRAIN_COLORS = {
+    int(Terrain.NORMAL): (126, 168, 96),
+    int(Terrain.WATER): (80, 140, 205),
+    int(Terrain.SHADOW): (96, 88, 120),
+}
+TERRAIN_NAMES = {
+    int(Terrain.NORMAL): "normal",
+    int(Terrain.WATER): "water",
+    int(Terrain.SHADOW): "shadow",
+}
 TERRAIN_GLYPHS = {int(Terrain.NORMAL): "n", int(Terrain.WATER): "w", int(Terrain.SHADOW): "s"}
 
 # -- frames (scene) ------------------------------------------------------------------------
-register_symbol_die("heroscape_combat", {"skull": (("skull",), ""), "shield": (("shield",), ""),
-                                         "blank": ((), "")})
-PHASE_WORDS = {Phase.CHOOSE_CARD: "choosing an army card to play",
-               Phase.MOVE_SELECT: "choosing a figure to move (or end movement)",
-               Phase.MOVE_DEST: "choosing where the figure moves",
-               Phase.MOVE_TAIL: "placing the other half of a double-space figure",
-               Phase.ATTACK_SELECT: "choosing a figure to attack with (or end the turn)",
-               Phase.ATTACK_TARGET: "choosing the figure to attack", Phase.GAME_OVER: "game over"}
-ATTACK_TEXT = re.compile(r"^(?P<attacker>.+) attacks (?P<defender>.+): (?P<skulls>\d+) skull\(s\) vs "
-                         r"(?P<shields>\d+) shield\(s\) -> (?P<outcome>\w+)")
+register_symbol_die(
+    "heroscape_combat", {"skull": (("skull",), ""), "shield": (("shield",), ""), "blank": ((), "")}
+)
+PHASE_WORDS = {
+    Phase.CHOOSE_CARD: "choosing an army card to play",
+    Phase.MOVE_SELECT: "choosing a figure to move (or end movement)",
+    Phase.MOVE_DEST: "choosing where the figure moves",
+    Phase.MOVE_TAIL: "placing the other half of a double-space figure",
+    Phase.ATTACK_SELECT: "choosing a figure to attack with (or end the turn)",
+    Phase.ATTACK_TARGET: "choosing the figure to attack",
+    Phase.GAME_OVER: "game over",
+}
+ATTACK_TEXT = re.compile(
+    r"^(?P<attacker>.+) attacks (?P<defender>.+): (?P<skulls>\d+) skull\(s\) vs "
+    r"(?P<shields>\d+) shield\(s\) -> (?P<outcome>\w+)"
+)
 BADGE = "attack / defense dice of its card"
 HOLD_MARK = "objective: hold it to win"
 
@@ -56,27 +69,30 @@ def card_label(k: int, slot: int) -> str:
 def plane_layout(num_players: int) -> PlaneLayout:
     """The observation's channels, in order."""
     seats = [seat_label(k) for k in range(num_players)]
-    return PlaneLayout([
-        View("space"),  # 1 on the battlefield's spaces
-        View("level"),  # level / 10
-        View("water"),
-        View("shadow"),
-        View("objective"),  # the hold zone's spaces (hold scenarios)
-        View("figures", seats),  # each seat's figures
-        View("card", [card_label(k, s) for k in range(num_players) for s in range(MAX_CARDS)]),
-        View("stats", STATS),  # at each figure's spaces: its card's numbers / 10, a flag
-        View("this_turn", TURN_FLAGS),  # at each figure's spaces
-        View("destination"),  # the first space already chosen for a double-space move
-        View("phase", [p.name for p in Phase], constant=True),
-        View("round", constant=True),  # round / round_cap
-        View("hold_rounds", seats, constant=True),  # / hold_rounds needed
-        View("figures_left", seats, constant=True),  # / 10
-    ])
+    return PlaneLayout(
+        [
+            View("space"),  # 1 on the battlefield's spaces
+            View("level"),  # level / 10
+            View("water"),
+            View("shadow"),
+            View("objective"),  # the hold zone's spaces (hold scenarios)
+            View("figures", seats),  # each seat's figures
+            View("card", [card_label(k, s) for k in range(num_players) for s in range(MAX_CARDS)]),
+            View("stats", STATS),  # at each figure's spaces: its card's numbers / 10, a flag
+            View("this_turn", TURN_FLAGS),  # at each figure's spaces
+            View("destination"),  # the first space already chosen for a double-space move
+            View("phase", [p.name for p in Phase], constant=True),
+            View("round", constant=True),  # round / round_cap
+            View("hold_rounds", seats, constant=True),  # / hold_rounds needed
+            View("figures_left", seats, constant=True),  # / 10
+        ]
+    )
 
 
 # What one figure writes at each of its spaces, one value per column (see ``observe``).
-FIGURE_COLUMNS = PlaneLayout([View("figures"), View("card"), View("stats", STATS),
-                              View("this_turn", TURN_FLAGS)])
+FIGURE_COLUMNS = PlaneLayout(
+    [View("figures"), View("card"), View("stats", STATS), View("this_turn", TURN_FLAGS)]
+)
 
 
 class HeroscapeView:
@@ -97,10 +113,12 @@ class HeroscapeView:
         self.constant_start = planes.board_channels
         self.phase_at = [planes.channel("phase", p.name) - self.constant_start for p in Phase]
         self.round_at = planes.start("round") - self.constant_start
-        self.hold_at = [planes.channel("hold_rounds", seat_label(k)) - self.constant_start
-                        for k in range(n)]
-        self.left_at = [planes.channel("figures_left", seat_label(k)) - self.constant_start
-                        for k in range(n)]
+        self.hold_at = [
+            planes.channel("hold_rounds", seat_label(k)) - self.constant_start for k in range(n)
+        ]
+        self.left_at = [
+            planes.channel("figures_left", seat_label(k)) - self.constant_start for k in range(n)
+        ]
         self.destination_channel = planes.start("destination")
         self._figure_tables()
 
@@ -110,13 +128,19 @@ class HeroscapeView:
         n = game.num_players
         slot_of = {card: slot for cards in game.player_cards for slot, card in enumerate(cards)}
         fig_slot = [slot_of[int(c)] for c in game.fig_card]
-        stat_source = {"move": game.fig_move, "range": game.fig_range, "attack": game.fig_attack,
-                       "defense": game.fig_defense, "double_space": game.fig_double,
-                       "height": game.fig_height}
+        stat_source = {
+            "move": game.fig_move,
+            "range": game.fig_range,
+            "attack": game.fig_attack,
+            "defense": game.fig_defense,
+            "double_space": game.fig_double,
+            "height": game.fig_height,
+        }
         # Cards may go past the scale (MAX_STAT 20, MAX_HEIGHT 20; published cards stay under
         # 10): such a stat reads 1, as the docstring says, so the planes stay in their [0, 1] space.
-        fig_stats = np.minimum(np.stack([stat_source[s] for s in STATS], axis=1).astype(np.float32)
-                               / STAT_SCALE, 1.0)
+        fig_stats = np.minimum(
+            np.stack([stat_source[s] for s in STATS], axis=1).astype(np.float32) / STAT_SCALE, 1.0
+        )
         fig_stats[:, STATS.index("double_space")] = game.fig_double  # a flag, not a stat
         channels = []  # per observer: int[F, columns] channel of each figure's columns
         for player in range(n):
@@ -124,7 +148,9 @@ class HeroscapeView:
             for figure in range(game.n_figures):
                 k = (int(game.fig_owner[figure]) - player) % n
                 rows[figure, cols.start("figures")] = planes.channel("figures", seat_label(k))
-                rows[figure, cols.start("card")] = planes.channel("card", card_label(k, fig_slot[figure]))
+                rows[figure, cols.start("card")] = planes.channel(
+                    "card", card_label(k, fig_slot[figure])
+                )
             rows[:, cols["stats"]] = [planes.channel("stats", s) for s in STATS]
             rows[:, cols["this_turn"]] = [planes.channel("this_turn", f) for f in TURN_FLAGS]
             channels.append(rows)
@@ -178,7 +204,7 @@ class HeroscapeView:
             k = (seat - player) % n
             constants[self.hold_at[k]] = state.hold_rounds[seat] / max(1, game.hold_target)
             constants[self.left_at[k]] = min(1.0, owners.count(seat) / STAT_SCALE)  # 10+ read 1
-        obs[self.constant_start:] = constants[:, None]
+        obs[self.constant_start :] = constants[:, None]
         return obs.reshape(self.shape)
 
     # -- names ----------------------------------------------------------------------------
@@ -207,8 +233,11 @@ class HeroscapeView:
     # -- text and frames ------------------------------------------------------------------
     def caption(self, state: State) -> str:
         if state.phase is Phase.GAME_OVER:
-            return ("game over: " + ", ".join(f"player_{w}" for w in state.winners) + " won"
-                    if state.winners else "game over: draw")
+            return (
+                "game over: " + ", ".join(f"player_{w}" for w in state.winners) + " won"
+                if state.winners
+                else "game over: draw"
+            )
         card = f" | {self.game.cards[state.card].name}" if state.card >= 0 else ""
         return f"round {state.round + 1} | player_{state.seat}{card} | {state.phase.name.lower()}"
 
@@ -216,9 +245,14 @@ class HeroscapeView:
         game = self.game
         lines = []
         for seat in range(game.num_players):
-            alive = [game.figure_label[f] for f in np.flatnonzero((game.fig_owner == seat) & (state.cell != NO_CELL))]
-            lines.append(f"player_{seat}: {len(alive)} figures" + (
-                f", hold {state.hold_rounds[seat]}" if game.victory == "hold" else ""))
+            alive = [
+                game.figure_label[f]
+                for f in np.flatnonzero((game.fig_owner == seat) & (state.cell != NO_CELL))
+            ]
+            lines.append(
+                f"player_{seat}: {len(alive)} figures"
+                + (f", hold {state.hold_rounds[seat]}" if game.victory == "hold" else "")
+            )
         return lines
 
     def render_text(self, state: State) -> str:
@@ -238,8 +272,10 @@ class HeroscapeView:
 
         # Odd rows are indented by half a token after trailing blanks are cut, so a row
         # without spaces keeps its indent.
-        rows = [("  " if row % 2 else "") + line.rstrip()
-                for row, line in enumerate(text_grid(board, source.height, source.width, token))]
+        rows = [
+            ("  " if row % 2 else "") + line.rstrip()
+            for row, line in enumerate(text_grid(board, source.height, source.width, token))
+        ]
         return "\n".join(rows + [self.caption(state)] + self.status_lines(state))
 
     # -- frames -------------------------------------------------------------------------
@@ -282,8 +318,11 @@ class HeroscapeView:
         lines = []
         for seat in range(game.num_players):
             alive = int(((game.fig_owner == seat) & (state.cell != NO_CELL)).sum())
-            hold = (f", objective held {state.hold_rounds[seat]} of {game.hold_target} rounds"
-                    if game.victory == "hold" else "")
+            hold = (
+                f", objective held {state.hold_rounds[seat]} of {game.hold_target} rounds"
+                if game.victory == "hold"
+                else ""
+            )
             lines.append(f"player_{seat}: {alive} figure{'s' * (alive != 1)} left{hold}")
         return lines
 
@@ -294,30 +333,52 @@ class HeroscapeView:
             match = ATTACK_TEXT.match(event.text) if event.dice else None
             if match is None:
                 if event.dice:
-                    groups.append(DiceGroup(event.kind.replace("_", " "), "heroscape_combat",
-                                            tuple(event.dice), "", event.player))
+                    groups.append(
+                        DiceGroup(
+                            event.kind.replace("_", " "),
+                            "heroscape_combat",
+                            tuple(event.dice),
+                            "",
+                            event.player,
+                        )
+                    )
                 continue
             dice, skulls, shields = list(event.dice), int(match["skulls"]), int(match["shields"])
             split = self._attack_split(event, match["attacker"], dice, skulls, shields)
             names = self.game.figure_label
             defender = names.index(match["defender"]) if match["defender"] in names else -1
-            groups.append(DiceGroup(f"attack: {match['attacker']}", "heroscape_combat",
-                                    tuple(dice[:split]), f"{skulls} skull{'s' * (skulls != 1)}",
-                                    event.player))
-            groups.append(DiceGroup(f"defense: {match['defender']}", "heroscape_combat",
-                                    tuple(dice[split:]),
-                                    f"{shields} shield{'s' * (shields != 1)}: {match['outcome']}",
-                                    int(self.game.fig_owner[defender]) if defender >= 0 else None))
+            groups.append(
+                DiceGroup(
+                    f"attack: {match['attacker']}",
+                    "heroscape_combat",
+                    tuple(dice[:split]),
+                    f"{skulls} skull{'s' * (skulls != 1)}",
+                    event.player,
+                )
+            )
+            groups.append(
+                DiceGroup(
+                    f"defense: {match['defender']}",
+                    "heroscape_combat",
+                    tuple(dice[split:]),
+                    f"{shields} shield{'s' * (shields != 1)}: {match['outcome']}",
+                    int(self.game.fig_owner[defender]) if defender >= 0 else None,
+                )
+            )
         return groups
 
-    def _attack_split(self, event: Event, attacker: str, dice: list[str], skulls: int,
-                      shields: int) -> int:
+    def _attack_split(
+        self, event: Event, attacker: str, dice: list[str], skulls: int, shields: int
+    ) -> int:
         """How many of an attack event's dice are the attacker's (the event lists attack then
         defense dice): the split that gives the event's skull and shield counts, nearest the
         attacker's card value with the height bonus (HS-12.4)."""
         game = self.game
-        fits = [k for k in range(len(dice) + 1)
-                if dice[:k].count("skull") == skulls and dice[k:].count("shield") == shields]
+        fits = [
+            k
+            for k in range(len(dice) + 1)
+            if dice[:k].count("skull") == skulls and dice[k:].count("shield") == shields
+        ]
         expected = len(dice) // 2
         if attacker in game.figure_label:
             expected = int(game.fig_attack[game.figure_label.index(attacker)])
@@ -335,16 +396,31 @@ class HeroscapeView:
             card_index = int(game.fig_card[figure])
             card = game.cards[card_index]
             owner = int(game.fig_owner[figure])
-            pieces.append(Piece(local(cells[0]), labels[figure], owner=owner,
-                                value=f"{card.attack}/{card.defense}",
-                                cells=tuple(local(c) for c in cells[1:])))
+            pieces.append(
+                Piece(
+                    local(cells[0]),
+                    labels[figure],
+                    owner=owner,
+                    value=f"{card.attack}/{card.defense}",
+                    cells=tuple(local(c) for c in cells[1:]),
+                )
+            )
             key[(card_labels[card_index], owner)] = card.name
         last = last_action(events, local)
         caption = self.scene_caption(state) + (" | " + last.text if events else "")
-        return Scene(board=game.battlefield.board, terrain_colors=TERRAIN_COLORS,
-                     terrain_names=TERRAIN_NAMES, pieces=pieces,
-                     cell_marks={local(c): "X" for c in game.hold_cells}, arrow=last.arrow,
-                     dice=last.dice, caption=caption, status_lines=self.scene_status(state),
-                     dice_groups=self.dice_groups(events), badge_meaning=BADGE,
-                     key=[(label, name, owner) for (label, owner), name in key.items()],
-                     mark_names={"X": HOLD_MARK}, arrow_meaning="last move or attack")
+        return Scene(
+            board=game.battlefield.board,
+            terrain_colors=TERRAIN_COLORS,
+            terrain_names=TERRAIN_NAMES,
+            pieces=pieces,
+            cell_marks={local(c): "X" for c in game.hold_cells},
+            arrow=last.arrow,
+            dice=last.dice,
+            caption=caption,
+            status_lines=self.scene_status(state),
+            dice_groups=self.dice_groups(events),
+            badge_meaning=BADGE,
+            key=[(label, name, owner) for (label, owner), name in key.items()],
+            mark_names={"X": HOLD_MARK},
+            arrow_meaning="last move or attack",
+        )
