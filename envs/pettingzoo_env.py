@@ -98,7 +98,7 @@ class GameEnv(AECEnv):
             shape = shape[1:] + shape[:1]
         planes = spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32)
         if obs_format == "dict":
-            obs_space = spaces.Dict(
+            obs_space: spaces.Space[Any] = spaces.Dict(
                 {
                     "observation": planes,
                     "action_mask": spaces.Box(0, 1, shape=(game.layout.size,), dtype=np.int8),
@@ -116,11 +116,13 @@ class GameEnv(AECEnv):
         else:
             obs_space = planes
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(game.layout.size) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            a: spaces.Discrete(game.layout.size) for a in self.possible_agents
+        }
         self._zero_mask = np.zeros(game.layout.size, dtype=np.int8)
         self.game_state = None
         self.last_events: list[Event] = []
-        self._window = None
+        self._window: Any = None  # a pygame Surface once render_mode="human" shows a frame
 
     @functools.cached_property
     def state_space(self) -> spaces.Box:
@@ -165,7 +167,7 @@ class GameEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[0]
         self._sync_after_step()
 
@@ -292,7 +294,7 @@ class GameEnv(AECEnv):
         if self._window is None:
             pygame.init()
             self._window = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
-            pygame.display.set_caption(self.metadata["name"])
+            pygame.display.set_caption(str(self.metadata["name"]))
         surface = pygame.surfarray.make_surface(frame.swapaxes(0, 1))
         self._window.blit(surface, (0, 0))
         pygame.event.pump()

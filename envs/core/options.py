@@ -296,6 +296,7 @@ class Options:
     each value is checked and normalised by its spec when the object is made."""
 
     owner: ClassVar[str] = "the game"  # names the env or game in "unknown option" errors
+    _specs: ClassVar[tuple[OptionSpec, ...]]  # per subclass, made on first use
 
     def __post_init__(self) -> None:
         for spec in self.specs():
@@ -303,7 +304,7 @@ class Options:
 
     @classmethod
     def specs(cls) -> tuple[OptionSpec, ...]:
-        found = cls.__dict__.get("_specs")
+        found: tuple[OptionSpec, ...] | None = cls.__dict__.get("_specs")
         if found is None:
             found = tuple(
                 dataclasses.replace(f.metadata[_SPEC], name=f.name)

@@ -30,6 +30,9 @@ class DialForces:
 
     options: HeroclixOptions
     scenario: Scenario
+    setup: str
+    team_abilities: bool
+    team_keys: list[tuple[str, ...]]  # per figure, its team effects
     padded: Any
     build_total: int
     flag_traits: dict[str, frozenset[str]]
@@ -117,9 +120,9 @@ class DialForces:
         for i, effect in enumerate(own):
             if effect == WILD_CARD:
                 force = {
-                    own[j]
-                    for j in range(self.n_figures)
-                    if self.owner[j] == self.owner[i] and own[j] not in (None, WILD_CARD)
+                    other
+                    for j, other in enumerate(own)
+                    if other is not None and other != WILD_CARD and self.owner[j] == self.owner[i]
                 }
                 keys.append(tuple(sorted(force)))
             else:

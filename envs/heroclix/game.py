@@ -11,8 +11,7 @@ wall breaks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +87,6 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
 
     STATE = State
     GAME_OVER_PHASE = Phase.GAME_OVER
-    VIEW: ClassVar[Callable[[Any], GameView[State]]]
     name = "heroclix"
 
     OPTIONS = HeroclixOptions
@@ -147,7 +145,7 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
         # what the VARIANT phase may be playing: the variants, then the free powers
         self.playing_keys = self.variant_keys + tuple(HOOKS.keys(FREE_ACTIONS))
         planes = list(BASE_PLANES)
-        slots = [
+        slots: list[str | SlotFamily] = [
             *SPECIALS,
             SWITCH_SLOTS,
             SlotFamily.of("power", list(self.variant_keys)),
@@ -163,8 +161,13 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
                 SlotFamily.of("edge", list(EDGES)),
             ]
         self.layout = ActionLayout.build(self.n_cells, planes, slots, width=self.width)
-        self.view = self.VIEW(self)
+        self.view = self.make_view()
         self.observation_shape = self.view.shape
+
+    def make_view(self) -> GameView[State]:
+        """The observation view, built with the game at the end of ``__init__`` (the engine
+        in ``rules.py`` makes its own)."""
+        raise NotImplementedError
 
     @property
     def info(self) -> GameInfo:
@@ -271,6 +274,11 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
         return contenders[0]
 
     # -- who is where ---------------------------------------------------------------------
+    def who(self, state: State, cell: int) -> str:
+        """The label of the figure on ``cell``, for action names."""
+        figure = int(state.occupant[cell])
+        return self.label(figure) if figure != NO_FIGURE else "nobody"
+
     def alive(self, state: State, seat: int | None = None) -> list[int]:
         on_map = state.cell != NO_CELL
         if seat is not None:

@@ -22,7 +22,7 @@ SETUPS = ("fixed", "play")
 def flag(rule: str, doc: str, default: bool = False) -> bool:
     """A rule flag: True/False, its error naming the rule."""
     choices = (default, not default)
-    return option(default, doc, OneOf(choices, rule), rule=rule)  # type: ignore[no-any-return]
+    return option(default, doc, OneOf(choices, rule), rule=rule)
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,9 @@ class HeroclixGame(HeroclixBase):
             Phase.GAME_OVER: GameOver(),
         },
     )
-    VIEW = ClixView
+
+    def make_view(self) -> ClixView:
+        return ClixView(self)
 
     @classmethod
     def from_scenario(

@@ -60,6 +60,9 @@ class MapTerrain:
     def flies(self, state: State, figure: int) -> bool:
         raise NotImplementedError  # the dial's part (envs.heroclix.dials)
 
+    def side(self, state: State, figure: int) -> int:
+        raise NotImplementedError  # the game's (envs.heroclix.game)
+
     def _build_terrain(self, board_size: tuple[int, int] | None) -> None:
         """The map padded to ``board_size`` (None: the map's own size) and its tables."""
         source = self.map.board

@@ -11,6 +11,7 @@ phase table, the view and the Game protocol on top.
 
 from __future__ import annotations
 
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,19 @@ from envs.core.game import Event, OptionError, StandardGame
 from envs.core.movement import NOT_REACHED, step_counts, straight_line
 from envs.core.options import is_int
 from envs.heroica.data.mission import Mission, load_mission
-from envs.heroica.data.pieces import PIECES_FILE, Pieces, Skill, default_pieces, load_pieces_file
+from envs.heroica.data.pieces import (
+    PIECES_FILE,
+    ItemKind,
+    Pieces,
+    Skill,
+    default_pieces,
+    load_pieces_file,
+)
 from envs.heroica.options import HeroicaOptions
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
 
 PLANES = ("step", "target", "place")
-ITEM_KINDS = ("life_potion", "speed_potion", "torch", "scepter")
+ITEM_KINDS: tuple[ItemKind, ...] = ("life_potion", "speed_potion", "torch", "scepter")
 
 
 class HeroicaBase(StandardGame[State]):
@@ -72,7 +80,7 @@ class HeroicaBase(StandardGame[State]):
         self.max_rounds = opts.max_rounds
         self.store_gold = opts.store_gold
         mission = opts.mission
-        mission_ids = list(mission) if isinstance(mission, (list, tuple)) else [mission]
+        mission_ids = [mission] if isinstance(mission, (str, PathLike, Mission)) else list(mission)
         if battle and len(mission_ids) > 1:
             raise OptionError("mission", "Battle Heroica plays one mission, not an Epic sequence")
         self.missions: list[Mission] = [

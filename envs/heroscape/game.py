@@ -11,8 +11,7 @@ gaps, ignoring levels: HS-9.5).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -41,13 +40,12 @@ DEST_CACHE_SIZE = 256
 class HeroscapeBase(StandardGame[State]):
     """Heroscape for 2-4 players without its phases: see the module docstring.
 
-    Subclasses set ``phases`` (a :class:`~envs.core.flow.PhaseTable`) and ``VIEW`` (built
-    with the game at the end of ``__init__``).
+    Subclasses set ``phases`` (a :class:`~envs.core.flow.PhaseTable`) and ``make_view``
+    (the view, built with the game at the end of ``__init__``).
     """
 
     STATE = State
     GAME_OVER_PHASE = Phase.GAME_OVER
-    VIEW: ClassVar[Callable[[Any], GameView[State]]]
 
     name = "heroscape"
 
@@ -98,8 +96,13 @@ class HeroscapeBase(StandardGame[State]):
             [int(f) for f in np.flatnonzero(self.fig_card == card)]
             for card in range(len(self.cards))
         ]
-        self.view = self.VIEW(self)
+        self.view = self.make_view()
         self.observation_shape = self.view.shape
+
+    def make_view(self) -> GameView[State]:
+        """The observation view, built with the game at the end of ``__init__`` (the engine
+        in ``rules.py`` makes its own)."""
+        raise NotImplementedError
 
     @property
     def info(self) -> GameInfo:
@@ -347,7 +350,7 @@ class HeroscapeBase(StandardGame[State]):
             ]
         reach2 = reachable_double(
             self.board,
-            own,
+            (own[0], own[1]),
             int(self.fig_move[figure]),
             step_cost=self.climb,
             can_enter=~enemy,

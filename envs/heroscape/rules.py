@@ -60,7 +60,9 @@ class HeroscapeGame(HeroscapeBase):
             Phase.GAME_OVER: GameOver(),
         },
     )
-    VIEW = HeroscapeView
+
+    def make_view(self) -> HeroscapeView:
+        return HeroscapeView(self)
 
     @classmethod
     def from_scenario(

@@ -214,7 +214,6 @@ def test_snapshot_only_schedule_without_snapshots_is_a_clear_error():
         pool.sample(np.random.default_rng(0))
 
 
-@pytest.mark.slow
 def test_policy_snapshot_opponent_with_maskable_ppo():
     from sb3_contrib import MaskablePPO
 

@@ -115,7 +115,7 @@ def interrupt_action_name(game: HeroclixBase, state: State, decoded) -> str:
     if decoded.kind == "decline":
         return f"{game.label(figure)} takes the {amount}"
     return (
-        f"transfer {amount} from {game.label(figure)} to {game.view.who(state, decoded.cell)} "
+        f"transfer {amount} from {game.label(figure)} to {game.who(state, decoded.cell)} "
         f"{game.cell_label(decoded.cell)}"
     )
 

@@ -91,7 +91,7 @@ class FreePower(Variant):
         if decoded.kind == "target":
             return (
                 f"{self.title} {game.label(state.selected)} -> "
-                f"{game.view.who(state, decoded.cell)} {game.cell_label(decoded.cell)}"
+                f"{game.who(state, decoded.cell)} {game.cell_label(decoded.cell)}"
             )
         return f"{self.title} {game.label(state.targets[0])}: {self.choice_name(decoded)}"
 

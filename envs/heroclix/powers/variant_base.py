@@ -94,7 +94,7 @@ class Variant:
                 " soaring" if decoded.kind == "soar" else ""
             )
         if decoded.kind in ("close", "ranged", "target"):
-            return f"{self.title} {mover} -> {game.view.who(state, decoded.cell)} {where}"
+            return f"{self.title} {mover} -> {game.who(state, decoded.cell)} {where}"
         if decoded.kind == "tk_move":
             return f"{self.title} {mover}: {game.label(state.targets[0])} to {where}"
         if decoded.kind == "smash":

@@ -331,10 +331,6 @@ class ClixView:
             constants[planes.start("placing") - start + int(game.kind[state.selected])] = 1.0
 
     # -- names ----------------------------------------------------------------------------
-    def who(self, state: State, cell: int) -> str:
-        figure = int(state.occupant[cell])
-        return self.game.label(figure) if figure != NO_FIGURE else "nobody"
-
     def action_to_string(self, state: State, action: int) -> str:
         game = self.game
         decoded = game.layout.decode(action)
@@ -362,7 +358,7 @@ class ClixView:
         kind = decoded.kind
         mover = game.label(state.selected) if state.selected != NO_FIGURE else "figure"
         if kind == "select":
-            return f"select {self.who(state, cell)} {where}"
+            return f"select {game.who(state, cell)} {where}"
         if kind in ("move", "soar"):
             return f"{'move' if kind == 'move' else 'soar'} {mover} to {where}"
         if kind.startswith("wall_"):
@@ -371,7 +367,7 @@ class ClixView:
             return f"{kind.replace('_', ' ')} {mover} at {where}"
         if kind in ("smash", "tk_object", "pick_up", "tk_move", "drop", "place_object"):
             return f"{kind.replace('_', ' ')} {where}"
-        return f"{kind.replace('_', ' ')} {self.who(state, cell)} {where}"
+        return f"{kind.replace('_', ' ')} {game.who(state, cell)} {where}"
 
     # -- text and frames ------------------------------------------------------------------
     def caption(self, state: State) -> str:
