@@ -43,7 +43,7 @@ are worked examples):
     The game's dice (:class:`~envs.core.dice.DieSpec`).
 ``phases/``
     One :class:`~envs.core.flow.PhaseRule` per phase: ``mask(game, state, legal)`` marks the
-    legal actions on a :class:`~envs.core.flow.LegalMask`, ``apply`` (or ``handlers``, one
+    legal actions on a :class:`~envs.core.flow.LegalMask`, ``apply`` (or ``@handles(kind)`` methods, one
     method per action kind) carries one out and leaves the state in the next phase. Dice are
     rolled inside ``apply`` through ``state.dice``. Turn rotation, rounds and the end of the
     game go through ``StandardGame.next_turn`` and ``StandardGame.finish``.

@@ -7,8 +7,10 @@ phase is one :class:`PhaseRule` object with
 * ``apply(game, state, action, events)``: carry out one legal decoded action.
 
 so the legal mask and the effect of an action live side by side and never drift. The default
-``apply`` dispatches on the action's kind (its plane or slot family) to the methods named in
-``handlers``; a phase with one kind of action just overrides ``apply``.
+``apply`` dispatches on the action's kind (its plane or slot family) to the methods marked
+``@handles(kind, ...)``; a phase with one kind of action just overrides ``apply``. Kinds are
+the members of the game's ``ActionKind`` enum (a ``StrEnum``, so a layout built from them
+names its planes and slots by the same strings).
 
 :class:`PhaseTable` maps every phase of a game's enum to its rule and checks at load that no
 phase was forgotten. :class:`~envs.core.game.StandardGame` dispatches through it, and owns the
@@ -28,6 +30,19 @@ from .actions import ActionLayout, DecodedAction
 
 G = TypeVar("G")
 S = TypeVar("S")
+F = TypeVar("F", bound=Callable[..., None])
+_HANDLES = "__handles__"
+
+
+def handles(*kinds: str) -> Callable[[F], F]:
+    """Mark a :class:`PhaseRule` method ``(game, state, action, events)`` as the handler of
+    actions of these kinds (an ``ActionKind`` member: a plane, special or slot family)."""
+
+    def mark(method: F) -> F:
+        setattr(method, _HANDLES, kinds)
+        return method
+
+    return mark
 
 
 class LegalMask:
@@ -53,17 +68,30 @@ class LegalMask:
 
 
 class PhaseRule(Generic[G, S]):
-    """One kind of decision. Subclasses write ``mask`` and either ``apply`` or ``handlers``.
+    """One kind of decision. Subclasses write ``mask`` and either ``apply`` or handlers.
 
-    ``handlers`` maps an action kind (a plane name, a special's name or a slot family's name)
-    to the name of a method ``(game, state, action, events)``; a phase that offers actions of
-    several kinds (a Hero's START: fight a monster, roll, shop) lists them there.
+    A handler is a method ``(game, state, action, events)`` marked ``@handles(kind, ...)``;
+    a phase that offers actions of several kinds (a Hero's START: fight a monster, roll,
+    shop) has one per kind, and inherits its base classes' (a subclass's own handler of a
+    kind replaces theirs).
     """
 
-    handlers: Mapping[str, str] = {}
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "handlers" in vars(cls):  # the table of names this replaced would silently do nothing
+            raise TypeError(f"{cls.__name__}: mark handler methods with @handles(kind, ...)")
 
     def __init__(self) -> None:
-        self._dispatch = {kind: getattr(self, method) for kind, method in self.handlers.items()}
+        self._dispatch: dict[str, Callable[..., None]] = {}
+        for cls in reversed(type(self).__mro__):  # bases first: a subclass's handler wins
+            for name, member in vars(cls).items():
+                for kind in getattr(member, _HANDLES, ()):
+                    self._dispatch[str(kind)] = getattr(self, name)
+
+    @property
+    def handled_kinds(self) -> frozenset[str]:
+        """The action kinds this phase has handlers for."""
+        return frozenset(self._dispatch)
 
     def mask(self, game: G, state: S, legal: LegalMask) -> None:
         raise NotImplementedError

@@ -17,7 +17,7 @@ from envs.heroclix.data.scenarios import Scenario
 from envs.heroclix.data.teams import WILD_CARD, teams
 from envs.heroclix.options import HeroclixOptions
 from envs.heroclix.powers.catalog import POWERS
-from envs.heroclix.powers.hooks import GROUNDED, HOOKS, PICKS_UP_OBJECTS, has_trait
+from envs.heroclix.powers.hooks import GROUNDED, HOOKS, PICKS_UP_OBJECTS, Trait, has_trait
 from envs.heroclix.state import GROUND, NO_CELL, NO_OBJECT, SOAR, State
 
 COLUMNS = ("speed", "attack", "defense", "damage")
@@ -189,7 +189,7 @@ class DialForces:
         """A flyer (HC-1.12) that is not grounded by Earthbound now (P-SPD-4)."""
         return bool(self.flyer[figure]) and not has_trait(self.powers(state, figure), GROUNDED)
 
-    def has_trait(self, state: State, figure: int, trait: str) -> bool:
+    def has_trait(self, state: State, figure: int, trait: Trait) -> bool:
         """A trait of the figure's powers now, including those the rule flags add."""
         powers = self.powers(state, figure)
         return has_trait(powers, trait) or any(trait in self.flag_traits.get(k, ()) for k in powers)

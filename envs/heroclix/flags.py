@@ -8,15 +8,24 @@ A flag that only gives a power one more trait says so in :data:`FLAG_TRAITS`; th
 
 from __future__ import annotations
 
-from envs.heroclix.options import HeroclixOptions
+from typing import Final
 
-IGNORES_ENEMY_STOPS = "ignores_enemy_stops"  # squares next to enemies do not stop its move
-CLOSE_SOARING = "close_soaring"  # close combat with soaring figures on touching squares
-ROLLS_WITH_HITS = "rolls_with_hits"  # may take knockback from any damage, and no click of it
+from envs.heroclix.options import HeroclixOptions
+from envs.heroclix.powers.hooks import Trait
+
+IGNORES_ENEMY_STOPS: Final = Trait(
+    "ignores_enemy_stops"
+)  # squares next to enemies do not stop its move
+CLOSE_SOARING: Final = Trait(
+    "close_soaring"
+)  # close combat with soaring figures on touching squares
+ROLLS_WITH_HITS: Final = Trait(
+    "rolls_with_hits"
+)  # may take knockback from any damage, and no click of it
 
 
 # flag -> (power key, trait the power gains while the flag is on)
-FLAG_TRAITS = {
+FLAG_TRAITS: dict[str, tuple[str, Trait]] = {
     "leapclimb_ignores_characters": ("leap_climb", IGNORES_ENEMY_STOPS),
     "leapclimb_hits_soaring": ("leap_climb", CLOSE_SOARING),
     "phasing_ignores_characters": ("phasing", IGNORES_ENEMY_STOPS),

@@ -11,6 +11,7 @@ wall breaks.
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -39,45 +40,99 @@ from envs.heroclix.terrain import MapTerrain
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 PERPLEX_STATS = (*COLUMNS, "range")
 PERPLEX_SLOTS = [f"{stat}_{way}" for stat in PERPLEX_STATS for way in ("up", "down")]
-SWITCH_SLOTS = SlotFamily.of("switch_off", list(COLUMNS))
+
+
+class ActionKind(enum.StrEnum):
+    """The kinds of action (``DecodedAction.kind``): the cell planes, then the specials and
+    slot families, in layout order; ``@handles``, masks and bots name them by member."""
+
+    SELECT = "select"
+    MOVE = "move"
+    SOAR = "soar"
+    CLOSE = "close"
+    RANGED = "ranged"
+    THROW = "throw"
+    SMASH = "smash"
+    WALL_N = "wall_n"
+    WALL_E = "wall_e"
+    WALL_S = "wall_s"
+    WALL_W = "wall_w"
+    TK_OBJECT = "tk_object"
+    TK_MOVE = "tk_move"
+    TK_HURL = "tk_hurl"
+    PICK_UP = "pick_up"
+    CARRY = "carry"
+    DROP = "drop"
+    SUPPORT = "support"
+    MARKER = "marker"
+    FREE = "free"
+    TARGET = "target"
+
+    PLACE = "place"
+    PLACE_SOAR = "place_soar"
+    PLACE_OBJECT = "place_object"
+
+    PASS = "pass"
+    END_TURN = "end_turn"
+    BREAK_AWAY = "break_away"
+    REGENERATE = "regenerate"
+    FIRE = "fire"
+    END_MOVE = "end_move"
+    END_ACTION = "end_action"
+    DECLINE = "decline"
+    REROLL = "reroll"
+    ACCEPT = "accept"
+
+    SWITCH_OFF = "switch_off"
+    POWER = "power"
+    COUNTER = "counter"
+    FORCE_HOVER = "force_hover"
+    PERPLEX = "perplex"
+    DONE = "done"
+    DRAFT = "draft"
+    EDGE = "edge"
+
+
 BASE_PLANES = (
-    "select",
-    "move",
-    "soar",
-    "close",
-    "ranged",
-    "throw",
-    "smash",
-    "wall_n",
-    "wall_e",
-    "wall_s",
-    "wall_w",
-    "tk_object",
-    "tk_move",
-    "tk_hurl",
-    "pick_up",
-    "carry",
-    "drop",
-    "support",
-    "marker",
-    "free",
-    "target",
+    ActionKind.SELECT,
+    ActionKind.MOVE,
+    ActionKind.SOAR,
+    ActionKind.CLOSE,
+    ActionKind.RANGED,
+    ActionKind.THROW,
+    ActionKind.SMASH,
+    ActionKind.WALL_N,
+    ActionKind.WALL_E,
+    ActionKind.WALL_S,
+    ActionKind.WALL_W,
+    ActionKind.TK_OBJECT,
+    ActionKind.TK_MOVE,
+    ActionKind.TK_HURL,
+    ActionKind.PICK_UP,
+    ActionKind.CARRY,
+    ActionKind.DROP,
+    ActionKind.SUPPORT,
+    ActionKind.MARKER,
+    ActionKind.FREE,
+    ActionKind.TARGET,
 )
 SPECIALS = (
-    "pass",
-    "end_turn",
-    "break_away",
-    "regenerate",
-    "fire",
-    "end_move",
-    "end_action",
-    "decline",
-    "reroll",
-    "accept",
+    ActionKind.PASS,
+    ActionKind.END_TURN,
+    ActionKind.BREAK_AWAY,
+    ActionKind.REGENERATE,
+    ActionKind.FIRE,
+    ActionKind.END_MOVE,
+    ActionKind.END_ACTION,
+    ActionKind.DECLINE,
+    ActionKind.REROLL,
+    ActionKind.ACCEPT,
 )
-SETUP_PLANES = ("place", "place_soar", "place_object")
+SETUP_PLANES = (ActionKind.PLACE, ActionKind.PLACE_SOAR, ActionKind.PLACE_OBJECT)
 EDGES = ("N", "E", "S", "W")
-WALL_PLANES = ("wall_n", "wall_e", "wall_s", "wall_w")  # order of WallGeometry.around
+SWITCH_SLOTS = SlotFamily.of(ActionKind.SWITCH_OFF, list(COLUMNS))
+WALL_PLANES = (ActionKind.WALL_N, ActionKind.WALL_E, ActionKind.WALL_S, ActionKind.WALL_W)
+# (that order is WallGeometry.around's)
 
 
 class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
@@ -148,17 +203,17 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
         slots: list[str | SlotFamily] = [
             *SPECIALS,
             SWITCH_SLOTS,
-            SlotFamily.of("power", list(self.variant_keys)),
-            SlotFamily.of("counter", list(COLUMNS)),
-            "force_hover",
-            SlotFamily.of("perplex", PERPLEX_SLOTS),
+            SlotFamily.of(ActionKind.POWER, list(self.variant_keys)),
+            SlotFamily.of(ActionKind.COUNTER, list(COLUMNS)),
+            ActionKind.FORCE_HOVER,
+            SlotFamily.of(ActionKind.PERPLEX, PERPLEX_SLOTS),
         ]
         if self.setup == "play":  # HC-2 as decisions, after the play actions (same indices)
             planes += SETUP_PLANES
             slots += [
-                "done",
-                SlotFamily.of("draft", [f.id for f in sc.pool]),
-                SlotFamily.of("edge", list(EDGES)),
+                ActionKind.DONE,
+                SlotFamily.of(ActionKind.DRAFT, [f.id for f in sc.pool]),
+                SlotFamily.of(ActionKind.EDGE, list(EDGES)),
             ]
         self.layout = ActionLayout.build(self.n_cells, planes, slots, width=self.width)
         self.view = self.make_view()

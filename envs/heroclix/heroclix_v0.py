@@ -171,10 +171,10 @@ power:
 * actions on their own planes: Support, Regeneration, throwing, Telekinesis; Steal Energy
   after close attacks;
 * variants on the ``power`` slots (``envs.heroclix.powers.variants``,
-  ``envs.heroclix.powers.markers``): Flurry, Charge, Force Blast, Running Shot,
-  Blades/Claws/Fangs, Energy Explosion, Pulse Wave, Quake, Incapacitate, Psychic Blast,
-  Ranged and Close Combat Expert, Exploit Weakness, Smoke Cloud and Barrier (markers that
-  last until the controller's next turn);
+  ``envs.heroclix.powers.move_variants``, ``envs.heroclix.powers.markers``): Flurry, Charge,
+  Force Blast, Running Shot, Blades/Claws/Fangs, Energy Explosion, Pulse Wave, Quake,
+  Incapacitate, Psychic Blast, Ranged and Close Combat Expert, Exploit Weakness, Smoke Cloud
+  and Barrier (markers that last until the controller's next turn);
 * free powers on the ``free`` plane (``envs.heroclix.powers.free``): Outwit (counter a
   power until your next turn, or force a soarer to hover), Perplex (+1/-1 to a value until
   the end of the turn);

@@ -41,7 +41,7 @@ from envs.core.flow import LegalMask
 from envs.core.lru import named_lru
 from envs.core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
 from envs.heroclix.flags import IGNORES_ENEMY_STOPS
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.powers.hooks import (
     AUTO_BREAKAWAY,
     CLIMBS,
@@ -345,7 +345,7 @@ def walk_to(
     game: HeroclixBase, state: State, figure: int, action: DecodedAction, events: list[Event]
 ) -> None:
     """One leg of the move in progress to ``action.cell``, ending in the plane's mode."""
-    mode = SOAR if action.kind == "soar" else GROUND
+    mode = SOAR if action.kind == ActionKind.SOAR else GROUND
     found = reach(game, state, figure)
     cell = action.cell
     start = int(state.cell[figure])

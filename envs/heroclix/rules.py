@@ -9,7 +9,8 @@ envs/heroclix/RULES.md).
   tables and the terrain as it stands now)
 * :mod:`.state` the state record and the ``Phase`` enum; :mod:`.dice` the 2d6
 * ``data/``: :mod:`~envs.heroclix.data.scenarios` scenario files (map, forces, placements,
-  objects); :mod:`~envs.heroclix.data.maps`, :mod:`~envs.heroclix.data.figures`,
+  objects); :mod:`~envs.heroclix.data.maps` (with :mod:`~envs.heroclix.data.map_file` and
+  :mod:`~envs.heroclix.data.map_checks`), :mod:`~envs.heroclix.data.figures`,
   :mod:`~envs.heroclix.data.forces`, :mod:`~envs.heroclix.data.teams` their parts
 * ``phases/``: :mod:`~envs.heroclix.phases.turn` one rule per phase (the turn flow);
   :mod:`~envs.heroclix.phases.attacks` the attack actions and the TARGETS phase;
@@ -24,8 +25,9 @@ envs/heroclix/RULES.md).
 * ``powers/``: :mod:`~envs.heroclix.powers.hooks` the hook registry and the powers' traits;
   :mod:`~envs.heroclix.powers.catalog` the 44 powers of the card;
   :mod:`~envs.heroclix.powers.actions` the action powers;
-  :mod:`~envs.heroclix.powers.variant_base`, :mod:`~envs.heroclix.powers.variants` and
-  :mod:`~envs.heroclix.powers.markers` the power variants of actions (the VARIANT phase);
+  :mod:`~envs.heroclix.powers.variant_base`, :mod:`~envs.heroclix.powers.variants`,
+  :mod:`~envs.heroclix.powers.move_variants` and :mod:`~envs.heroclix.powers.markers` the power
+  variants of actions (the VARIANT phase);
   :mod:`~envs.heroclix.powers.free` Outwit and Perplex; :mod:`~envs.heroclix.powers.turn_start`
   start-of-turn powers; :mod:`~envs.heroclix.powers.mind_control`,
   :mod:`~envs.heroclix.powers.telekinesis`
@@ -50,7 +52,15 @@ from envs.heroclix.phases.interrupts import Interrupt, apply_with_interrupts
 from envs.heroclix.phases.setup import Draft, Edge, PlaceFigure, PlaceObject
 from envs.heroclix.phases.turn import Action, Drop, Figure, GameOver, Move, Pickup, Telekinesis
 from envs.heroclix.position import set_position
-from envs.heroclix.powers import free, markers, mind_control, telekinesis, turn_start, variants  # noqa: F401  (they register powers)
+from envs.heroclix.powers import (  # noqa: F401  (they register powers)
+    free,
+    markers,
+    mind_control,
+    move_variants,
+    telekinesis,
+    turn_start,
+    variants,
+)
 from envs.heroclix.powers.mind_control import finish_controlled
 from envs.heroclix.powers.variant_base import VariantPhase
 from envs.heroclix.state import Phase, State

@@ -53,17 +53,16 @@ def move_back_options(game: HeroicaBase, state: State, seat: int, away_from: int
 def start_move_back(
     game: HeroicaBase, state: State, seat: int, away_from: int, events: list[Event]
 ) -> bool:
-    """HE-6.9; True when the Hero's controller must choose where (phase MOVE_BACK)."""
+    """HE-6.9; True when the caller must stop here: the Hero's controller must choose where
+    (phase MOVE_BACK), or the move back ended the mission (onto the target space, HE-16.1)."""
     options = move_back_options(game, state, seat, away_from)
     if not options:
         events.append(Event("move", f"{game.player_names[seat]} has nowhere to move back to", seat))
         return False
     if state.entered_from in options and state.turn_seat == seat:
-        finish_move_back(game, state, seat, state.entered_from, events)
-        return False
+        return finish_move_back(game, state, seat, state.entered_from, events)
     if len(options) == 1:
-        finish_move_back(game, state, seat, options[0], events)
-        return False
+        return finish_move_back(game, state, seat, options[0], events)
     state.phase = Phase.MOVE_BACK
     state.seat = seat
     state.move_back_from = away_from
@@ -72,7 +71,9 @@ def start_move_back(
 
 def finish_move_back(
     game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]
-) -> None:
+) -> bool:
+    """The Hero moves back onto ``cell``; True when that ended the mission (the target
+    space, HE-16.1): the turn that was going on does not go on."""
     here = game.hero_cell(state, seat)
     state.heroes[seat, HeroField.CELL] = cell
     events.append(
@@ -87,6 +88,8 @@ def finish_move_back(
     pick_up(game, state, seat, cell, events)  # HE-6.9: pick up items, trigger nothing else
     if cell == game.targets[state.mission] and seat != game.monster_seat:
         game.mission_over(state, seat, events)
+        return True
+    return False
 
 
 def explore_rocks(

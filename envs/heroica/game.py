@@ -11,6 +11,7 @@ phase table, the view and the Game protocol on top.
 
 from __future__ import annotations
 
+import enum
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,31 @@ from envs.heroica.data.pieces import (
 from envs.heroica.options import HeroicaOptions
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
 
-PLANES = ("step", "target", "place")
+
+class ActionKind(enum.StrEnum):
+    """The kinds of action (``DecodedAction.kind``): the cell planes, then the specials and
+    slot families, in layout order; ``@handles``, masks and bots name them by member."""
+
+    STEP = "step"
+    TARGET = "target"
+    PLACE = "place"
+
+    ROLL = "roll"
+    END_MOVE = "end_move"
+    END_TURN = "end_turn"
+    DEFEAT = "defeat"
+    STAY = "stay"
+    DRINK_LIFE = "drink_life"
+    DRINK_SPEED = "drink_speed"
+    USE = "use"
+    USE_SCEPTER = "use_scepter"
+    BUY = "buy"
+    SELL = "sell"
+    SELL_SCEPTER = "sell_scepter"
+    TAKE = "take"
+
+
+PLANES = (ActionKind.STEP, ActionKind.TARGET, ActionKind.PLACE)
 ITEM_KINDS: tuple[ItemKind, ...] = ("life_potion", "speed_potion", "torch", "scepter")
 
 
@@ -108,26 +133,26 @@ class HeroicaBase(StandardGame[State]):
         self.source_names = ("skill",) + self.weapon_ids
         # Flat action order (kept from v0): planes, then these slots.
         slots: list[str | SlotFamily] = [
-            "roll",
-            "end_move",
-            "end_turn",
-            "defeat",
-            "stay",
-            "drink_life",
-            "drink_speed",
+            ActionKind.ROLL,
+            ActionKind.END_MOVE,
+            ActionKind.END_TURN,
+            ActionKind.DEFEAT,
+            ActionKind.STAY,
+            ActionKind.DRINK_LIFE,
+            ActionKind.DRINK_SPEED,
         ]
-        slots += [SlotFamily.of("use", self.source_names), "use_scepter"]
+        slots += [SlotFamily.of(ActionKind.USE, self.source_names), ActionKind.USE_SCEPTER]
         slots += [
-            SlotFamily.of("buy", self.weapon_ids),
-            SlotFamily.of("sell", self.weapon_ids),
-            "sell_scepter",
+            SlotFamily.of(ActionKind.BUY, self.weapon_ids),
+            SlotFamily.of(ActionKind.SELL, self.weapon_ids),
+            ActionKind.SELL_SCEPTER,
         ]
         takes = [
             (kind, seat) for seat in range(num_players) for kind in range(len(self.monster_ids))
         ]
         slots += [
             SlotFamily.of(
-                "take", [f"{self.monster_ids[k]}_from_{seat}" for k, seat in takes], takes
+                ActionKind.TAKE, [f"{self.monster_ids[k]}_from_{seat}" for k, seat in takes], takes
             )
         ]
         self.layout = ActionLayout.build(self.height * self.width, PLANES, slots, width=self.width)

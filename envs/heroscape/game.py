@@ -11,6 +11,7 @@ gaps, ignoring levels: HS-9.5).
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -27,9 +28,24 @@ from envs.heroscape.options import HeroscapeOptions
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 from envs.heroscape.tables import map_tables
 
-PLANES = ("select", "move", "tail", "attack")
+
+class ActionKind(enum.StrEnum):
+    """The kinds of action (``DecodedAction.kind``): the cell planes, then the specials and
+    slot families, in layout order; ``@handles``, masks and bots name them by member."""
+
+    SELECT = "select"
+    MOVE = "move"
+    TAIL = "tail"
+    ATTACK = "attack"
+
+    CARD = "card"
+    END_MOVEMENT = "end_movement"
+    END_TURN = "end_turn"
+
+
+PLANES = (ActionKind.SELECT, ActionKind.MOVE, ActionKind.TAIL, ActionKind.ATTACK)
 MAX_CARDS = 4  # army cards per player (action slots card_0 .. card_3)
-CARD_SLOTS = SlotFamily.of("card", [str(k) for k in range(MAX_CARDS)])
+CARD_SLOTS = SlotFamily.of(ActionKind.CARD, [str(k) for k in range(MAX_CARDS)])
 INITIATIVE_DICE = 6  # HS-4.1
 # Repeats come within a turn (the same figure and occupancy asked by a bot's plan and by the
 # next masks) and an occupancy seldom recurs later, so a small LRU catches them all; an entry
@@ -89,7 +105,7 @@ class HeroscapeBase(StandardGame[State]):
         self.layout = ActionLayout.build(
             self.height * self.width,
             PLANES,
-            [CARD_SLOTS, "end_movement", "end_turn"],
+            [CARD_SLOTS, ActionKind.END_MOVEMENT, ActionKind.END_TURN],
             width=self.width,
         )
         self.card_members = [

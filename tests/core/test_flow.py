@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from envs.core.actions import ActionLayout, SlotFamily
-from envs.core.flow import GameOverPhase, LegalMask, PhaseRule, PhaseTable, next_seat
+from envs.core.flow import GameOverPhase, LegalMask, PhaseRule, PhaseTable, handles, next_seat
 from envs.core.hooks import ATTACK_VALUE, EXTRA_ACTIONS, MOVE_STOPS, HookRegistry
 from envs.core.planes import PlaneLayout, View
 
@@ -105,18 +105,42 @@ class Step(enum.Enum):
 
 
 class Choose(PhaseRule):
-    handlers = {"roll": "roll", "buy": "buy"}
-
     def mask(self, game, state, legal: LegalMask) -> None:
         legal.special("roll")
         legal.slot("buy", 1)
         legal.cells("step", [0, 3])
 
+    @handles("roll")
     def roll(self, game, state, action, events) -> None:
         events.append(("roll", action.param))
 
+    @handles("buy")
     def buy(self, game, state, action, events) -> None:
         events.append(("buy", action.param))
+
+
+class ChooseAgain(Choose):
+    """A subclass inherits its base's handlers; its own for a kind replaces the base's."""
+
+    @handles("roll")
+    def reroll(self, game, state, action, events) -> None:
+        events.append(("reroll", action.param))
+
+
+def test_handlers_are_inherited_and_a_subclass_replaces_one():
+    lay = layout()
+    events: list = []
+    ChooseAgain().apply(None, None, lay.decode(lay.special("roll")), events)
+    ChooseAgain().apply(None, None, lay.decode(lay.special("buy_bow")), events)
+    assert events == [("reroll", None), ("buy", 1)]
+    assert ChooseAgain().handled_kinds == {"roll", "buy"}
+
+
+def test_a_handlers_table_is_refused_for_the_handles_decorator():
+    with pytest.raises(TypeError, match="@handles"):
+
+        class Old(PhaseRule):
+            handlers = {"roll": "roll"}
 
 
 def test_phase_rule_masks_by_name_and_dispatches_on_the_action_kind():

@@ -11,19 +11,10 @@ import pytest
 
 from envs.core.adjacency import adjacency_table
 from envs.core.scenario import ScenarioError
-from envs.heroclix.data import maps as maps_module
-from envs.heroclix.data.maps import (
-    EDGES,
-    MAPS_DIR,
-    MAX_SIZE,
-    MIN_START_SQUARES,
-    ClixMap,
-    Terrain,
-    load_map,
-    load_map_text,
-    map_ids,
-    render_map_text,
-)
+from envs.heroclix.data import map_file as map_file_module
+from envs.heroclix.data.map_checks import MIN_START_SQUARES
+from envs.heroclix.data.map_file import MAPS_DIR, load_map, load_map_text, map_ids, render_map_text
+from envs.heroclix.data.maps import EDGES, MAX_SIZE, ClixMap, Terrain
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -326,7 +317,7 @@ def test_render_writes_the_drawing_back_character_for_character():
 
 
 def test_module_docstring_example_loads():
-    doc = maps_module.__doc__
+    doc = map_file_module.__doc__
     example = doc[doc.index("    id: yard") : doc.index("The drawing\n")]
     m = load_map_text(textwrap.dedent(example))
     assert m == load_map_text(YARD)

@@ -391,6 +391,28 @@ def test_HE_20_7_fight_table(make, face, health, monster_left, moved_back):
         assert sc.kills(0, "bat") == 1  # onto the fought Hero's Pack
 
 
+def test_HE_16_1_a_monster_player_fight_that_moves_a_hero_back_onto_the_target_ends_the_game(make):
+    """HE-20.7 moves the Hero back (HE-6.9) onto the target space: HE-16.1 ends Battle Heroica
+    there, with that Hero the winner; the Monster Player's turn does not go on (it used to,
+    leaving a finished game's winners in a running game)."""
+    sc = battle(
+        make,
+        ["sword"],
+        map_text="""
+    ##########
+    #S..0b...#
+    #####.####
+    #.......L#
+    ##########
+    """,
+        target=(1, 3),
+    )
+    sc.do("select Bat (1,5)")
+    assert sc.pos(0) == (1, 3)
+    assert sc.phase == "GAME_OVER" and sc.winners == [0]
+    assert sc.game.from_json(sc.game.to_json(sc.state)).phase.name == "GAME_OVER"
+
+
 def test_HE_20_7_hero_chooses_where_to_move_back_and_cannot_drink(make):
     sc = battle(
         make,

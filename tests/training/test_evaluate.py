@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from envs.bots import wilson_interval
-from training.evaluate import Tournament, load_eval_csv, main, run_tournament
+from training.evaluate import load_eval_csv, main, run_tournament
+from training.tournament_results import Tournament
 from training.tournament_schedule import tables
 
 

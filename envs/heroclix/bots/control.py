@@ -22,7 +22,7 @@ import numpy as np
 
 from envs.bots import best_scored
 from envs.heroclix.bots.variants import Group, Play, best_shot, best_strike
-from envs.heroclix.combat.resolve import AttackSpec
+from envs.heroclix.combat.attack import AttackKind, AttackSpec
 from envs.heroclix.combat.targets import close_targets, ranged_targets
 from envs.heroclix.movement import needs_breakaway
 from envs.heroclix.powers.hooks import HOOKS, VARIANTS
@@ -30,8 +30,8 @@ from envs.heroclix.state import NO_FIGURE, NO_SEAT, SOAR
 
 KEY = "mind_control"
 POINTS_PER_CLICK = 100  # P-SPD-6: 1 click per full 100 points hit
-CLOSE_MC = AttackSpec("close", power=KEY, deals_damage=False)
-RANGED_MC = AttackSpec("ranged", power=KEY, deals_damage=False)
+CLOSE_MC = AttackSpec(AttackKind.CLOSE, power=KEY, deals_damage=False)
+RANGED_MC = AttackSpec(AttackKind.RANGED, power=KEY, deals_damage=False)
 # variants a controlled enemy may play for us: their prices read only "its targets"
 CONTROLLED_PLAYS = frozenset(
     {

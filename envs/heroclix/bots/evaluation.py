@@ -1,5 +1,5 @@
 """The heuristic bot's prices: victory-point values of figures, the expected value of one
-attack under any :class:`~envs.heroclix.combat.resolve.AttackSpec`, pushing and healing.
+attack under any :class:`~envs.heroclix.combat.attack.AttackSpec`, pushing and healing.
 
 Every score is in victory points. A figure with ``k`` of its ``L`` clicks left is worth
 ``V(k) = points * (1 + residual * k / L)`` and 0 once KO'd, so a click of damage is worth
@@ -24,14 +24,8 @@ import numpy as np
 
 from envs.bots import LegalActions
 from envs.core.hooks import DAMAGE_TAKEN
-from envs.heroclix.combat.resolve import (
-    CLOSE,
-    RANGED,
-    AttackSpec,
-    attack_total,
-    defense_total,
-    enhancement,
-)
+from envs.heroclix.combat.attack import CLOSE, RANGED, AttackSpec
+from envs.heroclix.combat.resolve import attack_total, defense_total, enhancement
 from envs.heroclix.combat.targets import HEAVY_THROW, LIGHT_THROW, OBJECT_STRIKE_BONUS
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.movement import breakaway_target, needs_breakaway

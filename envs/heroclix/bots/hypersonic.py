@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.bots import best_scored
 from envs.heroclix.bots.variants import Play, close_from, shots_from, strike_value
-from envs.heroclix.combat.resolve import AttackSpec
+from envs.heroclix.combat.attack import AttackKind, AttackSpec
 from envs.heroclix.movement import move_budget
 from envs.heroclix.powers.hooks import HOOKS, VARIANTS
 from envs.heroclix.state import SOAR
@@ -24,7 +24,7 @@ from envs.heroclix.state import SOAR
 KEY = "hypersonic_speed"
 FOLLOW = 2  # attack squares whose rest of the move is searched
 TIE = 1e-6
-PLAIN = AttackSpec("close")
+PLAIN = AttackSpec(AttackKind.CLOSE)
 
 
 def hyper_best(turn, figure: int) -> tuple[float, int, int] | None:

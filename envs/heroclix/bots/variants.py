@@ -1,5 +1,6 @@
-"""The heuristic bot's power variants (envs/heroclix/RULES.md P-0, :mod:`envs.heroclix.powers.variants`):
-what choosing one is worth in the FIGURE phase, and its steps in the VARIANT phase.
+"""The heuristic bot's power variants (envs/heroclix/RULES.md P-0,
+:mod:`envs.heroclix.powers.variants`, :mod:`envs.heroclix.powers.move_variants`): what choosing
+one is worth in the FIGURE phase, and its steps in the VARIANT phase.
 
 Each variant the bot plays is a :class:`Play` in :data:`PLAYS` under its power's key:
 ``plan(turn, figure)`` prices choosing it now with the same expected values as the plain
@@ -45,7 +46,8 @@ import numpy as np
 
 from envs.bots import best_scored
 from envs.heroclix.bots.evaluation import D6, STRIKE, Evaluator
-from envs.heroclix.combat.resolve import AttackSpec, enhancement
+from envs.heroclix.combat.attack import AttackKind, AttackSpec
+from envs.heroclix.combat.resolve import enhancement
 from envs.heroclix.combat.targets import close_targets, ranged_targets
 from envs.heroclix.movement import move_budget
 from envs.heroclix.powers.hooks import HIDDEN_BY_HINDERING, HOOKS, NO_KNOCKBACK, VARIANTS, has_trait
@@ -53,17 +55,23 @@ from envs.heroclix.powers.variants import COMBAT_EXPERT_BONUS, QUAKE_DAMAGE
 from envs.heroclix.state import NO_OBJECT, SOAR, Phase
 
 # The specs of powers.variants' variants, as the engine resolves them.
-CCE = AttackSpec("close", power="close_combat_expert", bonus=COMBAT_EXPERT_BONUS)
-EXPLOIT = AttackSpec("close", power="exploit_weakness", penetrating=True)
-BLADES = AttackSpec("close", power="blades_claws_fangs", damage_roll=True)
-QUAKE = AttackSpec("close", power="quake", damage_cap=QUAKE_DAMAGE, always_knockback=True)
-INCAP_CLOSE = AttackSpec("close", power="incapacitate", deals_damage=False, extra_token=True)
-INCAP_RANGED = AttackSpec("ranged", power="incapacitate", deals_damage=False, extra_token=True)
-PSYCHIC = AttackSpec("ranged", power="psychic_blast", penetrating=True)
-RCE = AttackSpec("ranged", power="ranged_combat_expert", bonus=COMBAT_EXPERT_BONUS)
-EXPLOSION = AttackSpec("ranged", power="energy_explosion", damage=1, splash=True)
-PULSE = AttackSpec("ranged", power="pulse_wave", penetrating=True)  # powers in range ignored
-PLAIN_RANGED = AttackSpec("ranged")
+CCE = AttackSpec(AttackKind.CLOSE, power="close_combat_expert", bonus=COMBAT_EXPERT_BONUS)
+EXPLOIT = AttackSpec(AttackKind.CLOSE, power="exploit_weakness", penetrating=True)
+BLADES = AttackSpec(AttackKind.CLOSE, power="blades_claws_fangs", damage_roll=True)
+QUAKE = AttackSpec(AttackKind.CLOSE, power="quake", damage_cap=QUAKE_DAMAGE, always_knockback=True)
+INCAP_CLOSE = AttackSpec(
+    AttackKind.CLOSE, power="incapacitate", deals_damage=False, extra_token=True
+)
+INCAP_RANGED = AttackSpec(
+    AttackKind.RANGED, power="incapacitate", deals_damage=False, extra_token=True
+)
+PSYCHIC = AttackSpec(AttackKind.RANGED, power="psychic_blast", penetrating=True)
+RCE = AttackSpec(AttackKind.RANGED, power="ranged_combat_expert", bonus=COMBAT_EXPERT_BONUS)
+EXPLOSION = AttackSpec(AttackKind.RANGED, power="energy_explosion", damage=1, splash=True)
+PULSE = AttackSpec(
+    AttackKind.RANGED, power="pulse_wave", penetrating=True
+)  # powers in range ignored
+PLAIN_RANGED = AttackSpec(AttackKind.RANGED)
 
 CLOSE_SPECS = {
     "close_combat_expert": CCE,
@@ -157,7 +165,7 @@ def flurry_plan(turn, figure):
     targets = close_targets(turn.game, turn.state, figure)
     if not targets:
         return None
-    plain = AttackSpec("close")
+    plain = AttackSpec(AttackKind.CLOSE)
     values = sorted(((strike_value(turn, figure, t, plain), t) for t in targets), reverse=True)
     first, target = values[0]
     normal, crit = turn.p_hit(figure, target, False, plain)
@@ -173,7 +181,7 @@ def flurry_step(turn):
     return pick(
         turn,
         "close",
-        lambda t: strike_value(turn, turn.state.selected, t, AttackSpec("close")),
+        lambda t: strike_value(turn, turn.state.selected, t, AttackSpec(AttackKind.CLOSE)),
         end,
     )
 
@@ -335,7 +343,7 @@ def incapacitate_step(turn):
 def close_from(turn, figure: int, cells: np.ndarray, modes: np.ndarray) -> np.ndarray:
     """The best close attack from each square (-inf where none)."""
     best = np.full(cells.size, -np.inf)
-    spec = AttackSpec("close")
+    spec = AttackSpec(AttackKind.CLOSE)
     for line in turn.lines(figure, cells, modes):
         if line.enemy in turn.state.untargetable:  # P-DMG-7: out of this action
             continue
@@ -450,7 +458,10 @@ def rush_play(
             return turn.cell_action("soar" if modes[best] == SOAR else "move", int(cells[best]))
         if plane == "close":
             return pick(
-                turn, "close", lambda t: strike_value(turn, figure, t, AttackSpec("close")), end
+                turn,
+                "close",
+                lambda t: strike_value(turn, figure, t, AttackSpec(AttackKind.CLOSE)),
+                end,
             )
         _, p, cell = turn.volley(figure, [], ranged_targets(turn.game, turn.state, figure))
         return turn.legal(p, cell)
@@ -490,7 +501,7 @@ PLAYS: dict[str, Play] = {
 def fallback_step(turn) -> int:
     """A variant the bot does not know: attack if it can, else move well, else go on."""
     figure = turn.state.selected
-    spec = AttackSpec("close")
+    spec = AttackSpec(AttackKind.CLOSE)
     action = pick(turn, "close", lambda t: strike_value(turn, figure, t, spec))
     if action is None and turn.cells("ranged"):
         action = pick(

@@ -35,10 +35,15 @@ their own figure (``earthbound``, ``exhausted``, ``mind_control``, ``retaliation
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from envs.core.events import Event
 from envs.core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
+from envs.heroclix.combat.attack import (
+    REDUCIBLE,
+    AttackKind,
+    AttackResult,
+    AttackSpec,
+    DamageKind,
+)
 from envs.heroclix.combat.targets import fire_snapshot
 from envs.heroclix.flags import ROLLS_WITH_HITS
 from envs.heroclix.game import HeroclixBase
@@ -59,55 +64,15 @@ from envs.heroclix.powers.hooks import (
     REDUCTION_ROLL,
     RETALIATES,
     TRANSFERS_DAMAGE,
+    Trait,
     has_trait,
 )
 from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
 
-REDUCIBLE = frozenset({"attack", "knockback", "poison"})
 MAX_TOKENS = 2  # HC-3.17
 
 
-@dataclass(frozen=True)
-class AttackSpec:
-    """One attack's kind and what a power changes in it (step numbers of the docstring)."""
-
-    kind: str  # "close" or "ranged"
-    power: str = ""  # the variant's power key; "" for a plain attack
-    damage: int | None = None  # replacement damage value (objects, Energy Explosion's 1)
-    damage_roll: bool = False  # Blades/Claws/Fangs: a d6 replaces the damage value
-    damage_cap: int | None = None  # Quake: the damage value, reduced to this if higher
-    bonus: int = 0  # the attacker's modifiers: a held object's strike bonus, Combat Expert +2
-    penetrating: bool = False  # Psychic Blast, Exploit Weakness: no reductions
-    deals_damage: bool = True  # False: Incapacitate (damage 0, a 12 adds none)
-    splash: bool = False  # Energy Explosion: also every figure adjacent to each target
-    always_knockback: bool = False  # Quake: every figure damaged is knocked back
-    extra_token: bool = False  # Incapacitate: each enemy hit with 0-1 tokens gets one more
-
-    @property
-    def label(self) -> str:
-        return self.power.replace("_", " ") if self.power else f"{self.kind} attack"
-
-
-CLOSE = AttackSpec("close")
-RANGED = AttackSpec("ranged")
-
-
-@dataclass
-class AttackResult:
-    """What one attack did, for ``after_attack`` effects (Steal Energy) and captions."""
-
-    attacker: int
-    spec: AttackSpec
-    dice: tuple[int, ...]  # the two dice of the attack roll
-    hits: list[int] = field(default_factory=list)  # figures hit
-    damage_taken: dict[int, int] = field(default_factory=dict)  # figure -> clicks taken
-
-    @property
-    def kind(self) -> str:
-        return self.spec.kind
-
-
-def reduced(game: HeroclixBase, state: State, figure: int, amount: int, kind: str) -> int:
+def reduced(game: HeroclixBase, state: State, figure: int, amount: int, kind: DamageKind) -> int:
     """The damage after the figure's reductions for ``kind`` (rolls Impervious)."""
     keys = game.powers(state, figure)
     amount = int(HOOKS.total(DAMAGE_TAKEN, amount, game, state, figure, kind, keys=keys))
@@ -123,7 +88,7 @@ def deal_damage(
     state: State,
     figure: int,
     amount: int,
-    kind: str,
+    kind: DamageKind,
     source: int,
     events: list[Event],
     *,
@@ -194,11 +159,16 @@ def after_click(game: HeroclixBase, state: State, figure: int, events: list[Even
                 cells=(int(state.cell[figure]),),
             )
         )
-        deal_damage(game, state, figure, 1, "earthbound", figure, events)
+        deal_damage(game, state, figure, 1, DamageKind.EARTHBOUND, figure, events)
 
 
 def knock_out(
-    game: HeroclixBase, state: State, figure: int, source: int, kind: str, events: list[Event]
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    source: int,
+    kind: DamageKind,
+    events: list[Event],
 ) -> None:
     """HC-4.5: off the map at once; what it holds stays on its square (HC-6.10); points to
     whoever dealt the finishing blow (HC-7.5-7.8)."""
@@ -265,7 +235,7 @@ def attack_total(
     )
 
 
-def members_beside(game: HeroclixBase, state: State, figure: int, trait: str) -> list[int]:
+def members_beside(game: HeroclixBase, state: State, figure: int, trait: Trait) -> list[int]:
     """Adjacent friends whose powers (team abilities included) have ``trait``; friends by the
     side they fight for now, so a Mind Controlled figure lends to and takes from its
     controller's figures, not its owner's (P-SPD-6)."""
@@ -293,7 +263,7 @@ def defense_total(
     game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, hindered: bool
 ) -> int:
     base = defense_base(game, state, target) + int(hindered)
-    if spec.kind == "ranged" and hydra_aim(game, state, attacker, target):
+    if spec.kind == AttackKind.RANGED and hydra_aim(game, state, attacker, target):
         base -= 1  # TA-HYD
     return int(
         HOOKS.total(
@@ -401,7 +371,7 @@ def resolve_attack(
     )
     if total_roll == 2:  # HC-4.6
         events.append(Event("critical_miss", "critical miss", state.seat))
-        deal_damage(game, state, attacker, 1, "critical_miss", attacker, events)
+        deal_damage(game, state, attacker, 1, DamageKind.CRITICAL_MISS, attacker, events)
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
         return result
     critical = total_roll == 12
@@ -477,17 +447,24 @@ def land_damage(
     Mastermind may pass it on, Mystics strike back, and knockback follows when ``knocked``
     (or when Combat Reflexes under its 2008 flag chooses it). Returns (the figure that took
     it, the clicks taken)."""
-    victim = damage_recipient(game, state, victim, amount, "attack")
+    victim = damage_recipient(game, state, victim, amount, DamageKind.ATTACK)
     victim_cell = int(state.cell[victim])
     taken = deal_damage(
-        game, state, victim, amount, "attack", attacker, events, penetrating=spec.penetrating
+        game,
+        state,
+        victim,
+        amount,
+        DamageKind.ATTACK,
+        attacker,
+        events,
+        penetrating=spec.penetrating,
     )
     if (
         taken > 0
         and has_trait(game.powers(state, victim), RETALIATES)
         and state.cell[attacker] != NO_CELL
     ):  # TA-MYS: not an attack, not reduced
-        deal_damage(game, state, attacker, 1, "retaliation", victim, events)
+        deal_damage(game, state, attacker, 1, DamageKind.RETALIATION, victim, events)
     if (
         not knocked
         and taken > 0
@@ -513,7 +490,7 @@ def _damage_value(
     if spec.damage_cap is not None:
         base = min(base, spec.damage_cap)
     amount = base + spec.bonus
-    if spec.kind == "ranged":
+    if spec.kind == AttackKind.RANGED:
         amount += enhancement(game, state, attacker)
         if n_targets > 1 and not spec.splash:
             amount = min(amount, 1)  # HC-4.25
@@ -554,18 +531,20 @@ def knock_back(
         )
     )
     if push.extra_damage and not game.has_trait(state, target, ROLLS_WITH_HITS):
-        target = damage_recipient(game, state, target, push.extra_damage, "knockback")
-        deal_damage(game, state, target, push.extra_damage, "knockback", attacker, events)
+        target = damage_recipient(game, state, target, push.extra_damage, DamageKind.KNOCKBACK)
+        deal_damage(game, state, target, push.extra_damage, DamageKind.KNOCKBACK, attacker, events)
 
 
-def damage_recipient(game: HeroclixBase, state: State, figure: int, amount: int, kind: str) -> int:
+def damage_recipient(
+    game: HeroclixBase, state: State, figure: int, amount: int, kind: DamageKind
+) -> int:
     """P-DEF-7 Mastermind: a figure about to take an attack's or knockback's damage may have
     an adjacent friend of lower points take all of it instead (its controller's decision,
     :mod:`envs.heroclix.phases.interrupts`); the friend's reductions apply and a KO counts for the attacker.
     Pushing damage too with the ``mastermind_pushing`` flag."""
     if amount <= 0 or not has_trait(game.powers(state, figure), TRANSFERS_DAMAGE):
         return figure
-    if kind == "pushing" and not game.options.mastermind_pushing:
+    if kind == DamageKind.PUSHING and not game.options.mastermind_pushing:
         return figure
     owner, points = game.owner[figure], game.points[figure]
     friends = [

@@ -2,7 +2,7 @@
 objects (envs/heroclix/RULES.md HC-2, HC-6.2, HC-7.1).
 
 A scenario file (``scenarios/<id>.yaml``) is validated on load together with its map
-(:mod:`envs.heroclix.data.maps`) and figures (:mod:`envs.heroclix.data.figures`); every problem is a
+(:mod:`envs.heroclix.data.map_file`) and figures (:mod:`envs.heroclix.data.figures`); every problem is a
 :class:`~envs.core.scenario.ScenarioError` naming the file, the line, the field and what is
 wrong.
 
@@ -69,7 +69,8 @@ from envs.core.scenario import (
 )
 from envs.heroclix.data.figures import Figure, figure_from_data, figure_ids, load_figure
 from envs.heroclix.data.forces import check_force
-from envs.heroclix.data.maps import ClixMap, Terrain, load_map
+from envs.heroclix.data.map_file import load_map
+from envs.heroclix.data.maps import ClixMap, Terrain
 
 SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
 DEFAULT_MAX_ROUNDS = 30  # HC-7.1 default

@@ -12,16 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from envs.core.events import Event
-from envs.core.flow import LegalMask, PhaseRule
+from envs.core.flow import LegalMask, PhaseRule, handles
 from envs.core.hooks import EXTRA_ACTIONS
 from envs.core.tokens import GONE
-from envs.heroclix.combat.resolve import (
-    RANGED,
-    AttackResult,
-    AttackSpec,
-    avoids_targeting,
-    resolve_attack,
-)
+from envs.heroclix.combat.attack import RANGED, AttackKind, AttackResult, AttackSpec
+from envs.heroclix.combat.resolve import avoids_targeting, resolve_attack
 from envs.heroclix.combat.targets import (
     BREAK_DAMAGE,
     LazySnapshot,
@@ -34,7 +29,7 @@ from envs.heroclix.combat.targets import (
     throw_damage,
     wall_targets,
 )
-from envs.heroclix.game import WALL_PLANES, HeroclixBase
+from envs.heroclix.game import WALL_PLANES, ActionKind, HeroclixBase
 from envs.heroclix.phases.endings import finish_action
 from envs.heroclix.powers.actions import power_actions
 from envs.heroclix.powers.hooks import HOOKS, VARIANTS
@@ -54,23 +49,15 @@ class AttackOptions:
 
 
 class AttackHandlers(Rule):
-    attack_handlers = {
-        "close": "close",
-        "ranged": "ranged",
-        "smash": "smash",
-        **{plane: "wall" for plane in WALL_PLANES},
-        **{plane: "use_power" for plane in POWER_PLANES},
-    }
-
     def mark_attacks(
         self, game: HeroclixBase, state: State, legal: LegalMask, figure: int
     ) -> AttackOptions:
         snapshot = LazySnapshot(game, state)
         close = close_targets(game, state, figure)
         ranged = ranged_targets(game, state, figure, snapshot)
-        legal.cells("close", [int(state.cell[t]) for t in close])
-        legal.cells("ranged", [int(state.cell[t]) for t in ranged])
-        legal.cells("smash", terrain_targets(game, state, figure, snapshot)[0])
+        legal.cells(ActionKind.CLOSE, [int(state.cell[t]) for t in close])
+        legal.cells(ActionKind.RANGED, [int(state.cell[t]) for t in ranged])
+        legal.cells(ActionKind.SMASH, terrain_targets(game, state, figure, snapshot)[0])
         for cell, side in wall_targets(game, state, figure, snapshot):
             legal.cells(WALL_PLANES[side], [cell])
         for effect in power_actions(game, state, figure):
@@ -81,17 +68,20 @@ class AttackHandlers(Rule):
                 legal.cells(effect.plane, cells)
         return AttackOptions(close, ranged, snapshot)
 
+    @handles(ActionKind.CLOSE)
     def close(self, game, state, action, events):
         figure = state.selected
         target = int(state.occupant[action.cell])
         if avoids_targeting(game, state, figure, target, events):
             return  # P-DMG-7: another target or another action; nothing is spent
-        close_attack(game, state, figure, target, AttackSpec("close"), events)
+        close_attack(game, state, figure, target, AttackSpec(AttackKind.CLOSE), events)
         finish_action(game, state, figure, events)
 
+    @handles(ActionKind.RANGED)
     def ranged(self, game, state, action, events):
         declare_ranged(game, state, state.selected, action.cell, events)
 
+    @handles(ActionKind.SMASH)
     def smash(self, game, state, action, events):
         figure = state.selected
         _, is_close = terrain_targets(game, state, figure)
@@ -99,6 +89,7 @@ class AttackHandlers(Rule):
         break_square(game, state, figure, action.cell, damage, events)
         finish_action(game, state, figure, events)
 
+    @handles(*WALL_PLANES)
     def wall(self, game, state, action, events):
         figure = state.selected
         side = WALL_PLANES.index(action.kind)
@@ -119,6 +110,7 @@ class AttackHandlers(Rule):
         )
         finish_action(game, state, figure, events)
 
+    @handles(*POWER_PLANES)
     def use_power(self, game, state, action, events):
         figure = state.selected
         for effect in power_actions(game, state, figure):
@@ -278,14 +270,13 @@ def fire(
 class Targets(Rule):
     """HC-4.24: another target (up to the figure's bolts) or fire at those declared."""
 
-    handlers = {"ranged": "add", "fire": "fire"}
-
     def mask(self, game, state, legal):
         legal.cells(
             "ranged", [int(state.cell[t]) for t in more_targets(game, state, state.selected)]
         )
-        legal.special("fire")
+        legal.special(ActionKind.FIRE)
 
+    @handles(ActionKind.RANGED)
     def add(self, game, state, action, events):
         figure = state.selected
         target = int(state.occupant[action.cell])
@@ -295,6 +286,7 @@ class Targets(Rule):
         if len(state.targets) >= game.bolts[figure] or not more_targets(game, state, figure):
             fire(game, state, figure, events)
 
+    @handles(ActionKind.FIRE)
     def fire(self, game, state, action, events):
         fire(game, state, state.selected, events)
 
@@ -306,5 +298,5 @@ def hurl_object(
     sets the damage and is destroyed, hit or miss; no +1 for hindering."""
     target = int(state.occupant[cell])
     state.objects[obj] = GONE
-    spec = AttackSpec("ranged", damage=throw_damage(game, obj))
+    spec = AttackSpec(AttackKind.RANGED, damage=throw_damage(game, obj))
     resolve_attack(game, state, figure, [target], spec, events)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from envs.core.events import Event
 from envs.core.hooks import TURN_START
+from envs.heroclix.combat.attack import DamageKind
 from envs.heroclix.combat.resolve import damage_recipient, deal_damage
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.powers.hooks import FREE_MOVE, HOOKS, LASTING, NO_PUSHING_DAMAGE, has_trait
@@ -79,12 +80,12 @@ def give_token(
         return
     if exhausted:
         events.append(Event("exhausted", f"{game.label(figure)} acts exhausted", state.seat))
-        deal_damage(game, state, figure, 1, "exhausted", figure, events)
+        deal_damage(game, state, figure, 1, DamageKind.EXHAUSTED, figure, events)
     elif pushed:
         events.append(Event("push", f"{game.label(figure)} is pushed", state.seat))
         if not has_trait(game.powers(state, figure), NO_PUSHING_DAMAGE):
-            taker = damage_recipient(game, state, figure, 1, "pushing")  # P-DEF-7 flag
-            deal_damage(game, state, taker, 1, "pushing", figure, events)
+            taker = damage_recipient(game, state, figure, 1, DamageKind.PUSHING)  # P-DEF-7 flag
+            deal_damage(game, state, taker, 1, DamageKind.PUSHING, figure, events)
 
 
 def end_turn(game: HeroclixBase, state: State, events: list[Event]) -> None:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from envs.core.events import Event
 from envs.core.flow import PhaseRule
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.state import Phase, State
 
 KINDS = ("mastermind", "probability", "knockback")
@@ -105,14 +105,18 @@ def describe_request(game: HeroclixBase, state: State) -> str:
 def interrupt_action_name(game: HeroclixBase, state: State, decoded) -> str:
     kind, _, figure, amount, *_ = state.interrupt
     if kind == PROBABILITY:
-        return f"reroll the {amount}" if decoded.kind == "reroll" else f"let the {amount} stand"
+        return (
+            f"reroll the {amount}"
+            if decoded.kind == ActionKind.REROLL
+            else f"let the {amount} stand"
+        )
     if kind == KNOCKBACK:
         return (
             f"{game.label(figure)} rolls back {amount}"
-            if decoded.kind == "accept"
+            if decoded.kind == ActionKind.ACCEPT
             else f"{game.label(figure)} holds its ground"
         )
-    if decoded.kind == "decline":
+    if decoded.kind == ActionKind.DECLINE:
         return f"{game.label(figure)} takes the {amount}"
     return (
         f"transfer {amount} from {game.label(figure)} to {game.who(state, decoded.cell)} "
@@ -125,12 +129,12 @@ class Interrupt(PhaseRule[HeroclixBase, State]):
 
     def mask(self, game, state, legal):
         if state.interrupt[0] == PROBABILITY:
-            legal.special("reroll")
+            legal.special(ActionKind.REROLL)
         elif state.interrupt[0] == KNOCKBACK:
-            legal.special("accept")
+            legal.special(ActionKind.ACCEPT)
         else:
-            legal.cells("target", state.interrupt[4:])
-        legal.special("decline")
+            legal.cells(ActionKind.TARGET, state.interrupt[4:])
+        legal.special(ActionKind.DECLINE)
 
     def apply(self, game, state, action, events):
         raise AssertionError("INTERRUPT answers are applied by apply_with_interrupts")

@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.events import Event
-from envs.core.flow import PhaseRule
+from envs.core.flow import PhaseRule, handles
 from envs.heroclix.data.maps import Terrain
 from envs.heroclix.dice import roll_2d6
-from envs.heroclix.game import EDGES, HeroclixBase
+from envs.heroclix.game import EDGES, ActionKind, HeroclixBase
 from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, SOAR, Phase, State
 
 Rule = PhaseRule[HeroclixBase, State]
@@ -55,14 +55,13 @@ def draftable(game: HeroclixBase, state: State, seat: int) -> list[int]:
 
 
 class Draft(Rule):
-    handlers = {"draft": "add", "done": "done"}
-
     def mask(self, game, state, legal):
         for kind in draftable(game, state, state.seat):
-            legal.slot("draft", kind)
+            legal.slot(ActionKind.DRAFT, kind)
         if state.drafted[game.owner == state.seat].any():
-            legal.special("done")
+            legal.special(ActionKind.DONE)
 
+    @handles(ActionKind.DRAFT)
     def add(self, game, state, action, events):
         slot = free_slot(game, state, state.seat, action.index)
         state.drafted[slot] = True
@@ -76,6 +75,7 @@ class Draft(Rule):
         if not draftable(game, state, state.seat):
             next_drafter(game, state, events)
 
+    @handles(ActionKind.DONE)
     def done(self, game, state, action, events):
         next_drafter(game, state, events)
 
@@ -119,7 +119,7 @@ def open_edges(game: HeroclixBase, state: State) -> list[int]:
 class Edge(Rule):
     def mask(self, game, state, legal):
         for k in open_edges(game, state):
-            legal.slot("edge", k)
+            legal.slot(ActionKind.EDGE, k)
 
     def apply(self, game, state, action, events):
         claim(game, state, state.seat, EDGES[action.index], events)
@@ -153,7 +153,7 @@ def object_squares(game: HeroclixBase, state: State) -> np.ndarray:
 
 class PlaceObject(Rule):
     def mask(self, game, state, legal):
-        legal.cells("place_object", object_squares(game, state).tolist())
+        legal.cells(ActionKind.PLACE_OBJECT, object_squares(game, state).tolist())
 
     def apply(self, game, state, action, events):
         obj = state.object_order[state.objects_placed]
@@ -203,18 +203,17 @@ def placement_squares(game: HeroclixBase, state: State, seat: int) -> np.ndarray
 
 
 class PlaceFigure(Rule):
-    handlers = {"place": "place", "place_soar": "place"}
-
     def mask(self, game, state, legal):
         squares = placement_squares(game, state, state.seat)
-        legal.cells("place", squares.tolist())
+        legal.cells(ActionKind.PLACE, squares.tolist())
         if game.flies(state, state.selected):  # HC-2.9; indoors a flyer starts hovering
-            legal.cells("place_soar", [int(c) for c in squares if not game.indoor[c]])
+            legal.cells(ActionKind.PLACE_SOAR, [int(c) for c in squares if not game.indoor[c]])
 
+    @handles(ActionKind.PLACE, ActionKind.PLACE_SOAR)
     def place(self, game, state, action, events):
         figure = state.selected
         game.move_figure_onto_map(state, figure, action.cell)
-        state.mode[figure] = SOAR if action.kind == "place_soar" else GROUND
+        state.mode[figure] = SOAR if action.kind == ActionKind.PLACE_SOAR else GROUND
         events.append(
             Event(
                 "place",

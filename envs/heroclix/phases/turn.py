@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from envs.core.actions import DecodedAction
 from envs.core.events import Event
-from envs.core.flow import GameOverPhase, PhaseRule
+from envs.core.flow import GameOverPhase, PhaseRule, handles
 from envs.heroclix.combat.objects import pick_up, pickup_squares, tk_destinations, tk_targets
 from envs.heroclix.combat.resolve import avoids_targeting
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.movement import (
     landing_squares_mask,
     mark_destinations,
@@ -47,29 +47,31 @@ Rule = PhaseRule[HeroclixBase, State]
 class Action(Rule):
     """HC-3.5: choose a figure that may act (HC-3.4, HC-3.17), pass, or end the turn."""
 
-    handlers = {"select": "choose", "pass": "pass_action", "end_turn": "end", "free": "free"}
-
     def mask(self, game, state, legal):
         legal.cells(
             "select",
             [int(state.cell[f]) for f in game.alive(state, state.seat) if game.can_act(state, f)],
         )
-        legal.special("pass")
-        legal.special("end_turn")
+        legal.special(ActionKind.PASS)
+        legal.special(ActionKind.END_TURN)
         offer_free_powers(game, state, legal)
 
+    @handles(ActionKind.FREE)
     def free(self, game, state, action, events):
         begin_free_power(game, state, action.cell)
 
+    @handles(ActionKind.SELECT)
     def choose(self, game, state, action, events):
         state.selected = int(state.occupant[action.cell])
         start_move(game, state, state.selected)
         state.phase = Phase.FIGURE
 
+    @handles(ActionKind.PASS)
     def pass_action(self, game, state, action, events):
         events.append(Event("pass", "pass", state.seat))
         finish_action(game, state, NO_FIGURE, events)
 
+    @handles(ActionKind.END_TURN)
     def end(self, game, state, action, events):
         events.append(
             Event("end_turn", f"{game.player_names[state.seat]} ends the turn", state.seat)
@@ -80,37 +82,29 @@ class Action(Rule):
 class Figure(AttackHandlers):
     """The chosen figure's action (HC-3.5) or a power's variant of one."""
 
-    handlers = {
-        "move": "move",
-        "soar": "move",
-        "break_away": "break_away",
-        "carry": "carry",
-        "pick_up": "pick_up",
-        "switch_off": "switch_off",
-        "power": "variant",
-        **AttackHandlers.attack_handlers,
-    }
-
     def mask(self, game, state, legal):
         figure = state.selected
         if needs_breakaway(game, state, figure):
-            legal.special("break_away")
+            legal.special(ActionKind.BREAK_AWAY)
         else:
             mark_destinations(game, state, legal, figure)
-            legal.cells("pick_up", pickup_squares(game, state, figure))
-        legal.cells("carry", carry_squares(game, state, figure))
+            legal.cells(ActionKind.PICK_UP, pickup_squares(game, state, figure))
+        legal.cells(ActionKind.CARRY, carry_squares(game, state, figure))
         options = self.mark_attacks(game, state, legal, figure)
         offer_variants(game, state, legal, figure, options)
         for column in game.switchable(state, figure):
-            legal.slot("switch_off", column)
+            legal.slot(ActionKind.SWITCH_OFF, column)
 
+    @handles(ActionKind.MOVE, ActionKind.SOAR)
     def move(self, game, state, action, events):
         state.action_kind = "move"
         arrive(game, state, state.selected, action, events)
 
+    @handles(ActionKind.POWER)
     def variant(self, game, state, action, events):
         begin_variant(game, state, action.index, events)
 
+    @handles(ActionKind.BREAK_AWAY)
     def break_away(self, game, state, action, events):
         figure = state.selected
         state.action_kind = "move"
@@ -120,6 +114,7 @@ class Figure(AttackHandlers):
         start_move(game, state, figure)
         state.phase = Phase.MOVE
 
+    @handles(ActionKind.CARRY)
     def carry(self, game, state, action, events):
         figure = state.selected
         state.action_kind = "move"
@@ -139,6 +134,7 @@ class Figure(AttackHandlers):
         start_move(game, state, figure)
         state.phase = Phase.MOVE
 
+    @handles(ActionKind.PICK_UP)
     def pick_up(self, game, state, action, events):
         figure = state.selected
         state.action_kind = "move"
@@ -146,6 +142,7 @@ class Figure(AttackHandlers):
         take(game, state, figure, action.cell, events)
         state.phase = Phase.MOVE
 
+    @handles(ActionKind.SWITCH_OFF)
     def switch_off(self, game, state, action, events):
         figure = state.selected
         state.power_off[figure, action.index] = True
@@ -210,15 +207,15 @@ class Move(Rule):
     """A move's destination after a breakaway, a pick-up or taking a passenger; another leg
     after a pick-up on the way (HC-6.6)."""
 
-    handlers = {"move": "move", "soar": "move", "pick_up": "pick_up"}
-
     def mask(self, game, state, legal):
         mark_destinations(game, state, legal, state.selected)
-        legal.cells("pick_up", pickup_squares(game, state, state.selected))
+        legal.cells(ActionKind.PICK_UP, pickup_squares(game, state, state.selected))
 
+    @handles(ActionKind.MOVE, ActionKind.SOAR)
     def move(self, game, state, action, events):
         arrive(game, state, state.selected, action, events)
 
+    @handles(ActionKind.PICK_UP)
     def pick_up(self, game, state, action, events):
         take(game, state, state.selected, action.cell, events)
 
@@ -226,12 +223,11 @@ class Move(Rule):
 class Pickup(Rule):
     """HC-6.6: pick up an object beside the square reached (and go on if speed is left)."""
 
-    handlers = {"pick_up": "pick_up", "end_move": "stop"}
-
     def mask(self, game, state, legal):
-        legal.cells("pick_up", pickup_squares(game, state, state.selected))
-        legal.special("end_move")
+        legal.cells(ActionKind.PICK_UP, pickup_squares(game, state, state.selected))
+        legal.special(ActionKind.END_MOVE)
 
+    @handles(ActionKind.PICK_UP)
     def pick_up(self, game, state, action, events):
         figure = state.selected
         take(game, state, figure, action.cell, events)
@@ -240,6 +236,7 @@ class Pickup(Rule):
         else:
             state.phase = Phase.MOVE
 
+    @handles(ActionKind.END_MOVE)
     def stop(self, game, state, action, events):
         end_move(game, state, state.selected, events)
 
@@ -248,7 +245,7 @@ class Drop(Rule):
     """HC-3.30: set the passenger down on an empty square adjacent to the carrier."""
 
     def mask(self, game, state, legal):
-        legal.cells("drop", drop_squares(game, state))
+        legal.cells(ActionKind.DROP, drop_squares(game, state))
 
     def apply(self, game, state, action, events):
         figure, passenger = state.selected, state.passenger
@@ -275,12 +272,11 @@ def drop_squares(game: HeroclixBase, state: State) -> list[int]:
 class Telekinesis(Rule):
     """HC-6.14 move the object (a move action) or HC-6.15 hurl it (a ranged action)."""
 
-    handlers = {"tk_move": "move_object", "tk_hurl": "hurl"}
-
     def mask(self, game, state, legal):
-        legal.cells("tk_move", tk_destinations(game, state, state.tk_object))
-        legal.cells("tk_hurl", tk_targets(game, state, state.selected, state.tk_object))
+        legal.cells(ActionKind.TK_MOVE, tk_destinations(game, state, state.tk_object))
+        legal.cells(ActionKind.TK_HURL, tk_targets(game, state, state.selected, state.tk_object))
 
+    @handles(ActionKind.TK_MOVE)
     def move_object(self, game, state, action, events):
         obj, figure = state.tk_object, state.selected
         state.action_kind = "move"  # HC-6.14: a move action
@@ -296,6 +292,7 @@ class Telekinesis(Rule):
         )
         finish_action(game, state, figure, events)
 
+    @handles(ActionKind.TK_HURL)
     def hurl(self, game, state, action, events):
         if avoids_targeting(game, state, state.selected, int(state.occupant[action.cell]), events):
             return  # P-DMG-7: the object stays; move it or hurl it at another

@@ -29,15 +29,9 @@ from __future__ import annotations
 from envs.core.events import Event
 from envs.core.hooks import AFTER_ATTACK, EXTRA_ACTIONS
 from envs.core.tokens import GONE
+from envs.heroclix.combat.attack import AttackKind, AttackResult, AttackSpec, DamageKind
 from envs.heroclix.combat.objects import telekinesis_objects
-from envs.heroclix.combat.resolve import (
-    AttackResult,
-    AttackSpec,
-    avoids_targeting,
-    deal_damage,
-    heal,
-    resolve_attack,
-)
+from envs.heroclix.combat.resolve import avoids_targeting, deal_damage, heal, resolve_attack
 from envs.heroclix.combat.targets import throw_damage, throw_targets
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.powers.hooks import HOOKS
@@ -113,7 +107,7 @@ class Support(PowerAction):
             )
         )
         if total == 2:  # critical miss: no heal, 1 click to the supporter [impl]
-            deal_damage(game, state, figure, 1, "critical_miss", figure, events)
+            deal_damage(game, state, figure, 1, DamageKind.CRITICAL_MISS, figure, events)
         elif total == 12 or total + game.attack_value(state, figure) >= self.defense(
             game, state, friend
         ):
@@ -168,7 +162,7 @@ class Throw(PowerAction):
             state,
             figure,
             [target],
-            AttackSpec("ranged", damage=throw_damage(game, obj)),
+            AttackSpec(AttackKind.RANGED, damage=throw_damage(game, obj)),
             events,
             hindered=hindered,
         )

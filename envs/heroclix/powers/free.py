@@ -26,7 +26,7 @@ from envs.core.flow import LegalMask
 from envs.heroclix.combat.resolve import after_click
 from envs.heroclix.combat.targets import within_sight
 from envs.heroclix.dials import COLUMNS
-from envs.heroclix.game import PERPLEX_SLOTS, PERPLEX_STATS, HeroclixBase
+from envs.heroclix.game import PERPLEX_SLOTS, PERPLEX_STATS, ActionKind, HeroclixBase
 from envs.heroclix.phases.endings import clear_decision
 from envs.heroclix.powers.hooks import FREE_ACTIONS, HOOKS, LASTING, UNCOUNTERABLE, has_trait
 from envs.heroclix.powers.variant_base import Variant
@@ -47,7 +47,7 @@ def offer_free_powers(game: HeroclixBase, state: State, legal: LegalMask) -> Non
             if HOOKS.has(FREE_ACTIONS, key) and HOOKS.get(FREE_ACTIONS, key).targets(
                 game, state, figure
             ):
-                legal.cells("free", [int(state.cell[figure])])
+                legal.cells(ActionKind.FREE, [int(state.cell[figure])])
 
 
 def begin_free_power(game: HeroclixBase, state: State, cell: int) -> None:
@@ -74,7 +74,9 @@ class FreePower(Variant):
     def mask(self, game, state, legal):
         figure = state.selected
         if state.variant_stage == 0:
-            legal.cells("target", [int(state.cell[f]) for f in self.targets(game, state, figure)])
+            legal.cells(
+                ActionKind.TARGET, [int(state.cell[f]) for f in self.targets(game, state, figure)]
+            )
         else:
             self.mark_choices(game, state, legal, state.targets[0])
 
@@ -88,7 +90,7 @@ class FreePower(Variant):
         end_free_power(state, figure)
 
     def describe(self, game, state, decoded):
-        if decoded.kind == "target":
+        if decoded.kind == ActionKind.TARGET:
             return (
                 f"{self.title} {game.label(state.selected)} -> "
                 f"{game.who(state, decoded.cell)} {game.cell_label(decoded.cell)}"
@@ -119,12 +121,12 @@ class Outwit(FreePower):
 
     def mark_choices(self, game, state, legal, target):
         for column in self.counterable(game, state, target):
-            legal.slot("counter", column)
+            legal.slot(ActionKind.COUNTER, column)
         if state.mode[target] == SOAR:
-            legal.special("force_hover")
+            legal.special(ActionKind.FORCE_HOVER)
 
     def choose(self, game, state, figure, target, action, events):
-        if action.kind == "force_hover":
+        if action.kind == ActionKind.FORCE_HOVER:
             state.mode[target] = GROUND
             events.append(
                 Event(
@@ -149,7 +151,7 @@ class Outwit(FreePower):
         after_click(game, state, target, events)  # HC-6.10 and markers, as if the dial turned
 
     def choice_name(self, decoded):
-        if decoded.kind == "force_hover":
+        if decoded.kind == ActionKind.FORCE_HOVER:
             return "force to hover"
         return f"counter the {COLUMNS[decoded.index]} power"
 
@@ -163,7 +165,7 @@ class Perplex(FreePower):
 
     def mark_choices(self, game, state, legal, target):
         for slot in range(len(PERPLEX_SLOTS)):
-            legal.slot("perplex", slot)
+            legal.slot(ActionKind.PERPLEX, slot)
 
     def choose(self, game, state, figure, target, action, events):
         stat, delta = action.index // 2, (1 if action.index % 2 == 0 else -1)

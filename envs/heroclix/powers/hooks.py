@@ -27,7 +27,7 @@ point                combine   used for
 ``variants``         lookup    power variants of the four actions (Charge, Flurry, ...),
                                chosen on their own slot then played in the VARIANT phase:
                                :mod:`envs.heroclix.powers.variant_base`, :mod:`envs.heroclix.powers.variants`,
-                               :mod:`envs.heroclix.powers.markers`
+                               :mod:`envs.heroclix.powers.move_variants`, :mod:`envs.heroclix.powers.markers`
 ``free_actions``     lookup    powers used in the ACTION phase without an action (Outwit,
                                Perplex): :mod:`envs.heroclix.powers.free`
 ``lasting``          each      (universal) ends lasting effects (markers, countered powers,
@@ -40,6 +40,8 @@ Adding a power is registering its effect under its key; the engine's flow stays 
 """
 
 from __future__ import annotations
+
+from typing import Final, NewType
 
 from envs.core.hooks import (
     DAMAGE_TAKEN,
@@ -63,38 +65,65 @@ HOOKS = HookRegistry(
     + (TRAITS, REDUCTION_ROLL, EVADES, AVOIDS_TARGET, VARIANTS, FREE_ACTIONS, LASTING),
 )
 
-# Trait names asked at TRAITS.
-AUTO_BREAKAWAY = "auto_breakaway"  # breaks away without a roll (R-10, R-11)
-IGNORES_HINDERING = "ignores_hindering"  # hindering neither stops nor halves it (R-10, R-11)
-CLIMBS = "climbs"  # changes level anywhere, not only by stairs or ladder (R-10, R-11)
-CROSSES_BLOCKING_OUTDOORS = "crosses_blocking_outdoors"  # walls and blocking, outdoors (R-10)
-CROSSES_BLOCKING_INDOORS = "crosses_blocking_indoors"  # ... indoors too (HC-5.4, R-11)
-PASSES_FIGURES = "passes_figures"  # moves through occupied squares (R-11)
-CLOSE_ANY_LEVEL = "close_any_level"  # close combat with a target at another level (P-SPD-2)
-PICKS_UP_OBJECTS = "picks_up_objects"  # holds, strikes with and throws objects (HC-6.5)
-MOVES_OBJECTS = "moves_objects"  # moves and hurls objects (HC-6.13)
-SLIPPERY = "slippery"  # breaks away on 2-6; enemies leaving it need a 6 (P-SPD-7)
-NO_KNOCKBACK = "no_knockback"  # never knocked back, not Force Blasted (P-SPD-5)
-HIDDEN_BY_HINDERING = "hidden_by_hindering"  # a hindered line of fire to it is blocked (P-SPD-10)
-NO_PUSHING_DAMAGE = "no_pushing_damage"  # pushing gives the token, not the click (P-DEF-8)
-LENDS_DEFENSE = "lends_defense"  # adjacent friends may use its defense value (P-DEF-3)
-NO_RANGED = "no_ranged"  # makes no ranged attack of any kind (P-DMG-2)
-NOT_CARRIED = "not_carried"  # may not be carried (P-DMG-2)
-NOT_CONTROLLED = "not_controlled"  # may not be targeted by Mind Control (P-DMG-2)
-ENHANCES_RANGED = "enhances_ranged"  # +1 damage to adjacent friends' ranged attacks (P-DMG-5)
-GROUNDED = "grounded"  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
-UNCOUNTERABLE = "uncounterable"  # Outwit cannot counter it (P-SPD-4)
-TRANSFERS_DAMAGE = "transfers_damage"  # may pass its damage to a lesser friend (P-DEF-7)
-REROLLS = "rerolls"  # may have rolls near it rerolled (P-DMG-6, flag probability_control)
+# Trait names asked at TRAITS: a Trait is a typed name, so has_trait takes no stray string.
+Trait = NewType("Trait", str)
+AUTO_BREAKAWAY: Final = Trait("auto_breakaway")  # breaks away without a roll (R-10, R-11)
+IGNORES_HINDERING: Final = Trait(
+    "ignores_hindering"
+)  # hindering neither stops nor halves it (R-10, R-11)
+CLIMBS: Final = Trait("climbs")  # changes level anywhere, not only by stairs or ladder (R-10, R-11)
+CROSSES_BLOCKING_OUTDOORS: Final = Trait(
+    "crosses_blocking_outdoors"
+)  # walls and blocking, outdoors (R-10)
+CROSSES_BLOCKING_INDOORS: Final = Trait(
+    "crosses_blocking_indoors"
+)  # ... indoors too (HC-5.4, R-11)
+PASSES_FIGURES: Final = Trait("passes_figures")  # moves through occupied squares (R-11)
+CLOSE_ANY_LEVEL: Final = Trait(
+    "close_any_level"
+)  # close combat with a target at another level (P-SPD-2)
+PICKS_UP_OBJECTS: Final = Trait(
+    "picks_up_objects"
+)  # holds, strikes with and throws objects (HC-6.5)
+MOVES_OBJECTS: Final = Trait("moves_objects")  # moves and hurls objects (HC-6.13)
+SLIPPERY: Final = Trait("slippery")  # breaks away on 2-6; enemies leaving it need a 6 (P-SPD-7)
+NO_KNOCKBACK: Final = Trait("no_knockback")  # never knocked back, not Force Blasted (P-SPD-5)
+HIDDEN_BY_HINDERING: Final = Trait(
+    "hidden_by_hindering"
+)  # a hindered line of fire to it is blocked (P-SPD-10)
+NO_PUSHING_DAMAGE: Final = Trait(
+    "no_pushing_damage"
+)  # pushing gives the token, not the click (P-DEF-8)
+LENDS_DEFENSE: Final = Trait(
+    "lends_defense"
+)  # adjacent friends may use its defense value (P-DEF-3)
+NO_RANGED: Final = Trait("no_ranged")  # makes no ranged attack of any kind (P-DMG-2)
+NOT_CARRIED: Final = Trait("not_carried")  # may not be carried (P-DMG-2)
+NOT_CONTROLLED: Final = Trait("not_controlled")  # may not be targeted by Mind Control (P-DMG-2)
+ENHANCES_RANGED: Final = Trait(
+    "enhances_ranged"
+)  # +1 damage to adjacent friends' ranged attacks (P-DMG-5)
+GROUNDED: Final = Trait("grounded")  # a flyer that counts as a non-flyer while it shows (P-SPD-4)
+UNCOUNTERABLE: Final = Trait("uncounterable")  # Outwit cannot counter it (P-SPD-4)
+TRANSFERS_DAMAGE: Final = Trait(
+    "transfers_damage"
+)  # may pass its damage to a lesser friend (P-DEF-7)
+REROLLS: Final = Trait(
+    "rerolls"
+)  # may have rolls near it rerolled (P-DMG-6, flag probability_control)
 # team abilities (teams.yaml, envs/heroclix/RULES.md TA): effects among a figure's powers
 # only with the team_abilities option
-FREE_MOVE = "free_move"  # its move action uses none of the player's actions (TA-AVG, TA-BRO)
-LENDS_DEFENSE_TEAM = "lends_defense_team"  # members use each other's defense (TA-DEF)
-RALLIES = "rallies"  # heals 1 when another member is KO'd (TA-FF)
-AIMS_FOR_FRIENDS = "aims_for_friends"  # -1 defense to a friend's ranged target (TA-HYD)
-ACTS_EXHAUSTED = "acts_exhausted"  # may act with 2 tokens, for 1 click (TA-MOE)
-RETALIATES = "retaliates"  # an attacker that damages it takes 1 (TA-MYS)
-LENDS_ATTACK = "lends_attack"  # members attack with each other's attack value (TA-SS)
+FREE_MOVE: Final = Trait(
+    "free_move"
+)  # its move action uses none of the player's actions (TA-AVG, TA-BRO)
+LENDS_DEFENSE_TEAM: Final = Trait("lends_defense_team")  # members use each other's defense (TA-DEF)
+RALLIES: Final = Trait("rallies")  # heals 1 when another member is KO'd (TA-FF)
+AIMS_FOR_FRIENDS: Final = Trait(
+    "aims_for_friends"
+)  # -1 defense to a friend's ranged target (TA-HYD)
+ACTS_EXHAUSTED: Final = Trait("acts_exhausted")  # may act with 2 tokens, for 1 click (TA-MOE)
+RETALIATES: Final = Trait("retaliates")  # an attacker that damages it takes 1 (TA-MYS)
+LENDS_ATTACK: Final = Trait("lends_attack")  # members attack with each other's attack value (TA-SS)
 
 _LEAP_CLIMB = frozenset(
     {AUTO_BREAKAWAY, IGNORES_HINDERING, CLIMBS, CROSSES_BLOCKING_OUTDOORS, CLOSE_ANY_LEVEL}
@@ -118,7 +147,7 @@ def _traits(key: str, traits: frozenset[str]) -> None:
 _traits("leap_climb", _LEAP_CLIMB)  # P-SPD-2 / R-10
 _traits("phasing", _PHASING)  # P-SPD-3 / R-11
 _traits("earthbound", frozenset({GROUNDED, UNCOUNTERABLE}))  # P-SPD-4 (landing: combat.after_click)
-_traits("charge", frozenset({NO_KNOCKBACK}))  # P-SPD-5 (its action: powers.variants)
+_traits("charge", frozenset({NO_KNOCKBACK}))  # P-SPD-5 (its action: powers.move_variants)
 _traits("plasticity", frozenset({SLIPPERY}))  # P-SPD-7
 _traits("stealth", frozenset({HIDDEN_BY_HINDERING}))  # P-SPD-10
 _traits("super_strength", frozenset({PICKS_UP_OBJECTS}))  # P-ATT-5 / R-8
@@ -181,7 +210,7 @@ def shape_change(game, state, attacker: int, target: int) -> bool:
     return game.roll_for(state, target)[0] >= SHAPE_CHANGE_ON
 
 
-def has_trait(powers: tuple[str, ...], trait: str) -> bool:
+def has_trait(powers: tuple[str, ...], trait: Trait) -> bool:
     return HOOKS.any(TRAITS, trait, keys=powers)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from envs.core.events import Event
 from envs.heroclix.combat.targets import fire_snapshot
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.phases.endings import finish_action
 from envs.heroclix.powers.hooks import HOOKS, LASTING
 from envs.heroclix.powers.variant_base import Variant, register_variant
@@ -79,13 +79,13 @@ class MarkerVariant(Variant):
         return bool(self.squares(game, state, figure))
 
     def mask(self, game, state, legal):
-        legal.cells("marker", self.squares(game, state, state.selected))
+        legal.cells(ActionKind.MARKER, self.squares(game, state, state.selected))
         if state.variant_stage:
-            legal.special("end_action")
+            legal.special(ActionKind.END_ACTION)
 
     def apply(self, game, state, action, events):
         figure = state.selected
-        if action.kind == "end_action":
+        if action.kind == ActionKind.END_ACTION:
             finish_action(game, state, figure, events)
             return
         self.place(game, state, figure, action.cell)
@@ -106,7 +106,7 @@ class MarkerVariant(Variant):
         self.layer_of(state)[cell] = figure
 
     def describe(self, game, state, decoded):
-        if decoded.kind == "marker":
+        if decoded.kind == ActionKind.MARKER:
             where = game.cell_label(decoded.cell)
             return f"{self.title} {game.label(state.selected)} marker {where}"
         return super().describe(game, state, decoded)

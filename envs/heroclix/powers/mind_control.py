@@ -16,9 +16,10 @@ chosen by the attacker's seat (envs/heroclix/RULES.md P-SPD-6).
 from __future__ import annotations
 
 from envs.core.events import Event
-from envs.heroclix.combat.resolve import AttackResult, AttackSpec, avoids_targeting, deal_damage
+from envs.heroclix.combat.attack import AttackResult, AttackSpec, DamageKind
+from envs.heroclix.combat.resolve import avoids_targeting, deal_damage
 from envs.heroclix.combat.targets import close_targets, shots
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.movement import start_move
 from envs.heroclix.phases.attacks import close_attack, declare_ranged
 from envs.heroclix.phases.endings import clear_decision, finish_action, give_token
@@ -56,12 +57,12 @@ class MindControl(Variant):
 
     def mask(self, game, state, legal):
         figure = state.selected
-        legal.cells("close", cells_of(state, self.close_options(game, state, figure)))
-        legal.cells("ranged", cells_of(state, self.shootable(game, state, figure)))
+        legal.cells(ActionKind.CLOSE, cells_of(state, self.close_options(game, state, figure)))
+        legal.cells(ActionKind.RANGED, cells_of(state, self.shootable(game, state, figure)))
 
     def apply(self, game, state, action, events):
         figure = state.selected
-        if action.kind == "ranged":
+        if action.kind == ActionKind.RANGED:
             if not declare_ranged(game, state, figure, action.cell, events):
                 back_to_figure(state)
             return
@@ -105,7 +106,7 @@ def next_controlled(game: HeroclixBase, state: State, events: list[Event]) -> No
     clicks = state.mind_points // POINTS_PER_CLICK
     state.controlled_next, state.mind_source, state.mind_points = [], NO_FIGURE, 0
     if clicks:
-        deal_damage(game, state, source, clicks, "mind_control", source, events)
+        deal_damage(game, state, source, clicks, DamageKind.MIND_CONTROL, source, events)
     finish_action(game, state, source, events)
 
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.events import Event
-from envs.heroclix.combat.resolve import AttackSpec, avoids_targeting, resolve_attack
+from envs.heroclix.combat.attack import AttackKind, AttackSpec
+from envs.heroclix.combat.resolve import avoids_targeting, resolve_attack
 from envs.heroclix.combat.targets import SIGHT_REACH, close_targets, fire_snapshot
+from envs.heroclix.game import ActionKind
 from envs.heroclix.phases.endings import finish_action
 from envs.heroclix.powers.hooks import MOVES_OBJECTS, has_trait
 from envs.heroclix.powers.variant_base import Variant, back_to_figure, cells_of, register_variant
@@ -84,20 +86,20 @@ class TelekinesisFigures(Variant):
     def mask(self, game, state, legal):
         figure = state.selected
         if state.variant_stage == 0:
-            legal.cells("target", cells_of(state, self.friends(game, state, figure)))
-            legal.cells("close", cells_of(state, self.foes(game, state, figure)))
+            legal.cells(ActionKind.TARGET, cells_of(state, self.friends(game, state, figure)))
+            legal.cells(ActionKind.CLOSE, cells_of(state, self.foes(game, state, figure)))
         else:
-            legal.cells("tk_move", self.squares(game, state, figure))
+            legal.cells(ActionKind.TK_MOVE, self.squares(game, state, figure))
 
     def apply(self, game, state, action, events):
         figure = state.selected
         if state.variant_stage == 0:
             target = int(state.occupant[action.cell])
-            if action.kind == "close":  # option 1: an attack for no damage first
+            if action.kind == ActionKind.CLOSE:  # option 1: an attack for no damage first
                 if avoids_targeting(game, state, figure, target, events):
                     back_to_figure(state)
                     return
-                spec = AttackSpec("close", power=self.key, deals_damage=False)
+                spec = AttackSpec(AttackKind.CLOSE, power=self.key, deals_damage=False)
                 result = resolve_attack(game, state, figure, [target], spec, events)
                 if (
                     target not in result.hits

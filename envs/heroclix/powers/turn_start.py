@@ -21,6 +21,7 @@ from typing import Protocol, cast
 
 from envs.core.events import Event
 from envs.core.hooks import TURN_START
+from envs.heroclix.combat.attack import DamageKind
 from envs.heroclix.combat.resolve import deal_damage
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.powers.hooks import HOOKS
@@ -84,4 +85,4 @@ def poison(game: HeroclixBase, state: State, figure: int, events: list[Event]) -
             )
         )
     for victim in victims:
-        deal_damage(game, state, victim, POISON_DAMAGE, "poison", figure, events)
+        deal_damage(game, state, victim, POISON_DAMAGE, DamageKind.POISON, figure, events)

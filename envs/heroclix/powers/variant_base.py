@@ -27,9 +27,10 @@ from __future__ import annotations
 from envs.core.actions import DecodedAction
 from envs.core.events import Event
 from envs.core.flow import LegalMask, PhaseRule
-from envs.heroclix.combat.resolve import AttackSpec, avoids_targeting
+from envs.heroclix.combat.attack import AttackKind, AttackSpec
+from envs.heroclix.combat.resolve import avoids_targeting
 from envs.heroclix.combat.targets import close_targets, ranged_targets
-from envs.heroclix.game import HeroclixBase
+from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.movement import needs_breakaway, roll_breakaway
 from envs.heroclix.phases.attacks import AttackOptions, close_attack, declare_ranged
 from envs.heroclix.phases.endings import finish_action
@@ -66,7 +67,7 @@ class Variant:
 
     def spec(self, game: HeroclixBase, state: State, figure: int) -> AttackSpec:
         """The attack it makes (for TARGETS' ``fire``)."""
-        return AttackSpec(self.action, power=self.key)
+        return AttackSpec(AttackKind(self.action), power=self.key)
 
     def after_fire(self, game: HeroclixBase, state: State, figure: int, result, events) -> bool:
         """After its ranged attack was fired: True when the variant goes on (the action is
@@ -85,19 +86,19 @@ class Variant:
         """The name of one of its actions in the VARIANT phase."""
         figure = state.selected
         mover = game.label(figure)
-        if decoded.kind == "end_action":
+        if decoded.kind == ActionKind.END_ACTION:
             return f"end {self.title}"
         where = game.cell_label(decoded.cell)
-        if decoded.kind in ("move", "soar"):
+        if decoded.kind in (ActionKind.MOVE, ActionKind.SOAR):
             start = game.cell_label(int(state.cell[figure]))
             return f"{self.title} {mover} {start}->{where}" + (
-                " soaring" if decoded.kind == "soar" else ""
+                " soaring" if decoded.kind == ActionKind.SOAR else ""
             )
-        if decoded.kind in ("close", "ranged", "target"):
+        if decoded.kind in (ActionKind.CLOSE, ActionKind.RANGED, ActionKind.TARGET):
             return f"{self.title} {mover} -> {game.who(state, decoded.cell)} {where}"
-        if decoded.kind == "tk_move":
+        if decoded.kind == ActionKind.TK_MOVE:
             return f"{self.title} {mover}: {game.label(state.targets[0])} to {where}"
-        if decoded.kind == "smash":
+        if decoded.kind == ActionKind.SMASH:
             return f"{self.title} {mover} smashes {where}"
         return f"{self.title} {mover} breaks the {decoded.kind[-1].upper()} wall of {where}"
 
@@ -120,7 +121,7 @@ def offer_variants(
         if HOOKS.has(VARIANTS, key) and HOOKS.get(VARIANTS, key).offered(
             game, state, figure, options
         ):
-            legal.slot("power", game.variant_index[key])
+            legal.slot(ActionKind.POWER, game.variant_index[key])
 
 
 def begin_variant(game: HeroclixBase, state: State, index: int, events: list[Event]) -> None:
@@ -160,7 +161,7 @@ class CloseVariant(Variant):
         return bool(options.close)
 
     def mask(self, game, state, legal):
-        legal.cells("close", cells_of(state, close_targets(game, state, state.selected)))
+        legal.cells(ActionKind.CLOSE, cells_of(state, close_targets(game, state, state.selected)))
 
     def apply(self, game, state, action, events):
         figure = state.selected
@@ -190,7 +191,7 @@ class RangedVariant(Variant):
         return False
 
     def mask(self, game, state, legal):
-        legal.cells("ranged", cells_of(state, self.shootable(game, state, state.selected)))
+        legal.cells(ActionKind.RANGED, cells_of(state, self.shootable(game, state, state.selected)))
 
     def apply(self, game, state, action, events):
         if not declare_ranged(

@@ -18,7 +18,7 @@ from envs.core.scene import Scene
 from envs.core.textboard import text_grid
 from envs.heroclix.data.maps import Terrain
 from envs.heroclix.dials import COLUMNS, MAX_COPIES
-from envs.heroclix.game import EDGES, HeroclixBase
+from envs.heroclix.game import EDGES, ActionKind, HeroclixBase
 from envs.heroclix.phases.interrupts import interrupt_action_name
 from envs.heroclix.powers.catalog import POWERS
 from envs.heroclix.powers.hooks import GROUNDED, has_trait
@@ -340,17 +340,17 @@ class ClixView:
             return interrupt_action_name(game, state, decoded)
         if not decoded.on_cell:
             if (
-                decoded.kind == "power"
+                decoded.kind == ActionKind.POWER
             ):  # a power's variant of the action (envs.heroclix.powers.variant_base)
                 return (
                     f"{game.variant_keys[decoded.index].replace('_', ' ')} "
                     f"{game.label(state.selected)}"
                 )
-            if decoded.kind == "switch_off":
+            if decoded.kind == ActionKind.SWITCH_OFF:
                 return f"switch off {COLUMNS[decoded.param]} power"
-            if decoded.kind == "draft":
+            if decoded.kind == ActionKind.DRAFT:
                 return f"draft {game.scenario.pool[decoded.index].name}"
-            if decoded.kind == "edge":
+            if decoded.kind == ActionKind.EDGE:
                 return f"take the {EDGES[decoded.index]} edge"
             return decoded.name.replace("_", " ")
         cell = decoded.cell

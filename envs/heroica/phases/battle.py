@@ -8,18 +8,20 @@ movement roll and MONSTER_MOVE (step by step) -> [MONSTER_FORWARD (HE-20.5)] -> 
 from __future__ import annotations
 
 from envs.core.actions import DecodedAction
-from envs.core.flow import LegalMask, PhaseRule
+from envs.core.flow import LegalMask, PhaseRule, handles
 from envs.core.game import Event
 from envs.heroica.dice import MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
 from envs.heroica.fights import start_move_back
-from envs.heroica.game import HeroicaBase
+from envs.heroica.game import ActionKind, HeroicaBase
 from envs.heroica.moves import monster_available, monster_forward_steps, monster_steps, roll
 from envs.heroica.state import Phase, State
 
 
 class MonsterSelect(PhaseRule[HeroicaBase, State]):
     def mask(self, game, state, legal: LegalMask) -> None:
-        legal.cells("target", [int(c) for c in (game.is_monster[state.piece]).nonzero()[0]])
+        legal.cells(
+            ActionKind.TARGET, [int(c) for c in (game.is_monster[state.piece]).nonzero()[0]]
+        )
 
     def apply(self, game, state, action: DecodedAction, events: list[Event]) -> None:
         cell = action.cell
@@ -48,16 +50,16 @@ class MonsterSelect(PhaseRule[HeroicaBase, State]):
 
 
 class MonsterMove(PhaseRule[HeroicaBase, State]):
-    handlers = {"end_move": "end_move", "step": "step"}
-
     def mask(self, game, state, legal: LegalMask) -> None:
-        legal.special("end_move")
+        legal.special(ActionKind.END_MOVE)
         if state.steps_left > 0:
-            legal.cells("step", monster_steps(game, state, state.selected))
+            legal.cells(ActionKind.STEP, monster_steps(game, state, state.selected))
 
+    @handles(ActionKind.END_MOVE)
     def end_move(self, game, state, action, events) -> None:
         finish_move(game, state, events)
 
+    @handles(ActionKind.STEP)
     def step(self, game, state, action, events) -> None:
         cell = step_monster(game, state, action.cell, events)
         state.steps_left -= 1
@@ -71,7 +73,7 @@ class MonsterForward(PhaseRule[HeroicaBase, State]):
     """HE-20.5: the move ended on a monster or item: keep stepping to an available space."""
 
     def mask(self, game, state, legal: LegalMask) -> None:
-        legal.cells("step", monster_forward_steps(game, state))
+        legal.cells(ActionKind.STEP, monster_forward_steps(game, state))
 
     def apply(self, game, state, action, events) -> None:
         cell = step_monster(game, state, action.cell, events)
@@ -84,7 +86,7 @@ class MonsterFightChoose(PhaseRule[HeroicaBase, State]):
 
     def mask(self, game, state, legal: LegalMask) -> None:
         legal.cells(
-            "target",
+            ActionKind.TARGET,
             [
                 game.hero_cell(state, s)
                 for s in game.adjacent_heroes(state, state.selected, healing_ok=False)

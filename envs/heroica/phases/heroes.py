@@ -15,11 +15,11 @@ the Store (HE-12). The Monster Player's phases are in ``envs.heroica.phases.batt
 from __future__ import annotations
 
 from envs.core.actions import DecodedAction
-from envs.core.flow import LegalMask, PhaseRule
+from envs.core.flow import LegalMask, PhaseRule, handles
 from envs.core.game import Event
 from envs.heroica.dice import MOVE_VALUE, SHIELD
 from envs.heroica.fights import explore_rocks, fight, finish_move_back, move_back_options
-from envs.heroica.game import HeroicaBase
+from envs.heroica.game import ActionKind, HeroicaBase
 from envs.heroica.moves import finish_move, forward_steps, hero_enter, hero_steps, post_move, roll
 from envs.heroica.skills import effect_of
 from envs.heroica.state import NO_CELL, HeroField, Phase, State
@@ -28,8 +28,6 @@ from envs.heroica.state import NO_CELL, HeroField, Phase, State
 class HeroPhase(PhaseRule[HeroicaBase, State]):
     """A decision that may come up in a Hero's turn: a Life Potion is always offered to the
     Hero whose turn it is (HE-10.1: any decision point of your own turn)."""
-
-    handlers = {"drink_life": "drink_life"}
 
     def mask(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
         seat = state.seat
@@ -40,12 +38,13 @@ class HeroPhase(PhaseRule[HeroicaBase, State]):
             and hero[HeroField.LIFE_POTIONS] > 0
             and hero[HeroField.HEALTH] < game.max_health
         ):
-            legal.special("drink_life")
+            legal.special(ActionKind.DRINK_LIFE)
         self.options(game, state, legal)
 
     def options(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
         raise NotImplementedError
 
+    @handles(ActionKind.DRINK_LIFE)
     def drink_life(self, game, state, action, events) -> None:
         seat = state.seat
         state.heroes[seat, HeroField.LIFE_POTIONS] -= 1
@@ -54,8 +53,6 @@ class HeroPhase(PhaseRule[HeroicaBase, State]):
 
 class ShopPhase(HeroPhase):
     """START and END: the Store is open (HE-12.1, HE-12.5, HE-12.6, HE-19.2)."""
-
-    handlers = {**HeroPhase.handlers, "buy": "buy", "sell": "sell", "sell_scepter": "sell_scepter"}
 
     def options(self, game, state, legal: LegalMask) -> None:
         # One copy of each weapon; a Hero never holds two copies. Finite mode: a sale is
@@ -66,18 +63,19 @@ class ShopPhase(HeroPhase):
             bit = 1 << index
             if hero[HeroField.WEAPONS] & bit:
                 if game.store_can_pay(state, game.pieces.weapons[weapon].resale):
-                    legal.slot("sell", index)
+                    legal.slot(ActionKind.SELL, index)
             elif state.store_weapons & bit and gold >= game.pieces.weapons[weapon].price:
-                legal.slot("buy", index)
+                legal.slot(ActionKind.BUY, index)
         if hero[HeroField.SCEPTER] and game.store_can_pay(
             state, game.pieces.items["scepter"].resale
         ):
-            legal.special("sell_scepter")
+            legal.special(ActionKind.SELL_SCEPTER)
         self.turn_options(game, state, legal)
 
     def turn_options(self, game, state, legal: LegalMask) -> None:
         raise NotImplementedError
 
+    @handles(ActionKind.BUY)
     def buy(self, game, state, action, events) -> None:
         seat, index = state.seat, action.param
         weapon = game.pieces.weapons[game.weapon_ids[index]]
@@ -88,6 +86,7 @@ class ShopPhase(HeroPhase):
         state.store_weapons &= ~(1 << index)
         events.append(Event("shop", f"{game.player_names[seat]} buys the {weapon.name}", seat))
 
+    @handles(ActionKind.SELL)
     def sell(self, game, state, action, events) -> None:
         seat, index = state.seat, action.param
         state.heroes[seat, HeroField.WEAPONS] &= ~(1 << index)
@@ -100,6 +99,7 @@ class ShopPhase(HeroPhase):
             events,
         )
 
+    @handles(ActionKind.SELL_SCEPTER)
     def sell_scepter(self, game, state, action, events) -> None:
         state.heroes[state.seat, HeroField.SCEPTER] -= 1  # a sold Scepter leaves the game (HE-19.2)
         self._paid(game, state, "scepter", game.pieces.items["scepter"].resale, events)
@@ -117,19 +117,18 @@ class ShopPhase(HeroPhase):
 class Start(ShopPhase):
     """HE-4.2 (1)-(3): shop, potions, then a movement roll, a healing roll or a fight."""
 
-    handlers = {**ShopPhase.handlers, "roll": "roll", "target": "fight"}
-
     def turn_options(self, game, state, legal: LegalMask) -> None:
         seat = state.seat
         if state.heroes[seat, HeroField.HEALING]:
-            legal.special("roll")  # HE-9.2 healing roll
+            legal.special(ActionKind.ROLL)  # HE-9.2 healing roll
             return
         monsters = game.adjacent_monsters(state, game.hero_cell(state, seat))
         if monsters:
-            legal.cells("target", monsters)  # HE-6.10 / HE-6.7
+            legal.cells(ActionKind.TARGET, monsters)  # HE-6.10 / HE-6.7
         else:
-            legal.special("roll")
+            legal.special(ActionKind.ROLL)
 
+    @handles(ActionKind.ROLL)
     def roll(self, game, state, action, events) -> None:
         seat = state.seat
         hero = state.heroes[seat]
@@ -150,6 +149,7 @@ class Start(ShopPhase):
         state.last_free_cell = here if game.hero_at(state, here, exclude=seat) < 0 else NO_CELL
         state.phase = Phase.MOVE
 
+    @handles(ActionKind.TARGET)
     def fight(self, game, state, action, events) -> None:
         fight(game, state, state.seat, action.cell, events)
 
@@ -157,11 +157,10 @@ class Start(ShopPhase):
 class End(ShopPhase):
     """HE-4.2 (4): shop, potions, end the turn."""
 
-    handlers = {**ShopPhase.handlers, "end_turn": "end_turn"}
-
     def turn_options(self, game, state, legal: LegalMask) -> None:
-        legal.special("end_turn")
+        legal.special(ActionKind.END_TURN)
 
+    @handles(ActionKind.END_TURN)
     def end_turn(self, game, state, action, events) -> None:
         game.end_turn(state, events)
 
@@ -170,46 +169,40 @@ class Move(HeroPhase):
     """HE-5: step by step; on a movement Shield before the first step, a ranged skill, the
     Staff, the Sword or the Scepter instead (HE-5.2, HE-19.3)."""
 
-    handlers = {
-        **HeroPhase.handlers,
-        "drink_speed": "drink_speed",
-        "end_move": "end_move",
-        "step": "step",
-        "use": "use",
-        "use_scepter": "use_scepter",
-    }
-
     def options(self, game, state, legal: LegalMask) -> None:
         seat = state.seat
         hero = state.heroes[seat]
         if hero[HeroField.SPEED_POTIONS] > 0:
-            legal.special("drink_speed")
-        legal.special("end_move")
+            legal.special(ActionKind.DRINK_SPEED)
+        legal.special(ActionKind.END_MOVE)
         if state.steps_left > 0:
-            legal.cells("step", hero_steps(game, state, int(hero[HeroField.CELL])))
+            legal.cells(ActionKind.STEP, hero_steps(game, state, int(hero[HeroField.CELL])))
         if state.die == SHIELD and state.steps_taken == 0:
             for source in range(len(game.source_names)):
                 if game.owns_source(state, seat, source):
                     skill = game.skill_of(seat, source)
                     effect = effect_of(skill)
                     if effect.timing == "ranged" and effect.usable(game, state, seat, skill):
-                        legal.slot("use", source)
+                        legal.slot(ActionKind.USE, source)
             if (
                 hero[HeroField.SCEPTER]
                 and scepter_takes(game, state, seat)
                 and game.empty_cells(state)
             ):
-                legal.special("use_scepter")
+                legal.special(ActionKind.USE_SCEPTER)
 
+    @handles(ActionKind.DRINK_SPEED)
     def drink_speed(self, game, state, action, events) -> None:
         seat = state.seat
         state.heroes[seat, HeroField.SPEED_POTIONS] -= 1
         state.steps_left += game.pieces.items["speed_potion"].steps  # HE-10.3
         events.append(Event("potion", f"{game.player_names[seat]} drinks a Speed Potion", seat))
 
+    @handles(ActionKind.END_MOVE)
     def end_move(self, game, state, action, events) -> None:
         finish_move(game, state, state.seat, events)
 
+    @handles(ActionKind.STEP)
     def step(self, game, state, action, events) -> None:
         outcome = hero_enter(game, state, state.seat, action.cell, events, counted=True)
         if outcome == "over":
@@ -217,9 +210,11 @@ class Move(HeroPhase):
         if outcome == "stop" or state.steps_left <= 0:
             finish_move(game, state, state.seat, events)
 
+    @handles(ActionKind.USE)
     def use(self, game, state, action, events) -> None:
         use_skill(game, state, action.param, events)
 
+    @handles(ActionKind.USE_SCEPTER)
     def use_scepter(self, game, state, action, events) -> None:
         state.phase = Phase.SCEPTER_TAKE
         events.append(
@@ -234,12 +229,11 @@ class Move(HeroPhase):
 class Forward(HeroPhase):
     """HE-5.6: the move ended on another Hero; keep stepping to a Hero-free space."""
 
-    handlers = {**HeroPhase.handlers, "step": "step"}
-
     def options(self, game, state, legal: LegalMask) -> None:
         seat = state.seat
-        legal.cells("step", forward_steps(game, state, game.hero_cell(state, seat), seat))
+        legal.cells(ActionKind.STEP, forward_steps(game, state, game.hero_cell(state, seat), seat))
 
+    @handles(ActionKind.STEP)
     def step(self, game, state, action, events) -> None:
         seat, cell = state.seat, action.cell
         if hero_enter(game, state, seat, cell, events, counted=False) == "over":
@@ -253,11 +247,12 @@ class Forward(HeroPhase):
 class FightChoose(HeroPhase):
     """HE-6.7: pick which adjacent monster to fight next."""
 
-    handlers = {**HeroPhase.handlers, "target": "fight"}
-
     def options(self, game, state, legal: LegalMask) -> None:
-        legal.cells("target", game.adjacent_monsters(state, game.hero_cell(state, state.seat)))
+        legal.cells(
+            ActionKind.TARGET, game.adjacent_monsters(state, game.hero_cell(state, state.seat))
+        )
 
+    @handles(ActionKind.TARGET)
     def fight(self, game, state, action, events) -> None:
         fight(game, state, state.seat, action.cell, events)
 
@@ -265,23 +260,23 @@ class FightChoose(HeroPhase):
 class FightShield(HeroPhase):
     """HE-6.2: a fight Shield: defeat the monster, or use a melee skill instead."""
 
-    handlers = {**HeroPhase.handlers, "defeat": "defeat", "use": "use"}
-
     def options(self, game, state, legal: LegalMask) -> None:
-        legal.special("defeat")
+        legal.special(ActionKind.DEFEAT)
         seat = state.seat
         for source in range(len(game.source_names)):
             if (
                 game.owns_source(state, seat, source)
                 and effect_of(game.skill_of(seat, source)).timing == "melee"
             ):
-                legal.slot("use", source)
+                legal.slot(ActionKind.USE, source)
 
+    @handles(ActionKind.DEFEAT)
     def defeat(self, game, state, action, events) -> None:
         game.defeat_monster(state, state.seat, state.fight_target, events)
         state.last_fight_won = True
         game.after_fight(state, events)
 
+    @handles(ActionKind.USE)
     def use(self, game, state, action, events) -> None:
         use_skill(game, state, action.param, events)
 
@@ -300,12 +295,11 @@ def use_skill(game: HeroicaBase, state: State, source: int, events: list[Event])
 class SkillTarget(HeroPhase):
     """A ranged skill or the Sword: pick the monster to defeat."""
 
-    handlers = {**HeroPhase.handlers, "target": "defeat"}
-
     def options(self, game, state, legal: LegalMask) -> None:
         skill = game.skill_of(state.seat, state.skill_source)
-        legal.cells("target", effect_of(skill).targets(game, state, state.seat, skill))
+        legal.cells(ActionKind.TARGET, effect_of(skill).targets(game, state, state.seat, skill))
 
+    @handles(ActionKind.TARGET)
     def defeat(self, game, state, action, events) -> None:
         seat = state.seat
         game.defeat_monster(state, seat, action.cell, events)
@@ -318,17 +312,16 @@ class SkillTarget(HeroPhase):
 class SkillStep(HeroPhase):
     """The optional single step of a skill (Barbarian HE-7.2, Sword HE-12.4), or stay."""
 
-    handlers = {**HeroPhase.handlers, "step": "step", "stay": "stay"}
-
     def options(self, game, state, legal: LegalMask) -> None:
         cells, may_stay = self._effect(game, state).steps(game, state, state.seat)
-        legal.cells("step", cells)
+        legal.cells(ActionKind.STEP, cells)
         if may_stay:
-            legal.special("stay")
+            legal.special(ActionKind.STAY)
 
     def _effect(self, game, state):
         return effect_of(game.skill_of(state.seat, state.skill_source))
 
+    @handles(ActionKind.STEP)
     def step(self, game, state, action, events) -> None:
         effect = self._effect(game, state)
         outcome = hero_enter(
@@ -343,6 +336,7 @@ class SkillStep(HeroPhase):
         if outcome != "over":
             effect.after_step(game, state, state.seat, True, events)
 
+    @handles(ActionKind.STAY)
     def stay(self, game, state, action, events) -> None:
         self._effect(game, state).after_step(game, state, state.seat, False, events)
 
@@ -350,14 +344,14 @@ class SkillStep(HeroPhase):
 class MoveBack(HeroPhase):
     """HE-6.9: choose where to move back to when several spaces qualify."""
 
-    handlers = {**HeroPhase.handlers, "step": "move_back"}
-
     def options(self, game, state, legal: LegalMask) -> None:
-        legal.cells("step", move_back_options(game, state, state.seat, state.move_back_from))
+        legal.cells(
+            ActionKind.STEP, move_back_options(game, state, state.seat, state.move_back_from)
+        )
 
+    @handles(ActionKind.STEP)
     def move_back(self, game, state, action, events) -> None:
-        finish_move_back(game, state, state.seat, action.cell, events)
-        if state.phase is Phase.GAME_OVER:
+        if finish_move_back(game, state, state.seat, action.cell, events):
             return
         state.seat = state.turn_seat
         if state.turn_seat == game.monster_seat:
@@ -369,11 +363,12 @@ class MoveBack(HeroPhase):
 class RocksChoose(HeroPhase):
     """HE-13.3: with several rocks adjacent, choose one to explore."""
 
-    handlers = {**HeroPhase.handlers, "target": "explore"}
-
     def options(self, game, state, legal: LegalMask) -> None:
-        legal.cells("target", game.adjacent_rocks(state, game.hero_cell(state, state.seat)))
+        legal.cells(
+            ActionKind.TARGET, game.adjacent_rocks(state, game.hero_cell(state, state.seat))
+        )
 
+    @handles(ActionKind.TARGET)
     def explore(self, game, state, action, events) -> None:
         explore_rocks(game, state, state.seat, action.cell, events)
 
@@ -392,14 +387,13 @@ def scepter_takes(game: HeroicaBase, state: State, seat: int) -> list[tuple[int,
 class ScepterTake(HeroPhase):
     """HE-19.3: choose whose defeated monster to take."""
 
-    handlers = {**HeroPhase.handlers, "take": "take"}
-
     def options(self, game, state, legal: LegalMask) -> None:
         family = game.layout.family("take")
         slot_of = {param: k for k, param in enumerate(family.params)}
         for pair in scepter_takes(game, state, state.seat):
-            legal.slot("take", slot_of[pair])
+            legal.slot(ActionKind.TAKE, slot_of[pair])
 
+    @handles(ActionKind.TAKE)
     def take(self, game, state, action: DecodedAction, events) -> None:
         kind, owner = action.param
         state.heroes[owner, HeroField.KILLS + kind] -= 1
@@ -410,11 +404,10 @@ class ScepterTake(HeroPhase):
 class ScepterPlace(HeroPhase):
     """HE-19.3: choose the empty space to place the taken monster on."""
 
-    handlers = {**HeroPhase.handlers, "place": "place"}
-
     def options(self, game, state, legal: LegalMask) -> None:
-        legal.cells("place", game.empty_cells(state))
+        legal.cells(ActionKind.PLACE, game.empty_cells(state))
 
+    @handles(ActionKind.PLACE)
     def place(self, game, state, action, events) -> None:
         kind, cell = state.scepter_monster, action.cell
         state.piece[cell] = game.code[game.monster_ids[kind]]

@@ -12,7 +12,7 @@ from envs.core.planes import PlaneLayout, View
 from envs.core.scene import DiceGroup, Piece, Scene
 from envs.core.textboard import text_grid
 from envs.heroica.dice import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
-from envs.heroica.game import HeroicaBase
+from envs.heroica.game import ActionKind, HeroicaBase
 from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
 
 # What a "target" action does, by phase (the plane's meaning follows the phase).
@@ -296,9 +296,9 @@ class HeroicaView:
         if not decoded.on_cell:
             return decoded.name.replace("_", " ")
         where = self.cell_text(state, decoded.cell)
-        if decoded.kind == "step":
+        if decoded.kind == ActionKind.STEP:
             return f"move back to {where}" if state.phase is Phase.MOVE_BACK else f"step {where}"
-        if decoded.kind == "place":
+        if decoded.kind == ActionKind.PLACE:
             return f"place monster {where}"
         seat = game.hero_at(state, decoded.cell)
         return TARGET_NAMES.get(state.phase, "target {where}").format(

@@ -19,9 +19,9 @@ import numpy as np
 
 from envs.core.actions import DecodedAction
 from envs.core.events import Event
-from envs.core.flow import GameOverPhase, LegalMask, PhaseRule
+from envs.core.flow import GameOverPhase, LegalMask, PhaseRule, handles
 from envs.heroscape.combat import resolve_attack
-from envs.heroscape.game import HeroscapeBase
+from envs.heroscape.game import ActionKind, HeroscapeBase
 from envs.heroscape.phases.turn_order import check_elimination, end_turn, start_card_turn
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
@@ -34,7 +34,7 @@ class ChooseCard(Rule):
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
         for slot, card in enumerate(game.player_cards[state.seat]):
             if game.card_figures(state, card):
-                legal.slot("card", slot)
+                legal.slot(ActionKind.CARD, slot)
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         start_card_turn(game, state, game.player_cards[state.seat][action.param], events)
@@ -43,20 +43,20 @@ class ChooseCard(Rule):
 class MoveSelect(Rule):
     """HS-6.2: pick the next figure of the card to move, or end movement (HS-5.1)."""
 
-    handlers = {"select": "choose_figure", "end_movement": "stop_moving"}
-
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
         for figure in game.card_figures(state):
             if not state.moved[figure]:
-                legal.cells("select", game.cells_of(state, figure))
-        legal.special("end_movement")
+                legal.cells(ActionKind.SELECT, game.cells_of(state, figure))
+        legal.special(ActionKind.END_MOVEMENT)
 
+    @handles(ActionKind.SELECT)
     def choose_figure(
         self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
     ) -> None:
         state.selected = int(state.occupant[action.cell])
         state.phase = Phase.MOVE_DEST
 
+    @handles(ActionKind.END_MOVEMENT)
     def stop_moving(
         self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
     ) -> None:
@@ -89,7 +89,7 @@ class MoveTail(Rule):
     """HS-7: a double-space figure's other final space, next to the one chosen."""
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
-        legal.cells("tail", game.tails(state, state.selected, state.destination))
+        legal.cells(ActionKind.TAIL, game.tails(state, state.selected, state.destination))
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         finish_move(game, state, state.selected, (state.destination, action.cell), events)
@@ -98,19 +98,19 @@ class MoveTail(Rule):
 class AttackSelect(Rule):
     """HS-11: pick the next attacker (a figure of the card with a target), or end the turn."""
 
-    handlers = {"select": "choose_attacker", "end_turn": "stop_attacking"}
-
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
         for figure in game.attackers(state):
-            legal.cells("select", game.cells_of(state, figure))
-        legal.special("end_turn")
+            legal.cells(ActionKind.SELECT, game.cells_of(state, figure))
+        legal.special(ActionKind.END_TURN)
 
+    @handles(ActionKind.SELECT)
     def choose_attacker(
         self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
     ) -> None:
         state.selected = int(state.occupant[action.cell])
         state.phase = Phase.ATTACK_TARGET
 
+    @handles(ActionKind.END_TURN)
     def stop_attacking(
         self, game: HeroscapeBase, state: State, action: DecodedAction, events: list
     ) -> None:
@@ -122,7 +122,7 @@ class AttackTarget(Rule):
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
         for target in game.targets(state, state.selected):
-            legal.cells("attack", game.cells_of(state, target))
+            legal.cells(ActionKind.ATTACK, game.cells_of(state, target))
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         defender = int(state.occupant[action.cell])

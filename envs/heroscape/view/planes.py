@@ -17,7 +17,7 @@ from envs.core.planes import PlaneLayout, View
 from envs.core.scene import DiceGroup, Piece, Scene
 from envs.core.textboard import text_grid
 from envs.heroscape.data.battlefield import Terrain
-from envs.heroscape.game import MAX_CARDS, HeroscapeBase
+from envs.heroscape.game import MAX_CARDS, ActionKind, HeroscapeBase
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 
 LEVEL_SCALE = 10.0
@@ -216,16 +216,16 @@ class HeroscapeView:
         game = self.game
         decoded = game.layout.decode(action)
         if not decoded.on_cell:
-            if decoded.kind == "card" and state.phase is Phase.CHOOSE_CARD:
+            if decoded.kind == ActionKind.CARD and state.phase is Phase.CHOOSE_CARD:
                 cards = game.player_cards[state.seat] if state.seat >= 0 else []
                 if decoded.param < len(cards):
                     return f"choose {game.cards[cards[decoded.param]].name}"
             return decoded.name.replace("_", " ")
         where = game.cell_name(decoded.cell)
-        if decoded.kind == "select":
+        if decoded.kind == ActionKind.SELECT:
             verb = "move with" if state.phase is Phase.MOVE_SELECT else "attack with"
             return f"{verb} {self.figure_at(state, decoded.cell)} {where}"
-        if decoded.kind in ("move", "tail"):
+        if decoded.kind in (ActionKind.MOVE, ActionKind.TAIL):
             who = game.figure_label[state.selected] if state.selected != NO_FIGURE else "figure"
             return f"{'move' if decoded.kind == 'move' else 'other half'} {who} to {where}"
         return f"attack {self.figure_at(state, decoded.cell)} {where}"
