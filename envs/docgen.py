@@ -4,8 +4,11 @@ Each game gets two pages under ``docs/games/``: ``<game>_v0.md`` from the module
 ``envs/<game>/<game>_v0.py`` (agents, actions, observations, rewards, options, version history)
 and ``<game>-rules.md`` from ``envs/<game>/RULES.md`` (every rule ID and its Default)::
 
-    python -m envs.docgen --write     # (re)write the pages
-    python -m envs.docgen --check     # exit 1 and list the pages that differ from the code
+    python -m envs.docgen --write     # (re)write the docstrings' options tables, then the pages
+    python -m envs.docgen --check     # exit 1 and list what differs from the code
+
+The docstrings' options tables are generated first (:mod:`envs.optiondocs`, from the options'
+specs), so a changed option reaches its page in one command.
 
 The docstrings are written in a small part of reStructuredText, which :func:`rst_to_markdown`
 turns into Markdown: section titles underlined with ``---`` (``##`` headings), ``::`` literal
@@ -26,6 +29,8 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from envs import optiondocs
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_DIR = ROOT / "docs" / "games"
@@ -230,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help="write the pages that changed")
     mode.add_argument("--check", action="store_true", help="exit 1 if any page is stale")
     args = parser.parse_args(argv)
+    # The docstrings' options tables first: the pages are made from the docstrings.
+    tables = optiondocs.main(["--write"] if args.write else [])
     try:
         if args.write:
             for path in write_pages():
@@ -241,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     for path in stale:
         print(f"stale: {path} (run python -m envs.docgen --write)")
-    return 1 if stale else 0
+    return 1 if stale or tables else 0
 
 
 if __name__ == "__main__":

@@ -139,6 +139,9 @@ Version history
   Observations stay inside that space: missions won, times defeated by monsters and potions
   read 2 in some games (Epic Heroica, Battle Heroica, two potions) and are now scaled by their
   maxima (missions, 2, 3), and counts with no maximum read 1 past their scale.
+  A Hero moved back (HE-6.9) onto the target space by a fight completes the mission and the
+  turn stops there (HE-16.1); before, the fight's turn went on, and in Battle Heroica a
+  finished game's winners stayed in a running game (found by ``envs.fuzz``).
 """
 
 from __future__ import annotations
