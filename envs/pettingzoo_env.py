@@ -54,10 +54,12 @@ from pettingzoo import AECEnv
 from .core import options
 from .core.game import Event, Game, GameError, GameOverError, OptionError
 
+RENDER_MODES = (None, "human", "rgb_array", "ansi")
+
 
 class GameEnv(AECEnv):
     metadata = {
-        "render_modes": ["human", "rgb_array", "ansi"],
+        "render_modes": [mode for mode in RENDER_MODES if mode is not None],
         "is_parallelizable": False,
         "render_fps": 2,
         "name": "game",
@@ -73,7 +75,8 @@ class GameEnv(AECEnv):
         obs_format: str = "dict",
     ):
         super().__init__()
-        EnvOptions(render_mode, max_turns, cell_px, obs_format)  # checks each
+        # checked once by their specs; the attributes below are PettingZoo's names for them
+        self.env_options = EnvOptions(render_mode, max_turns, cell_px, obs_format)
         if render_mode == "human":
             try:
                 import pygame  # noqa: F401
@@ -310,7 +313,6 @@ class GameEnv(AECEnv):
 
 OBS_FORMATS = ("dict", "box", "box_hwc", "rllib")
 CHANNEL_LAST = ("box_hwc", "rllib")
-RENDER_MODES = (None, "rgb_array", "ansi", "human")
 MIN_CELL_PX, MAX_CELL_PX = 8, 512  # below 8 no label fits; above 512 a frame is gigapixels
 
 
