@@ -64,8 +64,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .board import SQUARE8_DIRECTIONS, Board
+from .kernels import (
+    BLOCKED,
+    FREE,
+    HINDERS,
+    HINDERS_NO_END,
+    NOT_REACHED,
+    STOPS,
+    csr_steps,
+    search_modes,
+)
 from .lru import LRU
-from .movement import NOT_REACHED
 
 __all__ = [
     "NOT_REACHED",
@@ -80,13 +89,8 @@ __all__ = [
 
 Seed = tuple[int, int, int]
 
-# How a step may enter a square, per mode and cell (a small table the search loop reads).
-_BLOCKED = 0  # never entered
-_FREE = 1  # entered, the move goes on
-_STOPS = 2  # entered, the move ends there
-# hindering_chains only (HC-5.10 [2002]):
-_HINDERS = 3  # hindering: the move ends there unless the step comes from hindering
-_HINDERS_NO_END = 4  # hindering where the move may not end: entered only from hindering
+# How a step may enter a square, per mode and cell (the codes the compiled search reads).
+_BLOCKED, _FREE, _STOPS, _HINDERS, _HINDERS_NO_END = BLOCKED, FREE, STOPS, HINDERS, HINDERS_NO_END
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,8 +117,10 @@ class ModeReach:
     cost: np.ndarray  # int32: cheapest arrival, going on or stopped (NOT_REACHED if none)
     going_on: np.ndarray  # int32: cheapest arrival from which the move may continue
     ends: np.ndarray  # bool: reached and the move may end there; seed states included
-    _pred: list = field(repr=False)  # per going-on state: going-on predecessor, -1 at a seed
-    _stop_pred: list = field(repr=False)  # per stopped state: its going-on predecessor
+    _pred: np.ndarray = field(
+        repr=False
+    )  # per going-on state: its going-on predecessor, -1 at a seed
+    _stop_pred: np.ndarray = field(repr=False)  # per stopped state: its going-on predecessor
 
     @property
     def n_modes(self) -> int:
@@ -143,7 +149,7 @@ class ModeReach:
         path = []
         while state >= 0:
             path.append((state % n, state // n))
-            state = self._stop_pred[state] if stopped else self._pred[state]
+            state = int(self._stop_pred[state] if stopped else self._pred[state])
             stopped = False
         return path[::-1]
 
@@ -171,45 +177,43 @@ def _mask(value, n: int, name: str, default: bool) -> np.ndarray:
     return mask.astype(bool, copy=False)
 
 
-# Per (neighbors, step_cost, state offset) of read-only tables: per cell, (cost, target states)
-# groups in ascending cost, so the loop checks the budget once per group and stops at the first
-# group too dear; targets are state indices (offset + cell) so the loop adds nothing.
-_STEPS_CACHE: LRU[tuple[int, int, int], tuple[np.ndarray, np.ndarray | None, list]] = LRU(64)
+# Per mode's (neighbors, step_cost) of read-only tables: the CSR of its steps in ascending
+# (cost, target) order, so the search checks the budget once per step and stops at the first
+# step too dear (the tables are held so their ids stay unique).
+_STEPS_CACHE: LRU[tuple[int, int], tuple[np.ndarray, np.ndarray | None, tuple]] = LRU(64)
 
 
-def _steps(neighbors: np.ndarray, step_cost: np.ndarray | None, offset: int) -> list:
+def _steps(
+    neighbors: np.ndarray, step_cost: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cacheable = not neighbors.flags.writeable and (
         step_cost is None or not step_cost.flags.writeable
     )
-    key = (id(neighbors), id(step_cost), offset)
+    key = (id(neighbors), id(step_cost))
     hit = _STEPS_CACHE.get(key) if cacheable else None
     if hit is not None and hit[0] is neighbors and hit[1] is step_cost:
         return hit[2]
-    valid = neighbors >= 0
-    if step_cost is not None:
-        valid &= step_cost >= 0
-    # sorted(set()) rather than np.unique, which imports numpy.ma (a third of a MiB) on first use
-    costs = [1] if step_cost is None else sorted(set(step_cost[valid].tolist()))
-    per_cost = []
-    for cost in costs:
-        here = valid if step_cost is None else valid & (step_cost == cost)
-        # sorted rows with the missing steps past the last state keep their targets first, so
-        # a slice of the row's count holds exactly them, lowest index first
-        past = offset + neighbors.shape[0]
-        targets = np.sort(np.where(here, neighbors.astype(np.int64) + offset, past), axis=1)
-        per_cost.append(
-            [
-                (cost, tuple(row[:count]))
-                for row, count in zip(targets.tolist(), here.sum(axis=1).tolist())
-            ]
-        )
-    if len(per_cost) == 1:
-        steps = [(group,) for group in per_cost[0]]
-    else:
-        steps = [tuple([group for group in groups if group[1]]) for groups in zip(*per_cost)]
+    csr = csr_steps(neighbors, step_cost, by_cost=True)
     if cacheable:
-        _STEPS_CACHE[key] = (neighbors, step_cost, steps)
-    return steps
+        _STEPS_CACHE[key] = (neighbors, step_cost, csr)
+    return csr
+
+
+def _all_steps(
+    per_mode: list[tuple[np.ndarray, np.ndarray, np.ndarray]], n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The modes' CSR tables end to end over states ``mode * n + cell``."""
+    if len(per_mode) == 1:
+        return per_mode[0]
+    offsets = [per_mode[0][0]]
+    for offs, _, _ in per_mode[1:]:
+        offsets.append(offs[1:] + offsets[-1][-1])
+    targets = [t + index * n for index, (_, t, _) in enumerate(per_mode)]
+    return (
+        np.concatenate(offsets),
+        np.concatenate(targets).astype(np.int32, copy=False),
+        np.concatenate([c for _, _, c in per_mode]),
+    )
 
 
 def _check_seeds(seeds: Sequence[Seed], n: int, n_modes: int, budget: int) -> tuple[Seed, ...]:
@@ -232,7 +236,7 @@ def _check_seeds(seeds: Sequence[Seed], n: int, n_modes: int, budget: int) -> tu
 
 def _entry_codes(
     rules: ModeRules, n: int, index: int, switch_stops: bool
-) -> tuple[list[int], list[int], list[bool], list[bool], np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(step entry code, switch entry code, hindering, may_switch, can_end) of one mode."""
     name = f"modes[{index}]"
     enter = _mask(rules.can_enter, n, f"{name}.can_enter", True)
@@ -249,7 +253,7 @@ def _entry_codes(
     halts = stop if switch_stops else np.zeros(n, dtype=bool)
     arrive = np.where(halts, np.where(end, _STOPS, _BLOCKED), _FREE)
     arrive = np.where(enter, arrive, _BLOCKED)
-    return code.tolist(), arrive.tolist(), hind.tolist(), switch.tolist(), end
+    return code.astype(np.int8), arrive.astype(np.int8), hind, switch, end
 
 
 # -------------------------------------------------------------------------------------------
@@ -294,110 +298,35 @@ def reachable_modes(
         cost_table = None
         if rules.step_cost is not None:
             cost_table = _int_table(rules.step_cost, f"modes[{index}].step_cost", table.shape)
-        # the search reads one list per kind, indexed by state: the modes' lists end to end
-        steps.extend(_steps(table, cost_table, index * n))
+        steps.append(_steps(table, cost_table))
         code, arrive, hind, switch, end = _entry_codes(rules, n, index, switch_stops)
-        codes.extend(code)
-        arrivals.extend(arrive)
-        hinders.extend(hind)
-        switches.extend(switch)
+        codes.append(code)
+        arrivals.append(arrive)
+        hinders.append(hind)
+        switches.append(switch)
         ends_by_mode.append(end)
-    best, pred, best_stop, pred_stop = _search(
-        n, seeds, budget, steps, codes, arrivals, hinders, switches, switch_cost
+    seed_states = np.array([mode * n + cell for cell, mode, _ in seeds], dtype=np.int64)
+    seed_costs = np.array([spent for _, _, spent in seeds], dtype=np.int64)
+    best, pred, best_stop, pred_stop = search_modes(
+        n,
+        seed_states,
+        seed_costs,
+        budget,
+        *_all_steps(steps, n),
+        np.concatenate(codes),
+        np.concatenate(arrivals),
+        np.concatenate(hinders),
+        np.concatenate(switches),
+        switch_cost,
     )
-    going_on = np.array(best, dtype=np.int32).reshape(n_modes, n)
-    cost = np.minimum(going_on, np.array(best_stop, dtype=np.int32).reshape(n_modes, n))
+    going_on = best.reshape(n_modes, n)
+    cost = np.minimum(going_on, best_stop.reshape(n_modes, n))
     ends = (cost != NOT_REACHED) & np.stack(ends_by_mode)
     for cell, mode, _ in seeds:
         ends[mode, cell] = True
-    for array in (cost, going_on, ends):
+    for array in (cost, going_on, ends, pred, pred_stop):
         array.setflags(write=False)
     return ModeReach(seeds, cost, going_on, ends, pred, pred_stop)
-
-
-def _search(
-    n: int,
-    seeds: tuple[Seed, ...],
-    budget: int,
-    steps: list,
-    codes: list,
-    arrivals: list,
-    hinders: list,
-    switches: list,
-    switch_cost: int,
-) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Bucket-queue Dijkstra over going-on states ``mode * n + cell``; stopped arrivals are
-    leaves (never expanded), so they are kept in their own lists, outside the queue. Every
-    list here is indexed by state (``steps`` already names target states).
-    Returns (best going-on cost, its predecessor, best stopped cost, its predecessor)."""
-    n_modes = len(switches) // n
-    size = n_modes * n
-    best = [NOT_REACHED] * size
-    pred = [-1] * size
-    done = [False] * size
-    best_stop = [NOT_REACHED] * size
-    pred_stop = [-1] * size
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    for cell, mode, spent in seeds:
-        state = mode * n + cell
-        if spent < best[state]:
-            best[state] = spent
-            buckets[spent].append(state)
-    # a switch from mode a to b moves the state index by (b - a) * n
-    shifts = [[(b - a) * n for b in range(n_modes) if b != a] for a in range(n_modes)]
-    can_switch = n_modes > 1 and switch_cost <= budget
-    for cost in range(budget + 1):
-        for state in buckets[cost]:  # zero-cost steps append to the bucket being walked
-            if done[state] or best[state] != cost:
-                continue
-            done[state] = True
-            from_hindering = hinders[state]
-            for step, targets in steps[state]:
-                total = cost + step
-                if total > budget:
-                    break  # groups ascend in cost
-                for target in targets:
-                    known = best[target]
-                    # a going-on arrival as cheap as this one dominates a stopped one too
-                    if known < total:
-                        continue
-                    code = codes[target]
-                    if code == _FREE or (code >= _HINDERS and from_hindering):
-                        if total < known:
-                            best[target] = total
-                            pred[target] = state
-                            buckets[total].append(target)
-                        elif state < pred[target] and not done[target]:
-                            pred[target] = state  # a tie goes to the lowest-index predecessor
-                    elif (code == _STOPS or code == _HINDERS) and total < known:
-                        if total < best_stop[target] or (
-                            total == best_stop[target] and state < pred_stop[target]
-                        ):
-                            best_stop[target] = total
-                            pred_stop[target] = state
-            if not (can_switch and switches[state]) or cost + switch_cost > budget:
-                continue
-            total = cost + switch_cost
-            for shift in shifts[state // n]:
-                target = state + shift
-                known = best[target]
-                if known < total:
-                    continue
-                code = arrivals[target]
-                if code == _FREE:
-                    if total < known:
-                        best[target] = total
-                        pred[target] = state
-                        buckets[total].append(target)
-                    elif state < pred[target] and not done[target]:
-                        pred[target] = state
-                elif code == _STOPS and total < known:
-                    if total < best_stop[target] or (
-                        total == best_stop[target] and state < pred_stop[target]
-                    ):
-                        best_stop[target] = total
-                        pred_stop[target] = state
-    return best, pred, best_stop, pred_stop
 
 
 # -------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .board import Board
+from .kernels import NOT_REACHED, csr_steps, search_by_cell
 from .lru import LRU
 
 __all__ = [
@@ -40,8 +41,6 @@ __all__ = [
     "reachable_double",
 ]
 
-NOT_REACHED = np.iinfo(np.int32).max
-"""Cost of a cell the search did not reach (compares greater than any budget)."""
 
 StepCost = None | np.ndarray | Callable[[int, int], int | None]
 StopRule = None | np.ndarray | Callable[[int, int], bool]
@@ -122,6 +121,24 @@ def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[in
     if cacheable:
         _ADJACENCY_CACHE[key] = (board, table, adjacency)
     return adjacency
+
+
+_CSR_CACHE: LRU[tuple[int, int], tuple[Board, np.ndarray | None, tuple]] = LRU(64)
+
+
+def _csr(board: Board, step_cost: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled search's form of the step table (:func:`~envs.core.kernels.csr_steps`, in
+    direction order like :func:`_adjacency`), cached like it for read-only cost tables."""
+    table = None if step_cost is None else np.asarray(step_cost)
+    cacheable = table is None or not table.flags.writeable
+    key = (id(board), id(table))
+    hit = _CSR_CACHE.get(key) if cacheable else None
+    if hit is not None and hit[0] is board and hit[1] is table:
+        return hit[2]
+    csr = csr_steps(board.neighbors, table, by_cost=False)
+    if cacheable:
+        _CSR_CACHE[key] = (board, table, csr)
+    return csr
 
 
 def _stop_rule(stops: StopRule, n: int) -> Callable[[int, int], bool]:
@@ -205,7 +222,7 @@ def reachable(
                 _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop_cells | end)
             )
             return _reachable_by_cell(
-                adjacency, n, start, int(max_cost), may_enter.tolist(), stop_cells.tolist(), end
+                _csr(board, step_cost), start, int(max_cost), may_enter, stop_cells, end
             )
     stop_list: list[bool] | None = None
     stop_of: Callable[[int, int], bool] | None = None
@@ -278,58 +295,31 @@ def reachable(
     return Reach(start, cell_cost, predecessor, end_mask, state_pred, label)
 
 
-def _search_by_cell(
-    adjacency: list, n: int, start: int, budget: int, may_enter: list, stop: list
-) -> tuple[list[int], list[int], list[int]]:
-    """The search of :func:`reachable` when stopping depends on the cell alone: each cell is
-    then always stopped or always going on when entered, so one search state per cell
-    suffices, and with small integer costs a bucket queue replaces the heap.
-    Returns (reached cells, best cost per cell, predecessor per cell)."""
-    best_list = [NOT_REACHED] * n
-    pred_list = [-1] * n
-    best_list[start] = 0
-    reached = [start]
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    buckets[0].append(start)
-    for cost in range(budget + 1):
-        for cell in buckets[cost]:  # zero-cost steps append to the bucket being walked
-            if best_list[cell] != cost or (cell != start and stop[cell]):
-                continue
-            for nxt, step in adjacency[cell]:
-                total = cost + step
-                if total <= budget and may_enter[nxt] and total < best_list[nxt]:
-                    if best_list[nxt] == NOT_REACHED:
-                        reached.append(nxt)
-                    best_list[nxt] = total
-                    pred_list[nxt] = cell
-                    buckets[total].append(nxt)
-    return reached, best_list, pred_list
-
-
 def _reachable_by_cell(
-    adjacency: list, n: int, start: int, budget: int, may_enter: list, stop: list, end: np.ndarray
+    csr: tuple[np.ndarray, np.ndarray, np.ndarray],
+    start: int,
+    budget: int,
+    may_enter: np.ndarray,
+    stop: np.ndarray,
+    end: np.ndarray,
 ) -> Reach:
-    reached, best_list, pred_list = _search_by_cell(adjacency, n, start, budget, may_enter, stop)
-    best = {c: best_list[c] for c in reached}
-    pred = {c: pred_list[c] for c in reached}
-    cells = list(best)
-    cost_array = np.full(n, NOT_REACHED, dtype=np.int32)
-    cost_array[cells] = [best[c] for c in cells]
-    predecessor = np.full(n, -1, dtype=np.int32)
-    predecessor[cells] = [pred[c] for c in cells]
-    label = np.zeros(n, dtype=np.int64)
-    stopped = [c for c in cells if c != start and stop[c]]
-    label[stopped] = 1
+    """:func:`reachable` when stopping depends on the entered cell alone: each cell is then
+    always stopped or always going on when entered, so one search state per cell suffices
+    (the compiled :func:`~envs.core.kernels.search_by_cell`)."""
+    n = end.shape[0]
+    best, pred = search_by_cell(*csr, start, budget, may_enter, stop)
+    reached = best != NOT_REACHED
+    label = (reached & stop).astype(np.int64)
+    label[start] = 0
     # Predecessors are always going-on states (stopped cells are never expanded).
+    cells = np.flatnonzero(reached)
     state_pred = np.full(2 * n, -1, dtype=np.int64)
-    state_pred[[2 * c + int(label[c]) for c in cells]] = [
-        2 * pred[c] if pred[c] >= 0 else -1 for c in cells
-    ]
-    end_mask = (cost_array != NOT_REACHED) & end
+    state_pred[2 * cells + label[cells]] = np.where(pred[cells] >= 0, 2 * pred[cells], -1)
+    end_mask = reached & end
     end_mask[start] = True
-    for array in (cost_array, predecessor, end_mask, state_pred, label):
+    for array in (best, pred, end_mask, state_pred, label):
         array.setflags(write=False)
-    return Reach(start, cost_array, predecessor, end_mask, state_pred, label)
+    return Reach(start, best, pred, end_mask, state_pred, label)
 
 
 def reachable_destinations(
@@ -351,11 +341,10 @@ def reachable_destinations(
     stop = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
     may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists & (~stop | end)
     _cost_rule(board, step_cost)  # validates the table shape
-    reached, _, _ = _search_by_cell(
-        _adjacency(board, step_cost), n, start, int(max_cost), may_enter.tolist(), stop.tolist()
-    )
-    end_list = end.tolist()
-    return sorted(c for c in reached if end_list[c] or c == start)
+    best, _ = search_by_cell(*_csr(board, step_cost), start, int(max_cost), may_enter, stop)
+    ends = (best != NOT_REACHED) & end
+    ends[start] = True
+    return np.flatnonzero(ends).tolist()
 
 
 def step_counts(
@@ -374,10 +363,8 @@ def step_counts(
     stop = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
     may_enter = _cell_mask(can_enter, n, "can_enter", True) & board.exists
     budget = n if max_cost is None else int(max_cost)
-    _, best, _ = _search_by_cell(
-        _adjacency(board, None), n, start, budget, may_enter.tolist(), stop.tolist()
-    )
-    return best
+    best, _ = search_by_cell(*_csr(board, None), start, budget, may_enter, stop)
+    return best.tolist()
 
 
 def straight_line(
