@@ -47,11 +47,14 @@ class Combine(str, enum.Enum):
     LOOKUP = "lookup"  # one effect object per key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # each point is one object: identity hashing is exact and cheap
 class HookPoint:
     name: str
     combine: Combine
     question: str
+    # The effects read only their arguments (a trait table, not the state), so the registry
+    # may remember each answer until an effect is registered.
+    pure: bool = False
 
 
 MOVE_STEP_COST = HookPoint("move_step_cost", Combine.SUM, "extra cost of one step")
@@ -91,6 +94,10 @@ class HookRegistry:
         self.points = tuple(points)
         self._effects: dict[HookPoint, dict[str, Any]] = {p: {} for p in self.points}
         self._universal: dict[HookPoint, list[Any]] = {p: [] for p in self.points}
+        # Asked at nearly every decision with the same few key tuples (a figure's powers):
+        # the effects per (point, keys), and the answers of pure points, until a register.
+        self._active: dict[tuple[HookPoint, tuple[str, ...]], tuple[Any, ...]] = {}
+        self._answers: dict[tuple[Any, ...], Any] = {}
 
     def register(
         self, point: HookPoint, key: str, *, universal: bool = False
@@ -103,6 +110,8 @@ class HookRegistry:
             raise ValueError(f"{self.game}: lookup point {point.name} takes keyed effects only")
 
         def add(effect: Any) -> Any:
+            self._active.clear()
+            self._answers.clear()
             table[key] = effect
             if universal:
                 self._universal[point].append(effect)
@@ -138,12 +147,21 @@ class HookRegistry:
     def has(self, point: HookPoint, key: str) -> bool:
         return key in self._table(point)
 
-    def active(self, point: HookPoint, keys: Iterable[str] = ()) -> list[Any]:
+    def active(self, point: HookPoint, keys: Iterable[str] = ()) -> tuple[Any, ...]:
         """The universal effects at ``point``, then those of ``keys`` registered there."""
+        if type(keys) is not tuple:
+            return self._collect(point, keys)
+        found = self._active.get((point, keys))
+        if found is None:
+            found = self._active[(point, keys)] = self._collect(point, keys)
+        return found
+
+    def _collect(self, point: HookPoint, keys: Iterable[str]) -> tuple[Any, ...]:
         table = self._table(point)
-        return self._universal[point] + [
-            table[k] for k in keys if k in table and table[k] not in self._universal[point]
-        ]
+        universal = self._universal[point]
+        return tuple(universal) + tuple(
+            table[k] for k in keys if k in table and table[k] not in universal
+        )
 
     def total(self, point: HookPoint, base: float, *args: Any, keys: Iterable[str] = ()) -> Any:
         self._expect(point, Combine.SUM)
@@ -155,6 +173,14 @@ class HookRegistry:
 
     def any(self, point: HookPoint, *args: Any, keys: Iterable[str] = ()) -> bool:
         self._expect(point, Combine.ANY)
+        if point.pure and type(keys) is tuple:
+            memo = (point, args, keys)
+            answer = self._answers.get(memo)
+            if answer is None:
+                answer = self._answers[memo] = any(
+                    effect(*args) for effect in self.active(point, keys)
+                )
+            return answer
         return any(effect(*args) for effect in self.active(point, keys))
 
     def run(self, point: HookPoint, *args: Any, keys: Iterable[str] = ()) -> None:

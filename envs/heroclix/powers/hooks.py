@@ -52,7 +52,7 @@ from envs.core.hooks import (
     HookRegistry,
 )
 
-TRAITS = HookPoint("traits", Combine.ANY, "does the figure have this trait")
+TRAITS = HookPoint("traits", Combine.ANY, "does the figure have this trait", pure=True)
 REDUCTION_ROLL = HookPoint("reduction_roll", Combine.SUM, "a reduction that rolls a die")
 EVADES = HookPoint("evades", Combine.ANY, "does the hit figure evade the attack (rolls)")
 AVOIDS_TARGET = HookPoint("avoids_target", Combine.ANY, "does the declared target avoid it")
