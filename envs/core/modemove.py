@@ -93,6 +93,29 @@ Seed = tuple[int, int, int]
 _BLOCKED, _FREE, _STOPS, _HINDERS, _HINDERS_NO_END = BLOCKED, FREE, STOPS, HINDERS, HINDERS_NO_END
 
 
+def _code_table(chaining: bool) -> np.ndarray:
+    """int8[16]: a step's entry code per (enter, stop, hindering, end) bits, high to low."""
+    table = np.empty(16, dtype=np.int8)
+    for index in range(16):
+        enter, stop, hind, end = (bool(index >> bit & 1) for bit in (3, 2, 1, 0))
+        if not enter:
+            code = _BLOCKED
+        elif stop:  # HC-3.21: stops, so only where the move may end
+            code = _STOPS if end else _BLOCKED
+        elif hind and chaining:  # HC-5.10 [2002]: goes on when the step comes from hindering
+            code = _HINDERS if end else _HINDERS_NO_END
+        elif hind:  # HC-5.10 default
+            code = _STOPS if end else _BLOCKED
+        else:
+            code = _FREE
+        table[index] = code
+    return table
+
+
+_STEP_CODES = _code_table(chaining=False)
+_STEP_CODES_CHAINING = _code_table(chaining=True)
+
+
 @dataclass(frozen=True, eq=False)
 class ModeRules:
     """Per-cell rules of one movement mode; every mask is over the cells of ``neighbors``.
@@ -161,11 +184,28 @@ class ModeReach:
 
 def _int_table(table, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
     array = np.asarray(table)
-    if array.ndim != 2 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+    if array.ndim != 2 or not (array.dtype.kind in "iu" or array.size == 0):
         raise ValueError(f"{name} must be a 2-D integer table, got {array.dtype} {array.shape}")
     if shape is not None and array.shape != shape:
         raise ValueError(f"{name} has shape {array.shape}, expected {shape} (cells x directions)")
     return array
+
+
+# Read-only neighbour tables already checked (a game passes the same few on every search).
+_CHECKED: LRU[int, np.ndarray] = LRU(64)
+
+
+def _checked_neighbors(neighbors) -> np.ndarray:
+    if isinstance(neighbors, np.ndarray) and not neighbors.flags.writeable:
+        if _CHECKED.get(id(neighbors)) is neighbors:
+            return neighbors
+    table = _int_table(neighbors, "neighbors")
+    n = table.shape[0]
+    if table.size and (table.min() < -1 or table.max() >= n):
+        raise ValueError(f"neighbors holds cells outside -1..{n - 1}")
+    if not table.flags.writeable:
+        _CHECKED[id(table)] = table
+    return table
 
 
 def _mask(value, n: int, name: str, default: bool) -> np.ndarray:
@@ -199,12 +239,28 @@ def _steps(
     return csr
 
 
+_ALL_STEPS_CACHE: LRU[tuple[int, ...], tuple[list, tuple]] = LRU(64)
+
+
 def _all_steps(
     per_mode: list[tuple[np.ndarray, np.ndarray, np.ndarray]], n: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The modes' CSR tables end to end over states ``mode * n + cell``."""
+    """The modes' CSR tables end to end over states ``mode * n + cell`` (cached while the
+    per-mode tables are: a flyer's two modes repeat every search)."""
     if len(per_mode) == 1:
         return per_mode[0]
+    key = tuple(id(csr) for csr in per_mode)
+    hit = _ALL_STEPS_CACHE.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], per_mode)):
+        return hit[1]
+    joined = _join_steps(per_mode, n)
+    _ALL_STEPS_CACHE[key] = (list(per_mode), joined)
+    return joined
+
+
+def _join_steps(
+    per_mode: list[tuple[np.ndarray, np.ndarray, np.ndarray]], n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     offsets = [per_mode[0][0]]
     for offs, _, _ in per_mode[1:]:
         offsets.append(offs[1:] + offsets[-1][-1])
@@ -244,16 +300,17 @@ def _entry_codes(
     stop = _mask(rules.stop_cells, n, f"{name}.stop_cells", False)
     hind = _mask(rules.hindering, n, f"{name}.hindering", False)
     switch = _mask(rules.may_switch, n, f"{name}.may_switch", True)
-    if rules.hindering_chains:
-        code = np.where(hind, np.where(end, _HINDERS, _HINDERS_NO_END), _FREE)
-    else:
-        code = np.where(hind, np.where(end, _STOPS, _BLOCKED), _FREE)
-    code = np.where(stop, np.where(end, _STOPS, _BLOCKED), code)
-    code = np.where(enter, code, _BLOCKED)
-    halts = stop if switch_stops else np.zeros(n, dtype=bool)
-    arrive = np.where(halts, np.where(end, _STOPS, _BLOCKED), _FREE)
-    arrive = np.where(enter, arrive, _BLOCKED)
-    return code.astype(np.int8), arrive.astype(np.int8), hind, switch, end
+    # One table lookup per cell instead of a chain of np.where: the code of each combination
+    # of (enter, stop, hindering, end), as the module docstring's rules give it.
+    index = enter.view(np.uint8) << 3
+    index |= stop.view(np.uint8) << 2
+    index |= hind.view(np.uint8) << 1
+    index |= end.view(np.uint8)
+    code = (_STEP_CODES_CHAINING if rules.hindering_chains else _STEP_CODES)[index]
+    # A switch enters no terrain: hindering never stops it, and the new mode's stop_cells
+    # only when switch_stops; otherwise it enters like a step.
+    arrive = _STEP_CODES[index & (0b1101 if switch_stops else 0b1001)]
+    return code, arrive, hind, switch, end
 
 
 # -------------------------------------------------------------------------------------------
@@ -277,10 +334,8 @@ def reachable_modes(
     cost of a mode switch (HC-3.26); ``switch_stops``: whether switching into a square of the
     new mode's ``stop_cells`` ends the move. See the module docstring for the rules.
     """
-    table = _int_table(neighbors, "neighbors")
+    table = _checked_neighbors(neighbors)
     n = table.shape[0]
-    if table.size and (table.min() < -1 or table.max() >= n):
-        raise ValueError(f"neighbors holds cells outside -1..{n - 1}")
     budget = int(budget)
     if budget < 0:
         raise ValueError(f"budget must be >= 0, got {budget}")
@@ -321,7 +376,7 @@ def reachable_modes(
     )
     going_on = best.reshape(n_modes, n)
     cost = np.minimum(going_on, best_stop.reshape(n_modes, n))
-    ends = (cost != NOT_REACHED) & np.stack(ends_by_mode)
+    ends = (cost != NOT_REACHED) & np.concatenate(ends_by_mode).reshape(n_modes, n)
     for cell, mode, _ in seeds:
         ends[mode, cell] = True
     for array in (cost, going_on, ends, pred, pred_stop):
@@ -348,10 +403,40 @@ def squares_next_to(adjacency: np.ndarray, cells: Iterable[int]) -> np.ndarray:
     any of ``cells``; a listed cell is marked only if it is next to another listed one."""
     table = _int_table(adjacency, "adjacency")
     n = table.shape[0]
-    # Index n is a permanent False, which the -1 entries of the table pick (Python's [-1]).
-    marks = np.zeros(n + 1, dtype=bool)
-    marks[_cell_list(cells, n)] = True
-    return marks[table].any(axis=1)
+    cells = _cell_list(cells, n)
+    if table.flags.writeable:
+        # Index n is a permanent False, which the -1 entries of the table pick (Python's [-1]).
+        marks = np.zeros(n + 1, dtype=bool)
+        marks[cells] = True
+        return marks[table].any(axis=1)
+    # A read-only table is asked again and again with a few cells: walk its reverse (the
+    # squares whose row names each cell) instead of the whole table.
+    offsets, squares = _reverse(table)
+    found = np.zeros(n, dtype=bool)
+    for cell in cells:
+        found[squares[offsets[cell] : offsets[cell + 1]]] = True
+    return found
+
+
+_REVERSE_CACHE: LRU[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = LRU(64)
+
+
+def _reverse(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets int[n + 1], squares): the squares whose row of ``table`` holds cell ``c`` are
+    ``squares[offsets[c]:offsets[c + 1]]`` (cached per read-only table)."""
+    hit = _REVERSE_CACHE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    n = table.shape[0]
+    rows = np.repeat(np.arange(n), table.shape[1])
+    named = table.reshape(-1)
+    valid = named >= 0
+    order = np.argsort(named[valid], kind="stable")
+    squares = rows[valid][order]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(named[valid], minlength=n), out=offsets[1:])
+    _REVERSE_CACHE[id(table)] = (table, (offsets, squares))
+    return offsets, squares
 
 
 def touching_table(board_or_shape: Board | tuple[int, int]) -> np.ndarray:

@@ -192,7 +192,15 @@ class DialForces:
     def has_trait(self, state: State, figure: int, trait: Trait) -> bool:
         """A trait of the figure's powers now, including those the rule flags add."""
         powers = self.powers(state, figure)
-        return has_trait(powers, trait) or any(trait in self.flag_traits.get(k, ()) for k in powers)
+        # asked many times per decision with the same few power tuples; the answer depends
+        # on the tuple alone (the rule flags are fixed for the game's life)
+        memo = self.caches.setdefault("flag_or_power_traits", {})
+        found = memo.get((powers, trait))
+        if found is None:
+            found = memo[(powers, trait)] = has_trait(powers, trait) or any(
+                trait in self.flag_traits.get(k, ()) for k in powers
+            )
+        return found
 
     def switchable(self, state: State, figure: int) -> list[int]:
         """Columns whose optional power is showing and still on (HC-3.8)."""

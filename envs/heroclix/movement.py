@@ -103,23 +103,27 @@ def move_tables(game: HeroclixBase) -> MoveTables:
     return tables
 
 
+MOVEMENT_TRAITS = (
+    CLIMBS,
+    IGNORES_HINDERING,
+    CROSSES_BLOCKING_OUTDOORS,
+    CROSSES_BLOCKING_INDOORS,
+    PASSES_FIGURES,
+)
+
+
 def figure_traits(game: HeroclixBase, state: State, figure: int) -> frozenset[str]:
     """The movement traits of ``figure``'s powers now. A carrier moves without Phasing's
     (P-SPD-3 default: a passenger is not carried through blocking terrain or figures)."""
     powers = game.powers(state, figure)
-    traits = frozenset(
-        t
-        for t in (
-            CLIMBS,
-            IGNORES_HINDERING,
-            CROSSES_BLOCKING_OUTDOORS,
-            CROSSES_BLOCKING_INDOORS,
-            PASSES_FIGURES,
-        )
-        if has_trait(powers, t)
-    )
-    if state.passenger != NO_FIGURE and figure == state.selected:
-        traits -= {CROSSES_BLOCKING_INDOORS, PASSES_FIGURES}
+    carrying = state.passenger != NO_FIGURE and figure == state.selected
+    memo = game.caches.setdefault("movement_traits", {})  # depends on these two alone
+    traits = memo.get((powers, carrying))
+    if traits is None:
+        traits = frozenset(t for t in MOVEMENT_TRAITS if has_trait(powers, t))
+        if carrying:
+            traits -= {CROSSES_BLOCKING_INDOORS, PASSES_FIGURES}
+        memo[(powers, carrying)] = traits
     return traits
 
 
@@ -157,7 +161,8 @@ def _occupied(
     """(squares of the other figures, squares of enemies) as bool[n], and the enemy figures
     as bool[F]; a passenger being carried is on no square."""
     n = game.n_cells
-    others = (state.cell != NO_CELL) & (np.arange(game.n_figures) != figure)
+    others = state.cell != NO_CELL
+    others[figure] = False
     if state.passenger != NO_FIGURE:
         others[state.passenger] = False  # carried along: its square is empty now
     occupied = np.zeros(n, dtype=bool)

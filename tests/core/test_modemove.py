@@ -602,3 +602,15 @@ def test_bad_inputs_raise_value_errors():
         reach.path_to(0, 1)
     with pytest.raises(ValueError, match="not reached"):
         reach.path_to(2, 0)
+
+
+def test_HC_3_21_stop_squares_are_the_same_from_a_read_only_table_and_a_writable_one():
+    # Games pass read-only tables, which take the reverse-table path; writable ones scan.
+    rng = np.random.default_rng(11)
+    for _ in range(1000):
+        n, k = int(rng.integers(1, 60)), int(rng.integers(1, 9))
+        table = rng.integers(-1, n, size=(n, k)).astype(np.int32)
+        cells = rng.choice(n, size=int(rng.integers(0, min(n, 5) + 1)), replace=False).tolist()
+        frozen = table.copy()
+        frozen.setflags(write=False)
+        assert squares_next_to(frozen, cells).tolist() == squares_next_to(table, cells).tolist()

@@ -244,7 +244,7 @@ class ClixView:
         on_map = state.cell != NO_CELL
         if state.passenger != NO_FIGURE:
             on_map[state.passenger] = False  # carried: shown by decision:passenger
-        alive = np.flatnonzero(on_map)
+        alive = on_map.nonzero()[0]
         cells = state.cell[alive].astype(np.intp)
         clicks = state.click[alive].astype(np.intp)
         flat[self.figure_offset[player, alive] + cells] = 1.0
@@ -308,7 +308,9 @@ class ClixView:
             constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
         if self.pool:
             self._setup_constants(state, player, constants, self.pool)
-        obs[self.constant_start :] = np.clip(constants, 0.0, 1.0)[:, None]
+        # maximum/minimum rather than np.clip, whose Python wrapper costs more than the work
+        np.minimum(np.maximum(constants, 0.0, out=constants), 1.0, out=constants)
+        obs[self.constant_start :] = constants[:, None]
         return obs.reshape(self.shape)
 
     def _setup_constants(
