@@ -306,6 +306,23 @@ def _cached_field_rules(cls: type[FlatState], game: Any) -> dict[str, FieldRule]
     return per_class[cls]
 
 
+_ATOMS = frozenset({int, float, str, bool, type(None)})
+
+
+def _copied(value: typing.Any) -> typing.Any:
+    """A deep copy of a state's list field (ints, strings and nested lists or tuples of
+    them), without deepcopy's memo bookkeeping: lookahead playouts copy states by the
+    thousand, and deepcopy of a dozen short lists was most of a HeroClix state's copy."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind is tuple:
+        return tuple([_copied(item) for item in value])
+    return copy_module.deepcopy(value)
+
+
 class FlatState:
     """Mixin for state dataclasses. Subclasses name their array fields' dtypes in
     ``ARRAY_DTYPES`` and their phase enum in ``PHASE``; they extend :meth:`field_rules` and
@@ -332,7 +349,7 @@ class FlatState:
             elif isinstance(value, np.ndarray):
                 value = value.copy()
             elif isinstance(value, list):
-                value = copy_module.deepcopy(value)
+                value = _copied(value)
             elif isinstance(value, Dice):
                 value = value.copy()
             clone.__dict__[name] = value
