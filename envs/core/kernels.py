@@ -8,6 +8,10 @@ array-in/array-out; the rules that build its inputs stay readable Python in
 against a plain-Python reference (``tests/core/reference_search.py``) on thousands of random
 boards.
 
+Two more compiled searches live beside the rules they speed up:
+:mod:`envs.core.hexsight_pairs` (Heroscape's sight table of one attacker/target pair) and
+:mod:`envs.core.doublemove` (the destinations of a double-space figure).
+
 Neighbours come as a CSR table (:func:`csr_steps`): the steps out of each search state in
 the order the reference walks them, so ties resolve identically.
 

@@ -302,14 +302,14 @@ def _entry_codes(
     switch = _mask(rules.may_switch, n, f"{name}.may_switch", True)
     # One table lookup per cell instead of a chain of np.where: the code of each combination
     # of (enter, stop, hindering, end), as the module docstring's rules give it.
-    index = enter.view(np.uint8) << 3
-    index |= stop.view(np.uint8) << 2
-    index |= hind.view(np.uint8) << 1
-    index |= end.view(np.uint8)
-    code = (_STEP_CODES_CHAINING if rules.hindering_chains else _STEP_CODES)[index]
+    bits = enter.view(np.uint8) << 3
+    bits |= stop.view(np.uint8) << 2
+    bits |= hind.view(np.uint8) << 1
+    bits |= end.view(np.uint8)
+    code = (_STEP_CODES_CHAINING if rules.hindering_chains else _STEP_CODES)[bits]
     # A switch enters no terrain: hindering never stops it, and the new mode's stop_cells
     # only when switch_stops; otherwise it enters like a step.
-    arrive = _STEP_CODES[index & (0b1101 if switch_stops else 0b1001)]
+    arrive = _STEP_CODES[bits & (0b1101 if switch_stops else 0b1001)]
     return code, arrive, hind, switch, end
 
 

@@ -4,8 +4,9 @@ queries every phase asks (where a figure may move, whom it may attack).
 Nothing here decides what happens next: the phases (:mod:`envs.heroscape.phases.turn`) own the decisions and
 the state changes, :mod:`.rules` assembles the phase table and the view into
 :class:`~envs.heroscape.rules.HeroscapeGame`. Movement searches come from ``core.movement``
-(Dijkstra with climb costs and water stops), line of sight from ``core.hexsight.HexSight``
-(the 3D segment test of HS-10.4), range from the board's all-pairs step distances (around
+(Dijkstra with climb costs and water stops; double-space figures from :mod:`envs.core.doublemove`),
+line of sight from ``core.hexsight.HexSight``'s 3D segment test of HS-10.4 (its tables built
+per pair by :mod:`.sight`), range from the board's all-pairs step distances (around
 gaps, ignoring levels: HS-9.5).
 """
 
@@ -18,9 +19,10 @@ import numpy as np
 
 from envs.core.actions import ActionLayout, SlotFamily
 from envs.core.dice import Dice
+from envs.core.doublemove import double_destinations
 from envs.core.game import GameInfo, GameView, OptionError, StandardGame
 from envs.core.lru import LRU
-from envs.core.movement import reachable_destinations, reachable_double
+from envs.core.movement import reachable_destinations
 from envs.heroscape.data.army_cards import ArmyCard
 from envs.heroscape.data.scenario_file import MAX_PLAYERS, MIN_PLAYERS, Scenario, load_scenario
 from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
@@ -96,10 +98,12 @@ class HeroscapeBase(StandardGame[State]):
         tables = map_tables(self.battlefield, board_size, opts.level_height, opts.figure_radius)
         self.padded = tables.padded
         self.board, self.sight, self.climb = tables.padded.board, tables.sight, tables.climb
+        self.pair_sight = tables.pair_sight
         self.water, self.distance_rows = tables.water, tables.distance_rows
         self.sight_blockers = tables.blockers
         self.hold_cells = self.zone_cells(self.hold_zone) if self.victory == "hold" else ()
         self._dest_cache: LRU[tuple, list[tuple[int, ...]]] = LRU(DEST_CACHE_SIZE)
+        self._dest_cells: LRU[tuple, np.ndarray] = LRU(DEST_CACHE_SIZE)
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         self.layout = ActionLayout.build(
@@ -343,6 +347,17 @@ class HeroscapeBase(StandardGame[State]):
             cached = self._dest_cache[key] = self._search_destinations(state, figure)
         return cached
 
+    def destination_cells(self, state: State, figure: int) -> np.ndarray:
+        """Every space in some destination of ``figure`` (the cells MOVE_DEST offers), as
+        an int array; memoised like :meth:`destinations`."""
+        key = (figure, state.occupant.tobytes())
+        cells = self._dest_cells.get(key)
+        if cells is None:
+            cells = self._dest_cells[key] = np.unique(
+                np.array(self.destinations(state, figure), dtype=np.intp)
+            )
+        return cells
+
     def _search_destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
         owner = self.fig_owner[figure]
         occupant = state.occupant
@@ -364,16 +379,16 @@ class HeroscapeBase(StandardGame[State]):
                     can_end,
                 )
             ]
-        reach2 = reachable_double(
-            self.board,
+        return double_destinations(
+            self.board.neighbors,
+            self.climb,
             (own[0], own[1]),
             int(self.fig_move[figure]),
-            step_cost=self.climb,
-            can_enter=~enemy,
-            stops_after_entering=self.water,
-            can_end=can_end,
+            ~enemy & self.board.exists,
+            self.water,
+            can_end,
+            self.board.level,
         )
-        return [tuple(pair) for pair in reach2.destinations()]
 
     def tails(self, state: State, figure: int, first: int) -> list[int]:
         """HS-7: the other space of each destination of a double-space figure that holds
@@ -420,12 +435,13 @@ class HeroscapeBase(StandardGame[State]):
     ) -> bool:
         """:meth:`can_see` for callers that know both figures' spaces. The terrain part and
         each space's blocking effect are precomputed per geometry by ``HexSight.blockers``,
-        so a query only ORs the masks of the occupied spaces."""
+        so a query only ORs the masks of the occupied spaces; ``PairSight`` builds each such
+        table for the pair alone."""
         height_index = self.fig_height_index
         key = (a_cells, height_index[attacker], t_cells, height_index[target], self.blocker_heights)
         table = self.sight_blockers.get(key)
         if table is None:
-            table = self.sight_blockers[key] = self.sight.blockers(
+            table = self.sight_blockers[key] = self.pair_sight.blockers(
                 a_cells,
                 float(self.fig_height[attacker]),
                 t_cells,

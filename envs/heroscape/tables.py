@@ -11,16 +11,16 @@ import numpy as np
 
 from envs.core.board import PaddedBoard
 from envs.core.hexsight import HexSight, HexSightConfig
+from envs.core.hexsight_pairs import PairSight
 from envs.core.lru import LRU
 from envs.core.movement import climb_cost
 from envs.heroscape.data.battlefield import Terrain
 
 # An env plays one map; a process seldom uses more than a few (tests, tournaments).
 MAX_CACHED_MAPS = 8
-# Sight tables per (attacker spaces, target spaces, heights), the game's index into the map's
-# HexSight cache (the same objects, under the game's key). A miss costs a HexSight lookup, or
-# one batch when HexSight let the entry go too. A game's working set stays well under the
-# bound: some 3,500 on the skirmish map, a few thousand in 40 4-player highlands games.
+# Sight tables per (attacker spaces, target spaces, heights). A miss builds the pair's table
+# (PairSight, microseconds). A game's working set stays well under the bound: some 3,500 on
+# the skirmish map, a few thousand in 40 4-player highlands games.
 BLOCKER_CACHE_SIZE = 1 << 15
 
 
@@ -28,6 +28,7 @@ BLOCKER_CACHE_SIZE = 1 << 15
 class MapTables:
     padded: PaddedBoard  # the battlefield's own board in the corner of the board_size grid
     sight: HexSight
+    pair_sight: PairSight  # builds HexSight.blockers' tables one pair at a time
     climb: np.ndarray  # HS-6.6 / HS-6.7 step costs, read-only
     water: np.ndarray  # bool per cell: entering stops the move (HS-6.8)
     distance_rows: list[list[int]]  # board.distance as lists (range checks, HS-9)
@@ -61,7 +62,12 @@ def map_tables(
             board, HexSightConfig(level_height=level_height, figure_radius=figure_radius)
         )
         tables = MapTables(
-            padded, sight, climb, board.terrain == Terrain.WATER, shared_int_rows(board.distance)
+            padded,
+            sight,
+            PairSight(sight),
+            climb,
+            board.terrain == Terrain.WATER,
+            shared_int_rows(board.distance),
         )
         _MAP_TABLES[key] = tables
     return tables

@@ -68,9 +68,8 @@ class MoveDest(Rule):
     final spaces (its own space = stay)."""
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
-        legal.cells(
-            "move", sorted({c for dest in game.destinations(state, state.selected) for c in dest})
-        )
+        offset = game.layout.plane_offset(ActionKind.MOVE)
+        legal.array[offset + game.destination_cells(state, state.selected)] = True
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         figure, cell = state.selected, action.cell
@@ -147,6 +146,14 @@ def offered_cells(game: HeroscapeBase, state: State, plane: str) -> np.ndarray:
     return np.flatnonzero(game.legal_mask(state)[offset : offset + game.layout.n_cells])
 
 
+def offers_any(game: HeroscapeBase, state: State, plane: str) -> bool:
+    """Whether the state's (new) phase offers a cell of ``plane``: :func:`offered_cells`
+    without listing them."""
+    state.forget_mask()  # any mask cached so far is the previous position's
+    offset = game.layout.plane_offset(plane)
+    return bool(game.legal_mask(state)[offset : offset + game.layout.n_cells].any())
+
+
 def finish_move(
     game: HeroscapeBase, state: State, figure: int, cells: tuple[int, ...], events: list[Event]
 ) -> None:
@@ -175,6 +182,6 @@ def start_attacks(game: HeroscapeBase, state: State, events: list[Event]) -> Non
     """Go on to ATTACK_SELECT; without a figure that can attack, the turn ends (HS-8.2)."""
     state.selected = NO_FIGURE
     state.phase = Phase.ATTACK_SELECT
-    if not offered_cells(game, state, "select").size:
+    if not offers_any(game, state, ActionKind.SELECT):
         state.forget_mask()  # the position changes again
         end_turn(game, state, events)

@@ -169,15 +169,31 @@ class HeroscapeView:
         # the chosen-card column per chosen card (-1: none chosen yet)
         self._on_card = {card: game.fig_card == card for card in range(-1, len(game.cards))}
         self._no_constants = np.zeros(len(self.planes) - self.constant_start, dtype=np.float32)
+        # observe's extras: the static planes with one spare slot after them, where the
+        # spaces of destroyed figures write (their NO_CELL reads as an index past the end);
+        # the rows of the double-space figures' second spaces; per observer and seat the
+        # (hold_rounds, figures_left) constants
+        self._blank = np.append(self.static.reshape(-1), np.float32(0.0))
+        self._cell_or_far = np.append(np.arange(game.board.n_cells), self._blank.size)
+        self._rows = np.concatenate((np.arange(game.n_figures), self._doubles))
+        self._offsets = [np.concatenate((o, o[self._doubles])) for o in self._offsets]
+        self._seats = range(n)
+        self._seat_constants = [
+            [
+                (self.hold_at[(seat - player) % n], self.left_at[(seat - player) % n])
+                for seat in self._seats
+            ]
+            for player in self._seats
+        ]
+        self._hold_scale = max(1, game.hold_target)
+        self._all_left = [min(1.0, self._owners.count(seat) / STAT_SCALE) for seat in self._seats]
 
     def observe(self, state: State, player: int) -> np.ndarray:
-        game = self.game
-        n = game.num_players
-        obs = self.static.copy()
-        flat = obs.reshape(-1)
+        n_cells = self.game.board.n_cells
+        flat = self._blank.copy()
         # Per figure: one value per column, each written at flat index offset + cell of each
-        # of its spaces, all figures at once.
-        offsets = self._offsets[player]
+        # of its spaces (a double-space figure's second space is a row of its own), all
+        # figures at once; destroyed figures write the spare last slot.
         values = self._values.copy()
         values[:, self._moved_col] = state.moved
         values[:, self._attacked_col] = state.attacked
@@ -185,27 +201,30 @@ class HeroscapeView:
         if state.selected != NO_FIGURE:
             values[state.selected, self._selected_col] = 1.0
         cells = state.cell
-        if NO_CELL not in cells.tolist():  # no figure destroyed yet: all are on the board
-            flat[offsets + cells[:, None]] = values
-            owners = self._owners
-        else:
-            alive = (cells != NO_CELL).nonzero()[0]
-            flat[offsets[alive] + cells[alive, None]] = values[alive]
-            owners = game.fig_owner[alive].tolist()
         if self._doubles.size:
-            second = self._doubles[state.cell2[self._doubles] != NO_CELL]
-            flat[offsets[second] + state.cell2[second, None]] = values[second]
+            cells = np.concatenate((cells, state.cell2[self._doubles]))
+            values = values[self._rows]
+        # mode="clip": an index past the end writes the spare slot
+        flat.put(self._offsets[player] + self._cell_or_far[cells][:, None], values, mode="clip")
+        cell_list = state.cell.tolist()
+        destroyed = NO_CELL in cell_list
         if state.destination != NO_CELL:
-            obs[self.destination_channel, state.destination] = 1.0
+            flat[self.destination_channel * n_cells + state.destination] = 1.0
         constants = self._no_constants.copy()
         constants[self.phase_at[state.phase]] = 1.0
-        constants[self.round_at] = state.round / game.round_cap
-        for seat in range(n):
-            k = (seat - player) % n
-            constants[self.hold_at[k]] = state.hold_rounds[seat] / max(1, game.hold_target)
-            constants[self.left_at[k]] = min(1.0, owners.count(seat) / STAT_SCALE)  # 10+ read 1
-        obs[self.constant_start :] = constants[:, None]
-        return obs.reshape(self.shape)
+        constants[self.round_at] = state.round / self.game.round_cap
+        if destroyed:
+            owners = [o for o, c in zip(self._owners, cell_list) if c != NO_CELL]
+            left = [min(1.0, owners.count(seat) / STAT_SCALE) for seat in self._seats]
+        else:
+            left = self._all_left
+        hold = state.hold_rounds
+        for seat, (hold_at, left_at) in enumerate(self._seat_constants[player]):
+            constants[hold_at] = hold[seat] / self._hold_scale
+            constants[left_at] = left[seat]  # 10+ read 1
+        obs = flat[:-1].reshape(self.shape)
+        obs[self.constant_start :] = constants[:, None, None]
+        return obs
 
     # -- names ----------------------------------------------------------------------------
     def figure_at(self, state: State, cell: int) -> str:
