@@ -131,6 +131,15 @@ class Game(abc.ABC, Generic[S]):
         """``action`` as an int if it is legal in ``state``; otherwise the error that says what
         is wrong (not an int, outside the space, not legal now: then it names the action and
         every legal one), prefixed by ``agent`` when given. The state is left as it was."""
+        if isinstance(action, np.integer):
+            action = int(action)
+        # The common case, asked every step: a legal int (a finished game's mask is empty).
+        if (
+            type(action) is int
+            and 0 <= action < self.layout.size
+            and self.legal_mask(state)[action]
+        ):
+            return action
         who = f"{agent}: " if agent else ""
         if self.is_terminal(state):
             raise GameOverError(
