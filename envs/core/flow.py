@@ -54,8 +54,11 @@ class LegalMask:
         self.layout = layout
         self.array = np.zeros(layout.size, dtype=bool)
 
-    def cells(self, plane: str, cells: Iterable[int]) -> None:
+    def cells(self, plane: str, cells: Iterable[int] | np.ndarray) -> None:
         offset = self.layout.plane_offset(plane)
+        if isinstance(cells, np.ndarray):  # one scatter for a search's result
+            self.array[offset + cells] = True
+            return
         array = self.array
         for cell in cells:
             array[offset + cell] = True

@@ -65,6 +65,8 @@ class WallGeometry:
         self._all_intact.setflags(write=False)
         self._last_key: bytes | None = None
         self._last_table = self.open_neighbors
+        self._last_sides_key: bytes | None = None
+        self._last_sides = np.zeros((0, 4), dtype=bool)
 
     # -- ids -------------------------------------------------------------------------------
     @property
@@ -84,9 +86,17 @@ class WallGeometry:
         return found
 
     def standing_sides(self, intact: np.ndarray) -> np.ndarray:
-        """bool[n, 4]: whether a wall stands on each square's N, E, S, W side now."""
-        mask = np.append(self.check_intact(intact), False)  # index n_edges: no wall there
-        return mask[np.where(self.around >= 0, self.around, self.n_edges)]
+        """bool[n, 4] read-only: whether a wall stands on each square's N, E, S, W side now
+        (the last answer is kept by the mask's bytes, like :meth:`neighbors`)."""
+        mask = self.check_intact(intact)
+        key = mask.tobytes()
+        if key == self._last_sides_key:
+            return self._last_sides
+        padded = np.append(mask, False)  # index n_edges: no wall there
+        sides = padded[np.where(self.around >= 0, self.around, self.n_edges)]
+        sides.setflags(write=False)
+        self._last_sides_key, self._last_sides = key, sides
+        return sides
 
     def other_side(self, wall: int, cell: int) -> int:
         """The square across ``wall`` from ``cell`` (one of its two squares)."""

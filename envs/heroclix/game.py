@@ -132,6 +132,7 @@ SETUP_PLANES = (ActionKind.PLACE, ActionKind.PLACE_SOAR, ActionKind.PLACE_OBJECT
 EDGES = ("N", "E", "S", "W")
 SWITCH_SLOTS = SlotFamily.of(ActionKind.SWITCH_OFF, list(COLUMNS))
 WALL_PLANES = (ActionKind.WALL_N, ActionKind.WALL_E, ActionKind.WALL_S, ActionKind.WALL_W)
+ALIVE_MEMO_SIZE = 256  # positions remembered by alive(); a playout revisits only a few
 # (that order is WallGeometry.around's)
 
 
@@ -335,10 +336,20 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
         return self.label(figure) if figure != NO_FIGURE else "nobody"
 
     def alive(self, state: State, seat: int | None = None) -> list[int]:
-        on_map = state.cell != NO_CELL
-        if seat is not None:
-            on_map &= self.owner == seat
-        return on_map.nonzero()[0].tolist()
+        # Asked several times per decision about the same squares: the answers are kept by
+        # the figures' squares (owners never change), a new list each time for the caller.
+        memo = self.caches.setdefault("alive", {})
+        key = (state.cell.tobytes(), seat)
+        found = memo.get(key)
+        if found is None:
+            on_map = state.cell != NO_CELL
+            if seat is not None:
+                on_map &= self.owner == seat
+            found = tuple(on_map.nonzero()[0].tolist())
+            if len(memo) >= ALIVE_MEMO_SIZE:
+                memo.clear()
+            memo[key] = found
+        return list(found)
 
     def side(self, state: State, figure: int) -> int:
         """The seat a figure fights for now: its owner's, or its Mind Controller's during

@@ -343,7 +343,7 @@ def mark_destinations(game: HeroclixBase, state: State, legal: LegalMask, figure
     found = reach(game, state, figure)
     for mode, plane in ((GROUND, "move"), (SOAR, "soar")):
         if mode < found.n_modes:
-            legal.cells(plane, [int(c) for c in found.ends[mode].nonzero()[0]])
+            legal.cells(plane, found.ends[mode].nonzero()[0])
 
 
 def walk_to(
