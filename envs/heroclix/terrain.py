@@ -50,12 +50,16 @@ def _pad_mask(padded: PaddedBoard, mask: np.ndarray) -> np.ndarray:
     return out
 
 
+ADJACENT_MEMO_SIZE = 512  # positions whose adjacencies are kept; a mask asks about one
+
+
 class MapTerrain:
     """The map's tables and the terrain as it stands now."""
 
     map: ClixMap
     objects: TokenLayer
     n_figures: int
+    caches: dict[str, Any]
 
     def flies(self, state: State, figure: int) -> bool:
         raise NotImplementedError  # the dial's part (envs.heroclix.dials)
@@ -145,16 +149,33 @@ class MapTerrain:
     def adjacent_figures(self, state: State, figure: int) -> list[int]:
         """Figures adjacent to ``figure`` (HC-3.13), ascending: on the squares of its
         adjacency row, in the same flight class (soaring with soaring only)."""
-        cell = int(state.cell[figure])
-        soaring = state.mode[figure] == SOAR
-        row = self.touching[cell] if soaring else self.adjacency(state)[cell]
-        found = []
-        for there in row.tolist():
-            if there >= 0:
-                other = int(state.occupant[there])
-                if other >= 0 and (state.mode[other] == SOAR) == soaring:
-                    found.append(other)
-        return sorted(found)
+        # A mask asks this of the same figure several times (breakaway, close targets, shots,
+        # terrain); the answer is kept by everything it reads.
+        key = (
+            figure,
+            state.cell.tobytes(),
+            state.occupant.tobytes(),
+            state.mode.tobytes(),
+            state.walls_intact.tobytes(),
+            state.blocking.tobytes(),
+        )
+        memo = self.caches.setdefault("adjacent_figures", {})
+        found = memo.get(key)
+        if found is None:
+            cell = int(state.cell[figure])
+            soaring = state.mode[figure] == SOAR
+            row = self.touching[cell] if soaring else self.adjacency(state)[cell]
+            near = []
+            for there in row.tolist():
+                if there >= 0:
+                    other = int(state.occupant[there])
+                    if other >= 0 and (state.mode[other] == SOAR) == soaring:
+                        near.append(other)
+            found = tuple(sorted(near))
+            if len(memo) >= ADJACENT_MEMO_SIZE:
+                memo.clear()
+            memo[key] = found
+        return list(found)
 
     def adjacent_enemies(self, state: State, figure: int) -> list[int]:
         side = self.side(state, figure)

@@ -295,6 +295,8 @@ def terrain_targets(
     breakable = (state.blocking & game.board.exists) | objects
     if state.mode[figure] == SOAR:
         return [], True
+    if not breakable.any():  # the common case on open maps: nothing to break, close or far
+        return [], False
     if close_break_damage(game, state, figure) >= BREAK_DAMAGE:
         close = close_breakables(game, state, figure)
         if close:
@@ -318,7 +320,7 @@ def wall_targets(
     """HC-5.16 default: (square, side 0..3 = N, E, S, W) of each wall the figure can break:
     close, a wall on its own square's side; ranged, a wall on the far side of a square in
     range and line of fire (the square in front of the wall)."""
-    if state.mode[figure] == SOAR:
+    if state.mode[figure] == SOAR or not state.walls_intact.any():  # no wall left to break
         return []
     cell = int(state.cell[figure])
     standing = game.walls.standing_sides(state.walls_intact)
