@@ -33,7 +33,7 @@ from envs.heroica.data.pieces import (
     load_pieces_file,
 )
 from envs.heroica.options import HeroicaOptions
-from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.state import CELL, NO_CELL, HeroField, Phase, State
 
 
 class ActionKind(enum.StrEnum):
@@ -82,6 +82,7 @@ class HeroicaBase(StandardGame[State]):
         self.hero_ids = tuple(self.pieces.heroes)
         self.monster_ids = tuple(self.pieces.monsters)
         self.weapon_ids = tuple(self.pieces.weapons)
+        self.weapon_specs = tuple(self.pieces.weapons.values())  # in weapon_ids order
         self.max_health = self.pieces.health
         self.battle = battle
         if not is_int(num_players) or not 2 <= num_players <= len(self.hero_ids) + battle:
@@ -122,6 +123,13 @@ class HeroicaBase(StandardGame[State]):
         self._build_piece_codes()
         self.padded = [PaddedBoard.create(m.board, self.height, self.width) for m in self.missions]
         self.boards = [p.board for p in self.padded]
+        # Per board, each cell's spaces in direction order as plain ints: the rules ask
+        # about neighbours at every decision, and numpy scalars are slow to loop over.
+        self.adjacent = [
+            [[int(c) for c in row if c >= 0] for row in board.neighbors] for board in self.boards
+        ]
+        # Per board, each cell's "(row,col)": every step's event names two cells.
+        self.labels = [[board.label(c) for c in range(board.n_cells)] for board in self.boards]
         self.starts = [p.to_padded(m.start) for p, m in zip(self.padded, self.missions)]
         self.targets = [p.to_padded(m.target) for p, m in zip(self.padded, self.missions)]
         self.initial_pieces = [
@@ -180,7 +188,10 @@ class HeroicaBase(StandardGame[State]):
             strength[self.code[k]] = m.strength
         self.strength = strength
         self.is_monster = strength > 0
+        self.monster_code = self.is_monster.tolist()  # the same, indexed by a plain int
         self.ROCKS, self.CHEST = self.code["rocks"], self.code["chest"]
+        # HE-5.1: piece code -> whether it keeps a Hero out (a monster or rocks)
+        self.blocks_hero = [m or code == self.ROCKS for code, m in enumerate(self.monster_code)]
         self.ITEMS = {self.code[k]: k for k in ITEM_KINDS}
 
     def _initial_pieces(self, mission: Mission, padded: PaddedBoard) -> np.ndarray:
@@ -212,25 +223,29 @@ class HeroicaBase(StandardGame[State]):
 
     # -- queries --------------------------------------------------------------------------
     def hero_cell(self, state: State, seat: int) -> int:
-        return int(state.heroes[seat, HeroField.CELL])
+        return state.heroes.item(seat, CELL)
 
     def hero_at(self, state: State, cell: int, exclude: int = -1) -> int:
         for seat in self.hero_seats():
-            if seat != exclude and state.heroes[seat, HeroField.CELL] == cell:
+            if seat != exclude and state.heroes.item(seat, CELL) == cell:
                 return seat
         return -1
 
     def adjacent_monsters(self, state: State, cell: int) -> list[int]:
-        board = self.board_of(state)
-        return [int(c) for c in board.neighbors[cell] if c >= 0 and self.is_monster[state.piece[c]]]
+        piece, monster = state.piece, self.monster_code
+        return [c for c in self.adjacent[state.mission][cell] if monster[piece[c]]]
 
     def adjacent_rocks(self, state: State, cell: int) -> list[int]:
-        board = self.board_of(state)
-        return [int(c) for c in board.neighbors[cell] if c >= 0 and state.piece[c] == self.ROCKS]
+        piece, rocks = state.piece, self.ROCKS
+        return [c for c in self.adjacent[state.mission][cell] if piece[c] == rocks]
+
+    def next_to_blocker(self, state: State, cell: int) -> bool:
+        """A monster or rocks next to ``cell``: a move stops there (HE-5.8, HE-13.2)."""
+        piece, blocks = state.piece, self.blocks_hero
+        return any(blocks[piece[c]] for c in self.adjacent[state.mission][cell])
 
     def adjacent_heroes(self, state: State, cell: int, healing_ok: bool = True) -> list[int]:
-        board = self.board_of(state)
-        near = set(int(c) for c in board.neighbors[cell] if c >= 0)
+        near = set(self.adjacent[state.mission][cell])
         return [
             s
             for s in self.hero_seats()
@@ -240,8 +255,7 @@ class HeroicaBase(StandardGame[State]):
 
     def hero_passable(self, state: State, cell: int) -> bool:
         """HE-5.1: a Hero may enter a space without a monster or rocks."""
-        code = state.piece[cell]
-        return not self.is_monster[code] and code != self.ROCKS
+        return not self.blocks_hero[state.piece[cell]]
 
     def skill_step_ok(self, state: State, seat: int, cell: int) -> bool:
         """A skill's single step may not end on another Hero (HE-5.6 would need a forward move)."""
@@ -276,14 +290,11 @@ class HeroicaBase(StandardGame[State]):
 
     def sword_steps(self, state: State, seat: int) -> list[int]:
         """Cells one step away from which a monster would be adjacent (HE-12.4 Sword)."""
-        board = self.board_of(state)
         here = self.hero_cell(state, seat)
         return [
-            int(c)
-            for c in board.neighbors[here]
-            if c >= 0
-            and self.skill_step_ok(state, seat, int(c))
-            and self.adjacent_monsters(state, int(c))
+            c
+            for c in self.adjacent[state.mission][here]
+            if self.skill_step_ok(state, seat, c) and self.adjacent_monsters(state, c)
         ]
 
     def empty_cells(self, state: State) -> list[int]:
@@ -296,7 +307,10 @@ class HeroicaBase(StandardGame[State]):
         return state.store_gold < 0 or state.store_gold >= amount
 
     def cell_name(self, state: State, cell: int) -> str:
-        return self.board_of(state).label(cell)
+        labels = self.labels[state.mission]
+        if 0 <= cell < len(labels):
+            return labels[cell]
+        return self.board_of(state).label(cell)  # off the board (NO_CELL): as the board says
 
     def monster_name(self, state: State, cell: int) -> str:
         return self.pieces.monsters[self.monster_ids[int(state.piece[cell]) - 1]].name

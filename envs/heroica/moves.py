@@ -3,13 +3,12 @@ a space does (HE-5, HE-5.6 forward moves, HE-5.7 items, HE-11 chests, HE-20.4-20
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable
 
 from envs.core.game import Event
-from envs.core.movement import NOT_REACHED, step_counts
 from envs.heroica.dice import CHEST_GOLD, HEROICA_DIE, SKULL, SWORD_SKULL
 from envs.heroica.game import HeroicaBase
-from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
+from envs.heroica.state import CELL, NO_CELL, HeroField, Phase, State
 
 
 def roll(game: HeroicaBase, state: State, events: list[Event], why: str) -> str:
@@ -28,68 +27,87 @@ def roll(game: HeroicaBase, state: State, events: list[Event], why: str) -> str:
 # -- where a figure may step --------------------------------------------------------------
 def hero_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-5.1: adjacent spaces without monster or rocks, not entered before in this move."""
-    board = game.board_of(state)
-    visited = state.visited
+    visited, piece, blocked = state.visited, state.piece, game.blocks_hero
     return [
-        int(c)
-        for c in board.neighbors[here]
-        if c >= 0 and not (visited >> int(c)) & 1 and game.hero_passable(state, int(c))
+        c
+        for c in game.adjacent[state.mission][here]
+        if not (visited >> c) & 1 and not blocked[piece[c]]
     ]
 
 
 def steps_towards(
-    game: HeroicaBase, state: State, here: int, passable: np.ndarray, goal: np.ndarray
+    game: HeroicaBase,
+    state: State,
+    here: int,
+    may_enter: Callable[[int], bool],
+    is_goal: Callable[[int], bool],
 ) -> list[int]:
-    """Neighbours of ``here`` on a shortest passable path to the nearest goal cell."""
-    board = game.board_of(state)
-    cost = np.array(step_counts(board, here, passable))
-    goals = np.flatnonzero(goal & (cost != NOT_REACHED) & (cost > 0))
-    if goals.size == 0:
+    """Neighbours of ``here`` on a shortest path through cells it ``may_enter`` to the
+    nearest goal cell (``here`` itself is not one).
+
+    The searches go ring by ring and stop at the first ring that holds a goal: the nearest
+    free space is almost always a step or two away, so a whole-board search would be waste.
+    """
+    adjacent = game.adjacent[state.mission]
+    firsts = [c for c in adjacent[here] if may_enter(c)]
+    seen = {here, *firsts}
+    ring, best = firsts, 1
+    while ring and not any(is_goal(c) for c in ring):
+        ring = _next_ring(adjacent, ring, seen, may_enter)
+        best += 1
+    if not ring:
         return []
-    best = int(cost[goals].min())
-    nearest = goals[cost[goals] == best]
-    beside = passable.copy()
-    beside[here] = False
+    nearest = {c for c in ring if is_goal(c)}
     options = []
-    for first in board.neighbors[here]:
-        first = int(first)
-        if first < 0 or cost[first] != 1:
+    for first in adjacent[here]:
+        if first not in firsts:
             continue
-        if goal[first] and best == 1:
+        if is_goal(first) and best == 1:
             options.append(first)
             continue
-        onward = np.array(step_counts(board, first, beside))
-        if (onward[nearest] == best - 1).any():
+        # Onward from ``first`` without coming back through ``here``: does a nearest goal
+        # lie best - 1 steps on (no fewer can: here -> first -> ... would beat best)?
+        reached, ring = {here, first}, [first]
+        for _ in range(best - 1):
+            ring = _next_ring(adjacent, ring, reached, may_enter)
+        if not nearest.isdisjoint(reached):
             options.append(first)
     return sorted(options)
 
 
-def _unvisited(game: HeroicaBase, state: State) -> np.ndarray:
-    return bitset_to_array(state.visited, game.board_of(state).n_cells) == 0
+def _next_ring(
+    adjacent: list[list[int]], ring: list[int], seen: set[int], may_enter: Callable[[int], bool]
+) -> list[int]:
+    """The cells one step beyond ``ring`` not seen yet (added to ``seen``)."""
+    beyond = []
+    for cell in ring:
+        for c in adjacent[cell]:
+            if c not in seen and may_enter(c):
+                seen.add(c)
+                beyond.append(c)
+    return beyond
 
 
 def forward_steps(game: HeroicaBase, state: State, here: int, seat: int) -> list[int]:
     """HE-5.6: free steps towards the nearest Hero-free space; the mover picks among ties."""
-    piece = state.piece
-    passable = _unvisited(game, state) & ~game.is_monster[piece] & (piece != game.ROCKS)
-    free = np.ones_like(passable)
-    for other in game.hero_seats():
-        if other != seat:
-            free[game.hero_cell(state, other)] = False
-    return steps_towards(game, state, here, passable, free)
+    visited, piece, blocked = state.visited, state.piece, game.blocks_hero
+    others = {game.hero_cell(state, other) for other in game.hero_seats() if other != seat}
+    return steps_towards(
+        game,
+        state,
+        here,
+        lambda c: not (visited >> c) & 1 and not blocked[piece[c]],
+        lambda c: c not in others,
+    )
 
 
 def monster_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-20.4: monsters may pass monsters and items, not Heroes or rocks."""
-    board = game.board_of(state)
     visited = state.visited
     return [
-        int(c)
-        for c in board.neighbors[here]
-        if c >= 0
-        and not (visited >> int(c)) & 1
-        and state.piece[c] != game.ROCKS
-        and game.hero_at(state, int(c)) < 0
+        c
+        for c in game.adjacent[state.mission][here]
+        if not (visited >> c) & 1 and state.piece[c] != game.ROCKS and game.hero_at(state, c) < 0
     ]
 
 
@@ -99,12 +117,16 @@ def monster_available(game: HeroicaBase, state: State, cell: int) -> bool:
 
 
 def monster_forward_steps(game: HeroicaBase, state: State) -> list[int]:
-    piece = state.piece
-    no_hero = np.ones(piece.shape[0], dtype=bool)
-    for seat in game.hero_seats():
-        no_hero[game.hero_cell(state, seat)] = False
-    passable = _unvisited(game, state) & (piece != game.ROCKS) & no_hero
-    return steps_towards(game, state, state.selected, passable, (piece == 0) & no_hero)
+    """HE-20.5: steps towards the nearest available space, past items and monsters."""
+    visited, piece, rocks = state.visited, state.piece, game.ROCKS
+    heroes = {game.hero_cell(state, seat) for seat in game.hero_seats()}
+    return steps_towards(
+        game,
+        state,
+        state.selected,
+        lambda c: not (visited >> c) & 1 and piece[c] != rocks and c not in heroes,
+        lambda c: piece[c] == 0 and c not in heroes,
+    )
 
 
 # -- entering a space ----------------------------------------------------------------------
@@ -163,7 +185,7 @@ def hero_enter(
 ) -> str:
     """Move a Hero into ``cell``: returns "over" (game/mission ended), "stop" or "go"."""
     previous = game.hero_cell(state, seat)
-    state.heroes[seat, HeroField.CELL] = cell
+    state.heroes[seat, CELL] = cell
     state.entered_from = previous
     state.visited |= 1 << cell
     if counted:
@@ -189,7 +211,7 @@ def hero_enter(
         if search:
             search_chest(game, state, seat, cell, events)  # HE-11.1: must stop and search
         return "stop"
-    if not shared and (game.adjacent_monsters(state, cell) or game.adjacent_rocks(state, cell)):
+    if not shared and game.next_to_blocker(state, cell):
         return "stop"  # HE-5.8, HE-13.2
     return "go"
 

@@ -61,6 +61,9 @@ class HeroField(enum.IntEnum):
 
 
 NO_CELL = -1
+# HeroField.CELL as a plain int for the hottest reads: Python 3.11's EnumType has a
+# __getattr__, which puts every member lookup on the class on a slow path.
+CELL = int(HeroField.CELL)
 
 
 def bitset_to_array(bits: int, size: int) -> np.ndarray:

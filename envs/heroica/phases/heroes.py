@@ -22,7 +22,7 @@ from envs.heroica.fights import explore_rocks, fight, finish_move_back, move_bac
 from envs.heroica.game import ActionKind, HeroicaBase
 from envs.heroica.moves import finish_move, forward_steps, hero_enter, hero_steps, post_move, roll
 from envs.heroica.skills import effect_of
-from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.state import CELL, NO_CELL, HeroField, Phase, State
 
 
 class HeroPhase(PhaseRule[HeroicaBase, State]):
@@ -31,14 +31,10 @@ class HeroPhase(PhaseRule[HeroicaBase, State]):
 
     def mask(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
         seat = state.seat
-        hero = state.heroes[seat]
-        if (
-            seat == state.turn_seat
-            and seat != game.monster_seat
-            and hero[HeroField.LIFE_POTIONS] > 0
-            and hero[HeroField.HEALTH] < game.max_health
-        ):
-            legal.special(ActionKind.DRINK_LIFE)
+        if seat == state.turn_seat and seat != game.monster_seat:
+            hero = state.heroes[seat]
+            if hero[HeroField.LIFE_POTIONS] > 0 and hero[HeroField.HEALTH] < game.max_health:
+                legal.special(ActionKind.DRINK_LIFE)
         self.options(game, state, legal)
 
     def options(self, game: HeroicaBase, state: State, legal: LegalMask) -> None:
@@ -57,14 +53,14 @@ class ShopPhase(HeroPhase):
     def options(self, game, state, legal: LegalMask) -> None:
         # One copy of each weapon; a Hero never holds two copies. Finite mode: a sale is
         # refused if the Store cannot pay.
-        hero = state.heroes[state.seat]
-        gold = int(hero[HeroField.GOLD])
-        for index, weapon in enumerate(game.weapon_ids):
+        hero = state.heroes[state.seat].tolist()
+        owned, gold, in_store = hero[HeroField.WEAPONS], hero[HeroField.GOLD], state.store_weapons
+        for index, weapon in enumerate(game.weapon_specs):
             bit = 1 << index
-            if hero[HeroField.WEAPONS] & bit:
-                if game.store_can_pay(state, game.pieces.weapons[weapon].resale):
+            if owned & bit:
+                if game.store_can_pay(state, weapon.resale):
                     legal.slot(ActionKind.SELL, index)
-            elif state.store_weapons & bit and gold >= game.pieces.weapons[weapon].price:
+            elif in_store & bit and gold >= weapon.price:
                 legal.slot(ActionKind.BUY, index)
         if hero[HeroField.SCEPTER] and game.store_can_pay(
             state, game.pieces.items["scepter"].resale
@@ -131,7 +127,7 @@ class Start(ShopPhase):
     @handles(ActionKind.ROLL)
     def roll(self, game, state, action, events) -> None:
         seat = state.seat
-        hero = state.heroes[seat]
+        hero = state.heroes[seat].tolist()
         if hero[HeroField.HEALING]:
             symbol = roll(game, state, events, "healing")
             amount = game.max_health if symbol == SHIELD else MOVE_VALUE[symbol]
@@ -140,10 +136,10 @@ class Start(ShopPhase):
             return
         symbol = roll(game, state, events, "move")
         state.die = symbol
-        torch = int(hero[HeroField.TORCH])
+        torch = hero[HeroField.TORCH]
         state.steps_left = MOVE_VALUE[symbol] + torch  # HE-14.1
         state.torch_counted = bool(torch)
-        here = int(hero[HeroField.CELL])
+        here = hero[CELL]
         state.move_start = here
         state.visited = 1 << here
         state.last_free_cell = here if game.hero_at(state, here, exclude=seat) < 0 else NO_CELL
@@ -171,12 +167,12 @@ class Move(HeroPhase):
 
     def options(self, game, state, legal: LegalMask) -> None:
         seat = state.seat
-        hero = state.heroes[seat]
+        hero = state.heroes[seat].tolist()
         if hero[HeroField.SPEED_POTIONS] > 0:
             legal.special(ActionKind.DRINK_SPEED)
         legal.special(ActionKind.END_MOVE)
         if state.steps_left > 0:
-            legal.cells(ActionKind.STEP, hero_steps(game, state, int(hero[HeroField.CELL])))
+            legal.cells(ActionKind.STEP, hero_steps(game, state, hero[CELL]))
         if state.die == SHIELD and state.steps_taken == 0:
             for source in range(len(game.source_names)):
                 if game.owns_source(state, seat, source):

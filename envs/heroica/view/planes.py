@@ -13,7 +13,8 @@ from envs.core.scene import DiceGroup, Piece, Scene
 from envs.core.textboard import text_grid
 from envs.heroica.dice import DIE_SYMBOLS, MOVE_VALUE, SHIELD, SKULL, SWORD, SWORD_SKULL
 from envs.heroica.game import ActionKind, HeroicaBase
-from envs.heroica.state import NO_CELL, HeroField, Phase, State, bitset_to_array
+from envs.heroica.state import HeroField, Phase, State
+from envs.heroica.view.observation import TURN_SCALARS, Observer
 
 # What a "target" action does, by phase (the plane's meaning follows the phase).
 TARGET_NAMES = {
@@ -25,10 +26,6 @@ TARGET_NAMES = {
     Phase.MONSTER_FIGHT_CHOOSE: "attack {hero} {where}",
 }
 
-GOLD_SCALE = 10.0
-STEPS_SCALE = 10.0
-KILLS_SCALE = 5.0
-POTIONS_SCALE = 3.0
 ITEM_GLYPHS = {
     "rocks": "R",
     "chest": "c",
@@ -38,7 +35,6 @@ ITEM_GLYPHS = {
     "scepter": "P",
 }
 SPACE_COLOR = (196, 178, 140)
-TURN_SCALARS = ("steps_left", "round", "monster_player_defeats", "mission", "store_gold")
 
 # -- frames (scene) ------------------------------------------------------------------------
 # The die as printed (HE-3.3): a fight symbol and, in the corner, the movement value; a roll
@@ -162,119 +158,10 @@ class HeroicaView:
         self.channel_names = planes.channel_names
         self.scalar_start = planes.board_channels
         self.shape = (len(planes), game.height, game.width)
-        self._piece0 = planes.start("piece") - 1  # piece code k (1-based) -> its plane
-        self._hero0 = planes.start("hero@seat")
-        self._fight_target = planes.start("fight_target")
-        self._monster_selected = planes.start("monster_selected")
-        self._move_back_from = planes.start("move_back_from")
-        self._visited = planes.start("visited")
-        self._build_scalar_tables()
-        n_cells = game.height * game.width
-        self.static = []
-        for m, board in enumerate(game.boards):
-            static = np.zeros((self.scalar_start, n_cells), dtype=np.float32)
-            static[planes.start("space"), board.exists] = 1.0
-            static[planes.start("start"), game.starts[m]] = 1.0
-            static[planes.start("target"), game.targets[m]] = 1.0
-            self.static.append(static)
+        self.observer = Observer(game, planes)
 
-    def _build_scalar_tables(self) -> None:
-        # Per seat: one slot per feature; each slot reads one column of the Hero row
-        # times a scale, or a bit of the weapons bitset, or the Hero one-hot.
-        game = self.game
-        n_weapons = len(game.weapon_ids)
-        plain = [
-            (HeroField.HEALTH, 1.0 / game.max_health),
-            (HeroField.HEALING, 1.0),
-            (HeroField.GOLD, 1.0 / GOLD_SCALE),
-            (HeroField.LIFE_POTIONS, 1.0 / POTIONS_SCALE),
-            (HeroField.SPEED_POTIONS, 1.0 / POTIONS_SCALE),
-            (HeroField.TORCH, 1.0),
-            (HeroField.SCEPTER, 1.0),
-        ]
-        self._plain = [(int(col), scale) for col, scale in plain]
-        self._kills = [
-            (int(HeroField.KILLS) + k, 1.0 / KILLS_SCALE) for k in range(game.n_monster_kinds)
-        ]
-        self._missions_scale = 1.0 / len(game.missions)
-        self._weapon_bits = [
-            ((i >> w) & 1) * 1.0 for i in range(1 << n_weapons) for w in range(n_weapons)
-        ]
-        self._n_weapons = n_weapons
-        n_heroes = len(game.hero_ids)
-        self._hero_onehot = [
-            [1.0 if h == k else 0.0 for k in range(n_heroes)] for h in range(n_heroes)
-        ]
-        # The turn's constant planes, as offsets from the first of them.
-        planes, turn0 = self.planes, self.planes.start("phase")
-        self._turn_features = len(planes) - turn0
-        self._die0 = planes.start("die") - turn0
-        self._scalar_at = {name: planes.start(name) - turn0 for name in TURN_SCALARS}
-        self._store0 = planes.start("store") - turn0
-
-    # -- observation ------------------------------------------------------------------------
     def observe(self, state: State, player: int) -> np.ndarray:
-        game = self.game
-        channels, height, width = self.shape
-        # Board planes start from the mission's template; the constant planes are written
-        # once below, never copied as zeros first.
-        obs = np.empty((channels, height * width), dtype=np.float32)
-        obs[: self.scalar_start] = self.static[state.mission]
-        occupied = np.flatnonzero(state.piece)
-        obs[self._piece0 + state.piece[occupied].astype(np.intp), occupied] = 1.0
-        hero0 = self._hero0
-        n = game.num_players
-        hero_cells = state.heroes[:, HeroField.CELL].tolist()
-        for seat in game.hero_seats():
-            obs[hero0 + (seat - player) % n, hero_cells[seat]] = 1.0
-        if state.visited:
-            obs[self._visited] = bitset_to_array(state.visited, height * width)
-        for channel, cell in (
-            (self._fight_target, state.fight_target),
-            (self._monster_selected, state.selected),
-            (self._move_back_from, state.move_back_from),
-        ):
-            if cell != NO_CELL:
-                obs[channel, cell] = 1.0
-        obs[self.scalar_start :] = self._scalars(state, player)[:, None]
-        return obs.reshape(self.shape)
-
-    def _scalars(self, state: State, player: int) -> np.ndarray:
-        # Plain Python then one conversion: at ~100 values this beats many small numpy ops.
-        game = self.game
-        n = game.num_players
-        rows = state.heroes.tolist()
-        weapon_bits = self._weapon_bits
-        nw = self._n_weapons
-        values: list[float] = []
-        for k in range(n):
-            row = rows[(player + k) % n]
-            values += [row[col] * scale for col, scale in self._plain]
-            weapons = row[HeroField.WEAPONS] * nw
-            values += weapon_bits[weapons : weapons + nw]
-            values += [row[col] * scale for col, scale in self._kills]
-            hero = row[HeroField.HERO]
-            values += [
-                row[HeroField.MISSIONS_WON] * self._missions_scale,
-                1.0 if hero < 0 else 0.0,
-                row[HeroField.DEFEATED_BY_MONSTERS] / 2.0,
-            ]  # two end Battle Heroica
-            values += self._hero_onehot[hero] if hero >= 0 else [0.0] * len(self._hero_onehot)
-        turn = [0.0] * self._turn_features
-        turn[int(state.phase)] = 1.0
-        if state.die:
-            turn[self._die0 + DIE_SYMBOLS.index(state.die)] = 1.0
-        at = self._scalar_at
-        turn[at["steps_left"]] = state.steps_left / STEPS_SCALE
-        turn[at["round"]] = state.round / game.max_rounds
-        turn[at["monster_player_defeats"]] = state.monster_player_defeats / 2.0
-        turn[at["mission"]] = state.mission / max(1, len(game.missions) - 1)
-        turn[at["store_gold"]] = max(state.store_gold, 0) / GOLD_SCALE
-        store = state.store_weapons * nw
-        turn[self._store0 :] = weapon_bits[store : store + nw]
-        # Gold, potions, kills and steps have no fixed maximum: past its scale a count reads 1,
-        # as the docstring says, so the planes stay in their [0, 1] space.
-        return np.minimum(np.array(values + turn, dtype=np.float32), 1.0)
+        return self.observer.observe(state, player)
 
     # -- names ------------------------------------------------------------------------------
     def cell_text(self, state: State, cell: int) -> str:
