@@ -323,6 +323,11 @@ def _copied(value: typing.Any) -> typing.Any:
     return copy_module.deepcopy(value)
 
 
+class _DicePosition(typing.NamedTuple):
+    dice: Dice
+    position: dict
+
+
 class FlatState:
     """Mixin for state dataclasses. Subclasses name their array fields' dtypes in
     ``ARRAY_DTYPES`` and their phase enum in ``PHASE``; they extend :meth:`field_rules` and
@@ -354,6 +359,32 @@ class FlatState:
                 value = value.copy()
             clone.__dict__[name] = value
         return clone
+
+    def snapshot(self) -> dict[str, Any]:
+        """The fields as they are now, for one :meth:`restore`: like :meth:`copy`, but the
+        dice keep only their position (a state put back after a replay, HeroClix's
+        interrupts, need not pay for a second generator)."""
+        saved: dict[str, Any] = {}
+        for name, value in self.__dict__.items():
+            if isinstance(value, np.ndarray):
+                value = value.copy()
+            elif isinstance(value, list):
+                value = _copied(value)
+            elif isinstance(value, Dice):
+                value = _DicePosition(value, value.get_state())
+            saved[name] = value
+        return saved
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Put the state back as :meth:`snapshot` found it (its cached mask forgotten); the
+        snapshot's arrays become the state's, so restore a snapshot once."""
+        self.__dict__.clear()
+        for name, value in saved.items():
+            if isinstance(value, _DicePosition):
+                value.dice.set_state(value.position)
+                value = value.dice
+            self.__dict__[name] = value
+        self.forget_mask()
 
     def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
         """The state as JSON-compatible values. ``copy=False`` shares the list fields with the

@@ -72,15 +72,13 @@ def apply_with_interrupts(
         state.phase, state.seat = Phase(state.saved_phase), state.saved_seat
         state.interrupt = []
         action = state.pending_action
-    before = state.copy()
+    before = state.snapshot()
     state.asked = 0
     try:
         events = apply(state, action)
     except NeedDecision as need:
-        state.__dict__.clear()
-        state.__dict__.update(before.__dict__)
+        state.restore(before)
         state.asked = -1
-        state.forget_mask()
         state.pending_action = action
         state.interrupt = list(need.request)
         state.saved_phase, state.saved_seat = int(state.phase), state.seat
