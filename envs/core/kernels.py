@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["NOT_REACHED", "csr_steps", "search_by_cell", "search_modes"]
+__all__ = ["NOT_REACHED", "csr_steps", "entry_codes", "search_by_cell", "search_modes"]
 
 NOT_REACHED = np.iinfo(np.int32).max
 """Cost of a state a search did not reach (compares greater than any budget)."""
@@ -234,3 +234,40 @@ def search_modes(
                             pred_stop[target] = state
             push = link[push]
     return best, pred, best_stop, pred_stop
+
+
+@njit(cache=True)
+def entry_codes(
+    enter: np.ndarray,
+    end: np.ndarray,
+    stop: np.ndarray,
+    hindering: np.ndarray,
+    chaining: bool,
+    switch_stops: bool,
+    codes: np.ndarray,
+    arrivals: np.ndarray,
+) -> None:
+    """Fill ``codes`` (how a step enters each cell) and ``arrivals`` (how a mode switch does)
+    for one mode of :func:`search_modes` from its masks; the rules are those of
+    :mod:`envs.core.modemove`'s docstring: entering a stop square ends the move (so only
+    where it may end), hindering ends it too unless ``chaining`` lets a step from hindering
+    go on, and a switch enters no terrain (only ``stop`` counts, with ``switch_stops``)."""
+    for cell in range(enter.shape[0]):
+        if not enter[cell]:
+            codes[cell] = BLOCKED
+            arrivals[cell] = BLOCKED
+            continue
+        may_end = end[cell]
+        if stop[cell]:
+            codes[cell] = STOPS if may_end else BLOCKED
+        elif hindering[cell]:
+            if chaining:
+                codes[cell] = HINDERS if may_end else HINDERS_NO_END
+            else:
+                codes[cell] = STOPS if may_end else BLOCKED
+        else:
+            codes[cell] = FREE
+        if switch_stops and stop[cell]:
+            arrivals[cell] = STOPS if may_end else BLOCKED
+        else:
+            arrivals[cell] = FREE

@@ -64,16 +64,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .board import SQUARE8_DIRECTIONS, Board
-from .kernels import (
-    BLOCKED,
-    FREE,
-    HINDERS,
-    HINDERS_NO_END,
-    NOT_REACHED,
-    STOPS,
-    csr_steps,
-    search_modes,
-)
+from .kernels import NOT_REACHED, csr_steps, entry_codes, search_modes
 from .lru import LRU
 
 __all__ = [
@@ -88,32 +79,6 @@ __all__ = [
 ]
 
 Seed = tuple[int, int, int]
-
-# How a step may enter a square, per mode and cell (the codes the compiled search reads).
-_BLOCKED, _FREE, _STOPS, _HINDERS, _HINDERS_NO_END = BLOCKED, FREE, STOPS, HINDERS, HINDERS_NO_END
-
-
-def _code_table(chaining: bool) -> np.ndarray:
-    """int8[16]: a step's entry code per (enter, stop, hindering, end) bits, high to low."""
-    table = np.empty(16, dtype=np.int8)
-    for index in range(16):
-        enter, stop, hind, end = (bool(index >> bit & 1) for bit in (3, 2, 1, 0))
-        if not enter:
-            code = _BLOCKED
-        elif stop:  # HC-3.21: stops, so only where the move may end
-            code = _STOPS if end else _BLOCKED
-        elif hind and chaining:  # HC-5.10 [2002]: goes on when the step comes from hindering
-            code = _HINDERS if end else _HINDERS_NO_END
-        elif hind:  # HC-5.10 default
-            code = _STOPS if end else _BLOCKED
-        else:
-            code = _FREE
-        table[index] = code
-    return table
-
-
-_STEP_CODES = _code_table(chaining=False)
-_STEP_CODES_CHAINING = _code_table(chaining=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -290,27 +255,17 @@ def _check_seeds(seeds: Sequence[Seed], n: int, n_modes: int, budget: int) -> tu
     return tuple(checked)
 
 
-def _entry_codes(
-    rules: ModeRules, n: int, index: int, switch_stops: bool
+def _mode_masks(
+    rules: ModeRules, n: int, index: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(step entry code, switch entry code, hindering, may_switch, can_end) of one mode."""
+    """(can_enter, can_end, stop_cells, hindering, may_switch) of one mode, defaults filled."""
     name = f"modes[{index}]"
     enter = _mask(rules.can_enter, n, f"{name}.can_enter", True)
     end = enter if rules.can_end is None else _mask(rules.can_end, n, f"{name}.can_end", True)
     stop = _mask(rules.stop_cells, n, f"{name}.stop_cells", False)
     hind = _mask(rules.hindering, n, f"{name}.hindering", False)
     switch = _mask(rules.may_switch, n, f"{name}.may_switch", True)
-    # One table lookup per cell instead of a chain of np.where: the code of each combination
-    # of (enter, stop, hindering, end), as the module docstring's rules give it.
-    bits = enter.view(np.uint8) << 3
-    bits |= stop.view(np.uint8) << 2
-    bits |= hind.view(np.uint8) << 1
-    bits |= end.view(np.uint8)
-    code = (_STEP_CODES_CHAINING if rules.hindering_chains else _STEP_CODES)[bits]
-    # A switch enters no terrain: hindering never stops it, and the new mode's stop_cells
-    # only when switch_stops; otherwise it enters like a step.
-    arrive = _STEP_CODES[bits & (0b1101 if switch_stops else 0b1001)]
-    return code, arrive, hind, switch, end
+    return enter, end, stop, hind, switch
 
 
 # -------------------------------------------------------------------------------------------
@@ -346,7 +301,13 @@ def reachable_modes(
     if n_modes == 0:
         raise ValueError("at least one mode is needed")
     seeds = _check_seeds(seeds, n, n_modes, budget)
-    steps, codes, arrivals, hinders, switches, ends_by_mode = [], [], [], [], [], []
+    size = n_modes * n
+    codes = np.empty(size, dtype=np.int8)
+    arrivals = np.empty(size, dtype=np.int8)
+    hinders = np.empty(size, dtype=bool)
+    switches = np.empty(size, dtype=bool)
+    ends = np.empty(size, dtype=bool)
+    steps = []
     for index, rules in enumerate(modes):
         if not isinstance(rules, ModeRules):
             raise ValueError(f"modes[{index}] is {type(rules).__name__}, not ModeRules")
@@ -354,12 +315,21 @@ def reachable_modes(
         if rules.step_cost is not None:
             cost_table = _int_table(rules.step_cost, f"modes[{index}].step_cost", table.shape)
         steps.append(_steps(table, cost_table))
-        code, arrive, hind, switch, end = _entry_codes(rules, n, index, switch_stops)
-        codes.append(code)
-        arrivals.append(arrive)
-        hinders.append(hind)
-        switches.append(switch)
-        ends_by_mode.append(end)
+        enter, end, stop, hind, switch = _mode_masks(rules, n, index)
+        part = slice(index * n, (index + 1) * n)
+        entry_codes(
+            enter,
+            end,
+            stop,
+            hind,
+            rules.hindering_chains,
+            switch_stops,
+            codes[part],
+            arrivals[part],
+        )
+        hinders[part] = hind
+        switches[part] = switch
+        ends[part] = end
     seed_states = np.array([mode * n + cell for cell, mode, _ in seeds], dtype=np.int64)
     seed_costs = np.array([spent for _, _, spent in seeds], dtype=np.int64)
     best, pred, best_stop, pred_stop = search_modes(
@@ -368,15 +338,15 @@ def reachable_modes(
         seed_costs,
         budget,
         *_all_steps(steps, n),
-        np.concatenate(codes),
-        np.concatenate(arrivals),
-        np.concatenate(hinders),
-        np.concatenate(switches),
+        codes,
+        arrivals,
+        hinders,
+        switches,
         switch_cost,
     )
     going_on = best.reshape(n_modes, n)
     cost = np.minimum(going_on, best_stop.reshape(n_modes, n))
-    ends = (cost != NOT_REACHED) & np.concatenate(ends_by_mode).reshape(n_modes, n)
+    ends = (cost != NOT_REACHED) & ends.reshape(n_modes, n)
     for cell, mode, _ in seeds:
         ends[mode, cell] = True
     for array in (cost, going_on, ends, pred, pred_stop):

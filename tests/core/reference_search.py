@@ -160,3 +160,25 @@ def search_modes(
                         best_stop[target] = total
                         pred_stop[target] = state
     return best, pred, best_stop, pred_stop
+
+
+def entry_codes(
+    enter: np.ndarray,
+    end: np.ndarray,
+    stop: np.ndarray,
+    hindering: np.ndarray,
+    chaining: bool,
+    switch_stops: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(step codes, switch codes) of one mode, as np.where chains over its masks."""
+    blocked, free, stops, hinders, hinders_no_end = 0, 1, 2, 3, 4
+    if chaining:
+        code = np.where(hindering, np.where(end, hinders, hinders_no_end), free)
+    else:
+        code = np.where(hindering, np.where(end, stops, blocked), free)
+    code = np.where(stop, np.where(end, stops, blocked), code)
+    code = np.where(enter, code, blocked)
+    halts = stop if switch_stops else np.zeros_like(stop)
+    arrive = np.where(halts, np.where(end, stops, blocked), free)
+    arrive = np.where(enter, arrive, blocked)
+    return code, arrive

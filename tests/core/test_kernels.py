@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.core.kernels import csr_steps, search_by_cell, search_modes
+from envs.core.kernels import csr_steps, entry_codes, search_by_cell, search_modes
 from tests.core import reference_search as reference
 
 BOARDS = 3000
@@ -116,3 +116,18 @@ def test_csr_steps_keeps_direction_order_or_sorts_by_cost_then_target():
     assert list(zip(targets.tolist(), step.tolist())) == [(2, 1), (1, 2), (0, 3), (0, 1)]
     offsets, targets, step = csr_steps(table, costs, by_cost=True)
     assert list(zip(targets.tolist(), step.tolist())) == [(2, 1), (1, 2), (0, 1), (0, 3)]
+
+
+def test_entry_codes_match_the_reference():
+    rng = np.random.default_rng(3000)
+    for _ in range(BOARDS):
+        n = int(rng.integers(1, 80))
+        enter, end, stop, hindering = (rng.random(n) < p for p in (0.8, 0.7, 0.2, 0.3))
+        chaining, switch_stops = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+        codes, arrivals = np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int8)
+        entry_codes(enter, end, stop, hindering, chaining, switch_stops, codes, arrivals)
+        ref_codes, ref_arrivals = reference.entry_codes(
+            enter, end, stop, hindering, chaining, switch_stops
+        )
+        assert codes.tolist() == ref_codes.tolist()
+        assert arrivals.tolist() == ref_arrivals.tolist()
