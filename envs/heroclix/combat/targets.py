@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from envs.core.firelines import FireSnapshot, FireTargets
+from envs.core.lru import named_lru
 from envs.heroclix.flags import CLOSE_SOARING
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.powers.hooks import (
@@ -32,7 +33,29 @@ SIGHT_REACH = 10  # envs/heroclix/RULES.md P-0: "within 10 squares and line of f
 OBJECT_STRIKE_BONUS = (1, 2)  # HC-6.11: light, heavy
 
 
+FIRE_SNAPSHOTS = 16  # positions whose snapshots are kept: a mask, its apply, a bot's plan
+
+
 def fire_snapshot(game: HeroclixBase, state: State) -> FireSnapshot:
+    """The lines of fire of the position now; a snapshot copies what it reads, so one is kept
+    per position (walls, blocking, hindering, figures and their flight) and asked again by
+    the mask, the attack it allows and the bots."""
+    hindering = game.hindering(state, movement=False)
+    key = (
+        state.walls_intact.tobytes(),
+        state.blocking.tobytes(),
+        hindering.tobytes(),
+        state.cell.tobytes(),
+        state.mode.tobytes(),
+    )
+    cache = named_lru(game.caches, "fire_snapshot", FIRE_SNAPSHOTS)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _fire_snapshot(game, state, hindering)
+    return found
+
+
+def _fire_snapshot(game: HeroclixBase, state: State, hindering: np.ndarray) -> FireSnapshot:
     alive = state.cell != NO_CELL
     ground = np.zeros(game.n_cells, dtype=bool)
     soaring = np.zeros(game.n_cells, dtype=bool)
@@ -41,7 +64,7 @@ def fire_snapshot(game: HeroclixBase, state: State) -> FireSnapshot:
     return game.fire.snapshot(
         walls_intact=state.walls_intact,
         blocking=state.blocking,
-        hindering=game.hindering(state, movement=False),
+        hindering=hindering,
         ground_figures=ground,
         soaring_figures=soaring,
         indoor=game.indoor,
