@@ -253,7 +253,9 @@ class ClixView:
         rows[:, tokens] = state.tokens[alive] * 0.5
         rows[:, acted] = state.acted[alive]
         rows[:, soaring] = state.mode[alive] == SOAR
-        if state.power_off.any() or state.outwits:  # HC-3.8, P-DMG-10: they do not work
+        if (
+            np.count_nonzero(state.power_off) or state.outwits
+        ):  # (count_nonzero: no reduce)  # HC-3.8, P-DMG-10: they do not work
             countered = np.zeros_like(state.power_off)
             for target, col, _ in state.outwits:
                 countered[target, col] = True
