@@ -253,9 +253,8 @@ class ClixView:
         rows[:, tokens] = state.tokens[alive] * 0.5
         rows[:, acted] = state.acted[alive]
         rows[:, soaring] = state.mode[alive] == SOAR
-        if (
-            np.count_nonzero(state.power_off) or state.outwits
-        ):  # (count_nonzero: no reduce)  # HC-3.8, P-DMG-10: they do not work
+        # HC-3.8, P-DMG-10: they do not work (count_nonzero is much cheaper than .any())
+        if np.count_nonzero(state.power_off) or state.outwits:
             countered = np.zeros_like(state.power_off)
             for target, col, _ in state.outwits:
                 countered[target, col] = True
