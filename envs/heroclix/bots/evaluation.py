@@ -14,11 +14,19 @@ six faces), Quake's cap, Combat Expert's +2, penetrating (Psychic Blast, Exploit
 no reductions), none for Incapacitate (its price is the token, :meth:`Evaluator.token_value`).
 Then the target's Toughness / Invulnerability (the engine's pure ``damage_taken`` hooks),
 Impervious (5-6 on a d6: no damage, else 2 less) and Super Senses (5-6 evades the hit).
+
+The lookahead plays the heuristic through thousands of positions, most one move or one
+attack away from the last, so the bot keeps what it computed by what it read: a position's
+facts and prices (:func:`position_key`) for every decision made in it, the roll an attack
+needs by the figures the engine's totals read (:meth:`Evaluator.combat`), and a hit's damage
+by the target's clicks and reductions. The keys hold everything read, so a kept result is
+the one a fresh computation would give (``tests/heroclix/test_bot_speed_caches.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +40,7 @@ from envs.heroclix.movement import breakaway_target, needs_breakaway
 from envs.heroclix.phases.endings import final_scores
 from envs.heroclix.powers.actions import SUPPORT_DEFENSE
 from envs.heroclix.powers.hooks import (
+    AIMS_FOR_FRIENDS,
     EVADE_ON,
     HOOKS,
     IMPERVIOUS_IGNORES,
@@ -53,6 +62,59 @@ THROW = ((0, 0), LIGHT_THROW, HEAVY_THROW)  # (range, damage)
 P_EVADE = (7 - EVADE_ON) / 6.0  # Super Senses (P-DEF-1)
 P_IGNORE = (7 - IMPERVIOUS_IGNORES) / 6.0  # Impervious (P-DEF-9)
 MAX_TOKENS = 2
+
+
+FACTS_CACHE_SIZE = 4096  # positions whose facts are kept (playouts meet a few again)
+
+
+def position_key(game: HeroclixBase, state: State) -> tuple:
+    """Everything the facts and prices of a position read (not its phase, nor the figure
+    being resolved), so the decisions within one action share them."""
+    return (
+        id(game),
+        int(state.seat),
+        state.round,
+        tuple(state.vp),
+        state.cell.tobytes(),
+        state.click.tobytes(),
+        state.mode.tobytes(),
+        state.tokens.tobytes(),
+        state.held.tobytes(),
+        state.objects.tobytes(),
+        state.power_off.tobytes(),
+        state.walls_intact.tobytes(),
+        state.blocking.tobytes(),
+        state.rubble.tobytes(),
+        state.smoke.tobytes(),
+        state.barrier.tobytes(),
+        state.controlled,
+        state.controller,
+        tuple(map(tuple, state.outwits)),
+        tuple(map(tuple, state.perplex)),
+        tuple(state.powers_ignored),
+        tuple(state.untargetable),
+    )
+
+
+def facts_cache(bot) -> dict:
+    """The bot's facts per position (:func:`position_key`)."""
+    cache = getattr(bot, "_facts", None)
+    if cache is None:
+        cache = bot._facts = {}
+    return cache
+
+
+BOT_CACHE_SIZE = 8192  # entries per named cache of a bot, emptied when full
+AIMS_CACHE = "bots:aims_for_friends"  # in game.caches: can some figure aim for friends
+
+
+def bot_cache(bot, name: str) -> dict:
+    """The bot's results ``name`` kept across positions by what they read."""
+    caches = bot.__dict__.setdefault("_across", {})
+    cache = caches.setdefault(name, {})
+    if len(cache) > BOT_CACHE_SIZE:
+        cache.clear()
+    return cache
 
 
 def normal_hit(need: int) -> float:
@@ -83,58 +145,101 @@ class Weights:
 class Evaluator(LegalActions):
     """One decision's facts (computed once) and the prices every score uses."""
 
+    # the facts of the position (:meth:`_compute_facts`), shared by its decisions
+    enemies: list[int]
+    mine: list[int]
+    length: np.ndarray
+    left: np.ndarray
+    points: np.ndarray
+    values: np.ndarray  # speed, attack, defense, damage now
+    keys: list[tuple[str, ...]]
+    risk: float
+    min_gain: float
+    closing: float
+    reduction: list[int]
+    p_act: dict[int, float]
+    _ev: dict[tuple, float]
+    _hit: dict[tuple, tuple[float, float]]
+    _need: dict[tuple, int]
+    _combat: dict[int, tuple]
+    _best: dict[tuple, Any]  # also the enemies beside a figure (bots.position)
+    _scores: dict[tuple, np.ndarray]
+
     def __init__(self, bot, game: HeroclixBase, state: State, mask: np.ndarray):
         self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
         self.layout = game.layout
         self.seat = int(state.seat)
-        alive = state.cell != NO_CELL
-        self.enemies = [int(e) for e in np.flatnonzero(alive & (game.owner != self.seat))]
-        self.mine = [int(f) for f in np.flatnonzero(alive & (game.owner == self.seat))]
-        f = np.arange(game.n_figures)
-        self.length = game.dial_length.astype(np.float64)
-        self.left = (game.dial_length - state.click).astype(np.int64)
-        self.points = game.points.astype(np.float64)
-        self.values = game.dial_values[f, state.click].astype(np.int64)  # speed, atk, def, dmg
-        for target, stat, delta, _ in state.perplex:  # P-DMG-9, as game.value reads it
-            if stat < self.values.shape[1]:
-                self.values[target, stat] += delta
-        np.maximum(self.values, 0, out=self.values)
-        self._ev: dict[tuple, float] = {}
         self.memo: dict[str, dict] = {}  # the power modules' results for this decision
-        self.keys = [game.powers(state, int(i)) for i in f]
+        # The facts below and the prices of attacks depend on the position alone, not on
+        # the phase: the decisions of one action (and playouts that meet the position
+        # again) share them.
+        self.key = position_key(game, state)
+        shared = facts_cache(bot).get(self.key)
+        if shared is None:
+            shared = self._compute_facts(game, state)
+            cache = facts_cache(bot)
+            if len(cache) > FACTS_CACHE_SIZE:
+                cache.clear()
+            cache[self.key] = shared
+        self.__dict__.update(shared)
+
+    def _compute_facts(self, game: HeroclixBase, state: State) -> dict:
+        alive = state.cell != NO_CELL
+        enemies = [int(e) for e in np.flatnonzero(alive & (game.owner != self.seat))]
+        mine = [int(f) for f in np.flatnonzero(alive & (game.owner == self.seat))]
+        f = np.arange(game.n_figures)
+        values = game.dial_values[f, state.click].astype(np.int64)  # speed, atk, def, dmg
+        for target, stat, delta, _ in state.perplex:  # P-DMG-9, as game.value reads it
+            if stat < values.shape[1]:
+                values[target, stat] += delta
+        np.maximum(values, 0, out=values)
+        keys = [game.powers(state, int(i)) for i in f]
         back = state.power_off & (game.owner == self.seat)[:, None]
         if back.any():  # switched off now, back for our next turn (HC-3.8): priced as there
             trial = state.copy()
             trial.power_off[back] = False
             for i in np.flatnonzero(back.any(axis=1)):
-                self.keys[int(i)] = game.powers(trial, int(i))
+                keys[int(i)] = game.powers(trial, int(i))
+        w = self.w
         scores = final_scores(game, state)  # HC-7.5-7.7 if the game ended now
         lead = scores[self.seat] - max(v for s, v in enumerate(scores) if s != self.seat)
         # Ahead on points, time is on its side; otherwise it must fight before the rounds
         # run out (HC-7.1 b): danger weighs less and smaller gains are worth an action.
-        urgency = 0.0 if lead > 0 else self.w.press * state.round / max(1, game.max_rounds - 1)
-        self.risk = self.w.danger * (1.0 + self.w.cautious * (lead > 0)) * (1.0 - urgency)
-        self.min_gain = self.w.min_gain * (1.0 - urgency)
-        rivals = len({int(game.owner[e]) for e in self.enemies})
-        self.closing = self.w.closing / max(1, rivals)  # with more rivals, one walks at me
-        self.reduction = [
-            int(
-                10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, int(i), "attack", keys=self.keys[i])
-            )
-            if alive[i]
-            else 0
-            for i in f
-        ]  # Toughness, Invulnerability
+        urgency = 0.0 if lead > 0 else w.press * state.round / max(1, game.max_rounds - 1)
+        rivals = len({int(game.owner[e]) for e in enemies})
         # the chance that an enemy is the one its owner acts with next turn; with two tokens
         # it may not act next turn, but may before a move's follow-up lands (HC-3.17)
-        self.p_act = {}
-        for e in self.enemies:
-            able = sum(
-                1 for g in self.enemies if game.owner[g] == game.owner[e] and state.tokens[g] < 2
+        p_act = {}
+        for e in enemies:
+            able = sum(1 for g in enemies if game.owner[g] == game.owner[e] and state.tokens[g] < 2)
+            p_act[e] = min(1.0, game.actions_per_turn / max(able, 1)) * (
+                w.locked if state.tokens[e] >= 2 else 1.0
             )
-            self.p_act[e] = min(1.0, game.actions_per_turn / max(able, 1)) * (
-                self.w.locked if state.tokens[e] >= 2 else 1.0
-            )
+        return {
+            "enemies": enemies,
+            "mine": mine,
+            "length": game.dial_length.astype(np.float64),
+            "left": (game.dial_length - state.click).astype(np.int64),
+            "points": game.points.astype(np.float64),
+            "values": values,
+            "keys": keys,
+            "risk": w.danger * (1.0 + w.cautious * (lead > 0)) * (1.0 - urgency),
+            "min_gain": w.min_gain * (1.0 - urgency),
+            "closing": w.closing / max(1, rivals),  # with more rivals, one walks at me
+            "reduction": [
+                int(10 - HOOKS.total(DAMAGE_TAKEN, 10, game, state, int(i), "attack", keys=keys[i]))
+                if alive[i]
+                else 0
+                for i in f
+            ],  # Toughness, Invulnerability
+            "p_act": p_act,
+            "_ev": {},  # (attacker, target, damage, ...) -> ev
+            "_hit": {},  # (attacker, target, hindered, spec) -> p_hit
+            "_need": {},  # (attacker, target, spec) -> the roll that hits
+            "_combat": {},  # figure -> what the totals read of it (Evaluator.combat)
+            "_best": {},  # the best close and ranged attacks (bots.variants)
+            "_scores": {},  # position scores (bots.position)
+        }
 
     # -- values -------------------------------------------------------------------------------
     def value(self, figure: int, left: int) -> float:
@@ -198,12 +303,86 @@ class Evaluator(LegalActions):
         self, attacker: int, target: int, hindered: bool, spec: AttackSpec
     ) -> tuple[float, float]:
         """(P(a normal hit), P(a critical hit)), the target's evasion included."""
-        game, state = self.game, self.state
-        need = defense_total(game, state, spec, attacker, target, hindered) - attack_total(
-            game, state, spec, attacker, target, 0
+        key = (attacker, target, hindered, spec)
+        found = self._hit.get(key)
+        if found is None:
+            keep = 1.0 - P_EVADE if "super_senses" in self.keys[target] else 1.0
+            need = self.need(attacker, target, spec) + int(hindered)
+            found = self._hit[key] = (keep * normal_hit(need), keep * CRIT)
+        return found
+
+    def need(self, attacker: int, target: int, spec: AttackSpec) -> int:
+        """The least 2d6 roll that hits an unhindered target. Hindering adds 1 to the
+        defense before its powers' modifiers, which are summed (HOOKS.total), so one engine
+        call serves both lines of fire."""
+        key = (attacker, target, spec)
+        found = self._need.get(key)
+        if found is None:
+            # Most positions of a playout differ from the last by one figure's square or
+            # clicks, so the roll is also kept by what the engine's totals read.
+            wide = (key, self.combat(attacker), self.combat(target), self.combat_setting())
+            cache = bot_cache(self.bot, "need")
+            found = cache.get(wide)
+            if found is None:
+                game, state = self.game, self.state
+                found = cache[wide] = defense_total(
+                    game, state, spec, attacker, target, False
+                ) - attack_total(game, state, spec, attacker, target, 0)
+            self._need[key] = found
+        return found
+
+    def combat(self, figure: int) -> tuple:
+        """What ``attack_total`` and ``defense_total`` read of a figure: its dial, powers,
+        square, and the dials and powers of the figures beside it (Defend and the team
+        abilities that lend values, members_beside)."""
+        found = self._combat.get(figure)
+        if found is None:
+            game, state = self.game, self.state
+            near = game.adjacent_figures(state, figure) if state.cell[figure] != NO_CELL else []
+            found = self._combat[figure] = (
+                figure,
+                int(state.click[figure]),
+                int(state.cell[figure]),
+                int(state.mode[figure]),
+                game.powers(state, figure),
+                tuple((g, int(state.click[g]), game.powers(state, g)) for g in near),
+            )
+        return found
+
+    def combat_setting(self) -> tuple:
+        """The rest the totals read: Perplex, who controls whom, and where a Hydra helper
+        could aim from (lines of fire, TA-HYD), only when some figure can aim for friends."""
+        found = self._combat.get(-1)
+        if found is not None:
+            return found
+        state = self.state
+        aims = self.game.caches.get(AIMS_CACHE)
+        if aims is None:
+            game = self.game
+            aims = game.caches[AIMS_CACHE] = any(
+                has_trait(keys + game.team_keys[f], AIMS_FOR_FRIENDS)
+                for f in range(game.n_figures)
+                for keys in game.dial_keys[f]
+            )
+        found = self._combat[-1] = (
+            id(self.game),
+            tuple(map(tuple, state.perplex)),
+            state.controlled,
+            state.controller,
+            (
+                state.cell.tobytes(),
+                state.mode.tobytes(),
+                state.walls_intact.tobytes(),
+                state.blocking.tobytes(),
+                state.rubble.tobytes(),
+                state.objects.tobytes(),
+                state.smoke.tobytes(),
+                state.barrier.tobytes(),
+            )
+            if aims
+            else None,
         )
-        keep = 1.0 - P_EVADE if "super_senses" in self.keys[target] else 1.0
-        return keep * normal_hit(need), keep * CRIT
+        return found
 
     def _attack_ev(
         self, attacker: int, target: int, damage: int, hindered: bool, multi: bool, spec: AttackSpec
@@ -213,10 +392,28 @@ class Evaluator(LegalActions):
             return (normal + crit) * self.token_value(target)
         base = min(damage, 1) if multi else damage
         arch = self.w.arch * self.points[target] if self.game.archenemies(attacker, target) else 0.0
-        faces = [base + r for r in D6] if spec.damage_roll else [base]
-        hurt = self.hurt
-        on_hit = sum(hurt(target, a, spec.penetrating, arch) for a in faces) / len(faces)
-        on_crit = sum(hurt(target, a + 1, spec.penetrating, arch) for a in faces) / len(faces)
+        # what a hit takes depends on the target's clicks left and reductions alone
+        key = (
+            id(self.game),
+            target,
+            int(self.left[target]),
+            self.reduction[target],
+            "impervious" in self.keys[target],
+            base,
+            spec.damage_roll,
+            spec.penetrating,
+            arch,
+        )
+        cache = bot_cache(self.bot, "hurt")
+        found = cache.get(key)
+        if found is None:
+            faces = [base + r for r in D6] if spec.damage_roll else [base]
+            hurt = self.hurt
+            found = cache[key] = (
+                sum(hurt(target, a, spec.penetrating, arch) for a in faces) / len(faces),
+                sum(hurt(target, a + 1, spec.penetrating, arch) for a in faces) / len(faces),
+            )
+        on_hit, on_crit = found
         return normal * on_hit + crit * on_crit
 
     def fumble(self, figure: int) -> float:

@@ -70,6 +70,9 @@ class HeuristicBot:
         self.w = weights or Weights()
         self._plans: dict[tuple, tuple] = {}
         self._dist: dict[tuple, np.ndarray] = {}
+        self._facts: dict[tuple, dict] = {}  # per position (bots.evaluation.position_key)
+        self._geometry: dict[str, dict] = {}  # lines of fire (bots.position.geometry_cache)
+        self._across: dict[str, dict] = {}  # rolls and damage (bots.evaluation.bot_cache)
 
     def act(self, game: HeroclixBase, state: State, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
@@ -246,6 +249,7 @@ class _Turn(Positions, Weighing):
             pickup = np.append(np.ones(cells.size, dtype=bool), False)
             score = self.position(figure, np.append(cells, here), np.append(modes, mode), pickup)
             stay, score = score[-1], score[:-1]
+            self.keep_scores(figure, cells, modes, score)
             best = int(np.argmax(score))
             gain = float(score[best] - stay)
             if needs_breakaway(game, state, figure):  # HC-3.23: 4-6 on a d6, Plasticity

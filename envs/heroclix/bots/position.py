@@ -31,6 +31,16 @@ from envs.heroclix.powers.hooks import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJ
 from envs.heroclix.state import GROUND, NO_CELL, SOAR, Phase
 
 POISON_STAYS = 0.8  # the chance that a poisoned neighbour is still there next turn (P-ATT-9)
+GEOMETRY_CACHE_SIZE = 4096  # lines of fire, snapshots and reaches kept per bot, per kind
+
+
+def geometry_cache(bot, name: str) -> dict:
+    """The bot's ``name`` results by geometry (:meth:`Positions.geometry`), emptied when full."""
+    caches = bot.__dict__.setdefault("_geometry", {})
+    cache = caches.setdefault(name, {})
+    if len(cache) > GEOMETRY_CACHE_SIZE:
+        cache.clear()
+    return cache
 
 
 @dataclass
@@ -48,6 +58,8 @@ class Lines:
 
 class Positions(Evaluator):
     """Reach, positions and threats (module docstring)."""
+
+    _geometry_key: tuple | None = None  # this decision's (geometry)
 
     def reach(self, figure: int, half: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(cells, modes) where ``figure`` could end a move started now (after breaking
@@ -67,9 +79,28 @@ class Positions(Evaluator):
                     np.array([GROUND] * len(ground) + [SOAR] * len(soar), dtype=np.int64),
                 )
         budget = move_budget(game, state, figure)
-        found = self.search(figure, (budget + 1) // 2 if half else budget)
-        modes, cells = np.nonzero(found.ends)
-        return cells.astype(np.int64), modes.astype(np.int64)
+        steps = (budget + 1) // 2 if half else budget
+        # The search reads the squares, walls, blocking and hindering terrain, who fights
+        # for whom and the mover's powers: kept across positions that differ in clicks or
+        # tokens only (an attack elsewhere, the turn's end).
+        key = (
+            self.geometry(),
+            state.barrier.tobytes(),
+            state.controlled,
+            state.controller,
+            figure,
+            game.powers(state, figure),
+            steps,
+        )
+        memo = geometry_cache(self.bot, "reach")
+        found = memo.get(key)
+        if found is None:
+            modes, cells = np.nonzero(self.search(figure, steps).ends)
+            found = (cells.astype(np.int64), modes.astype(np.int64))
+            for array in found:
+                array.setflags(write=False)
+            memo[key] = found
+        return found
 
     def search(
         self,
@@ -93,13 +124,40 @@ class Positions(Evaluator):
         )
 
     def lines(self, figure: int, cells: np.ndarray, modes: np.ndarray) -> list[Lines]:
-        """Each enemy seen from ``cells`` (with ``figure`` lifted off its square); kept for
-        the decision, as the position score and the variants ask about the same squares."""
-        memo = self.memo.setdefault("lines", {})
-        key = (figure, cells.dtype.str, cells.tobytes(), modes.dtype.str, modes.tobytes())
-        if key not in memo:
-            memo[key] = self._lines(figure, cells, modes)
-        return memo[key]
+        """Each enemy seen from ``cells`` (with ``figure`` lifted off its square); kept by
+        geometry (:meth:`geometry`), as the position score and the variants ask about the
+        same squares, and so do later positions where only clicks and tokens changed."""
+        memo = geometry_cache(self.bot, "lines")
+        key = (
+            self.geometry(),
+            tuple(self.enemies),
+            figure,
+            cells.dtype.str,
+            cells.tobytes(),
+            modes.dtype.str,
+            modes.tobytes(),
+        )
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._lines(figure, cells, modes)
+        return found
+
+    def geometry(self) -> tuple:
+        """What lines of fire read: the figures' squares and flight, walls, blocking and
+        hindering squares. Lines stand while only clicks and tokens change, so they are
+        kept across positions (an attack, the turn's end)."""
+        found = self._geometry_key
+        if found is None:
+            state = self.state
+            found = self._geometry_key = (
+                id(self.game),
+                state.cell.tobytes(),
+                state.mode.tobytes(),
+                state.walls_intact.tobytes(),
+                state.blocking.tobytes(),
+                self.game.hindering(state, movement=False).tobytes(),
+            )
+        return found
 
     def _lines(self, figure: int, cells: np.ndarray, modes: np.ndarray) -> list[Lines]:
         game, state = self.game, self.state
@@ -148,6 +206,28 @@ class Positions(Evaluator):
     ) -> np.ndarray:
         """The score of ``figure`` standing on each (cell, mode) (module docstring); where
         ``pickup``, with the object it could pick up on the way."""
+        key = self.scores_key(figure, cells, modes, pickup)
+        found = self._scores.get(key)
+        if found is None:
+            found = self._scores[key] = self._position(figure, cells, modes, pickup)
+        return found.copy()
+
+    def scores_key(
+        self, figure: int, cells: np.ndarray, modes: np.ndarray, pickup: np.ndarray | bool
+    ) -> tuple:
+        picks = pickup.tobytes() if isinstance(pickup, np.ndarray) else bool(pickup)
+        return (figure, cells.dtype.str, cells.tobytes(), modes.tobytes(), picks)
+
+    def keep_scores(
+        self, figure: int, cells: np.ndarray, modes: np.ndarray, score: np.ndarray
+    ) -> None:
+        """Keep scores computed along with others (each square's score is its own): the
+        MOVE phase asks for the squares the plan weighed."""
+        self._scores.setdefault(self.scores_key(figure, cells, modes, True), score.copy())
+
+    def _position(
+        self, figure: int, cells: np.ndarray, modes: np.ndarray, pickup: np.ndarray | bool
+    ) -> np.ndarray:
         game, state, w = self.game, self.state, self.w
         score = np.zeros(cells.size)
         if not self.enemies:
@@ -224,7 +304,7 @@ class Positions(Evaluator):
         """Expected value of ``enemy``'s attack on ``figure`` at each square next turn, from
         where it stands; at ``closing``, its close attack once it has walked up (in full
         with Charge: half a move, then the attack)."""
-        game, state = self.game, self.state
+        state = self.state
         held = self.held_class(enemy)
         strike = best_strike(self, enemy, figure, held)
         walk = self.walking(enemy, int(state.cell[enemy]), cells, line.cheb)
@@ -234,7 +314,7 @@ class Positions(Evaluator):
         out = np.where(line.adjacent, strike, 0.0)
         if "charge" in self.keys[enemy]:
             out = np.maximum(out, np.where(near & (walk <= (speed + 1) // 2 + 1), strike, 0.0))
-        if any(m != figure for m in game.adjacent_enemies(state, enemy)):
+        if any(m != figure for m in self.foes_beside(enemy)):
             return out + closing  # HC-4.16: next to another of mine, it may not shoot this one
         hidden = has_trait(self.keys[figure], HIDDEN_BY_HINDERING)
         for reach, damage in ((self.shot_range(enemy), None), THROW[held]):
@@ -247,12 +327,21 @@ class Positions(Evaluator):
                 out = np.maximum(out, np.where(ok, np.where(line.hindered, cover, clean), 0.0))
         return out + closing
 
+    def foes_beside(self, figure: int) -> list[int]:
+        """The enemies adjacent to ``figure`` (asked per square scored, the same each time)."""
+        found = self._best.get(("beside", figure))
+        if found is None:
+            found = self._best[("beside", figure)] = self.game.adjacent_enemies(self.state, figure)
+        return found
+
     def _snapshot(self, figure: int):
         """Lines of fire with ``figure`` lifted off its square (it is the one moving)."""
-        memo = self.memo.setdefault("snapshot", {})
-        if figure not in memo:
-            memo[figure] = self._lifted(figure)
-        return memo[figure]
+        memo = geometry_cache(self.bot, "snapshot")
+        key = (self.geometry(), figure)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._lifted(figure)
+        return found
 
     def _lifted(self, figure: int):
         game, state = self.game, self.state

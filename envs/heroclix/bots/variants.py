@@ -95,6 +95,14 @@ def close_damage(turn: Evaluator, figure: int, spec: AttackSpec, held: int) -> i
 
 def best_strike(turn: Evaluator, attacker: int, target: int, held: int) -> float:
     """The best close attack of ``attacker`` on ``target``: plain or a close variant."""
+    key = ("strike", attacker, target, held)
+    found = turn._best.get(key)
+    if found is None:
+        found = turn._best[key] = _best_strike(turn, attacker, target, held)
+    return found
+
+
+def _best_strike(turn: Evaluator, attacker: int, target: int, held: int) -> float:
     best = turn.ev(attacker, target, int(turn.values[attacker, 3]) + STRIKE[held])
     for key in turn.keys[attacker]:
         spec = CLOSE_SPECS.get(key)
@@ -110,6 +118,16 @@ def best_shot(
 ) -> tuple[float, float]:
     """(clear, hindered) value of the best single-target ranged attack: its own shot (or a
     thrown object's ``damage``), Ranged Combat Expert, Psychic Blast."""
+    key = ("shot", attacker, target, damage)
+    found = turn._best.get(key)
+    if found is None:
+        found = turn._best[key] = _best_shot(turn, attacker, target, damage)
+    return found
+
+
+def _best_shot(
+    turn: Evaluator, attacker: int, target: int, damage: int | None
+) -> tuple[float, float]:
     if damage is not None:
         return (
             turn.ev(attacker, target, damage, kind="ranged"),

@@ -1,0 +1,26 @@
+"""The heuristic bot keeps what it computed across decisions and positions (facts per
+position, lines of fire and reaches per geometry, hit rolls per what the engine's totals
+read); those caches must never change a choice: a bot that has played a whole game picks
+what a fresh bot picks in every position of it (the brawl: its first decisions)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.heroclix.bots.heuristic import HeuristicBot
+from envs.heroclix.rules import HeroclixGame
+
+
+@pytest.mark.parametrize("scenario,seed,steps", [("duel", 3, 400), ("brawl", 1, 60)])
+def test_cached_choices_match_a_fresh_bot(scenario, seed, steps):
+    game = HeroclixGame(scenario)
+    state = game.new_state(seed)
+    seasoned = HeuristicBot()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if game.current_player(state) < 0:
+            break
+        action = seasoned.act(game, state, rng)
+        assert action == HeuristicBot().act(game, state, rng)
+        game.apply(state, action)
