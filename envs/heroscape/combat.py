@@ -33,15 +33,37 @@ def defend_from_above(game: HeroscapeBase, state: State, attacker: int, defender
 
 def attack_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
     """The attack dice ``attacker`` rolls against ``defender``: its card's Attack plus effects."""
-    return HOOKS.total(
-        ATTACK_VALUE, int(game.fig_attack[attacker]), game, state, attacker, defender
-    )
+    return combat_dice(game, state, attacker, defender)[0]
 
 
 def defense_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> int:
     """The defense dice ``defender`` rolls against ``attacker``: its card's Defense plus effects."""
-    return HOOKS.total(
-        DEFENSE_VALUE, int(game.fig_defense[defender]), game, state, attacker, defender
+    return combat_dice(game, state, attacker, defender)[1]
+
+
+_HEIGHT_ONLY = ((attack_from_above,), (defend_from_above,))
+
+
+def dice_by_position() -> bool:
+    """Whether the registry holds only the height advantage (the basic game), so an attack's
+    dice depend on the two figures and their spaces alone (what callers may cache them by)."""
+    return (HOOKS.active(ATTACK_VALUE), HOOKS.active(DEFENSE_VALUE)) == _HEIGHT_ONLY
+
+
+def combat_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> tuple[int, int]:
+    """(attack dice, defense dice) of ``attacker`` against ``defender``.
+
+    While the registry holds only the height advantage (the basic game), its two effects are
+    worked out here from the two levels at once: bots and playouts ask for the dice of every
+    attacker and target, and the registry's generic call costs several times the sum.
+    """
+    attack, defense = int(game.fig_attack[attacker]), int(game.fig_defense[defender])
+    if dice_by_position():
+        mine, theirs = game.base_level(state, attacker), game.base_level(state, defender)
+        return attack + (mine > theirs), defense + (theirs > mine)
+    return (
+        HOOKS.total(ATTACK_VALUE, attack, game, state, attacker, defender),
+        HOOKS.total(DEFENSE_VALUE, defense, game, state, attacker, defender),
     )
 
 
@@ -57,8 +79,9 @@ def resolve_attack(
     Marks the attacker as having attacked, removes a destroyed defender at once and returns
     whether it was destroyed.
     """
-    a_roll = roll(state, attack_dice(game, state, attacker, defender))
-    d_roll = roll(state, defense_dice(game, state, attacker, defender))
+    attack, defense = combat_dice(game, state, attacker, defender)
+    a_roll = roll(state, attack)
+    d_roll = roll(state, defense)
     skulls, shields = a_roll.count("skull"), d_roll.count("shield")
     state.attacked[attacker] = True
     state.selected = NO_FIGURE

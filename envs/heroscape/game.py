@@ -3,8 +3,9 @@ queries every phase asks (where a figure may move, whom it may attack).
 
 Nothing here decides what happens next: the phases (:mod:`envs.heroscape.phases.turn`) own the decisions and
 the state changes, :mod:`.rules` assembles the phase table and the view into
-:class:`~envs.heroscape.rules.HeroscapeGame`. Movement searches come from ``core.movement``
-(Dijkstra with climb costs and water stops; double-space figures from :mod:`envs.core.doublemove`),
+:class:`~envs.heroscape.rules.HeroscapeGame`. Movement searches are ``core.movement``'s
+(Dijkstra with climb costs and water stops), compiled: single-space figures in :mod:`.reach`,
+double-space figures in :mod:`envs.core.doublemove`;
 line of sight from ``core.hexsight.HexSight``'s 3D segment test of HS-10.4 (its tables built
 per pair by :mod:`.sight`), range from the board's all-pairs step distances (around
 gaps, ignoring levels: HS-9.5).
@@ -22,11 +23,11 @@ from envs.core.dice import Dice
 from envs.core.doublemove import double_destinations
 from envs.core.game import GameInfo, GameView, OptionError, StandardGame
 from envs.core.lru import LRU
-from envs.core.movement import reachable_destinations
 from envs.heroscape.data.army_cards import ArmyCard
 from envs.heroscape.data.scenario_file import MAX_PLAYERS, MIN_PLAYERS, Scenario, load_scenario
 from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
 from envs.heroscape.options import HeroscapeOptions
+from envs.heroscape.reach import single_destinations
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 from envs.heroscape.tables import map_tables
 
@@ -53,6 +54,9 @@ INITIATIVE_DICE = 6  # HS-4.1
 # next masks) and an occupancy seldom recurs later, so a small LRU catches them all; an entry
 # (an occupancy's bytes and its destinations) is about 3 KB.
 DEST_CACHE_SIZE = 256
+# Targets per occupancy: the attack masks, start_attacks and a bot's attack choice ask about the
+# same figures in one position; a miss leaves the position as it was.
+TARGET_CACHE_SIZE = 64
 
 
 class HeroscapeBase(StandardGame[State]):
@@ -101,9 +105,13 @@ class HeroscapeBase(StandardGame[State]):
         self.pair_sight = tables.pair_sight
         self.water, self.distance_rows = tables.water, tables.distance_rows
         self.sight_blockers = tables.blockers
+        self.steps = tables.steps
+        self.levels = self.board.level.tolist()
+        self._cell_names = [self.board.label(c) for c in range(self.board.n_cells)]
         self.hold_cells = self.zone_cells(self.hold_zone) if self.victory == "hold" else ()
         self._dest_cache: LRU[tuple, list[tuple[int, ...]]] = LRU(DEST_CACHE_SIZE)
         self._dest_cells: LRU[tuple, np.ndarray] = LRU(DEST_CACHE_SIZE)
+        self._targets: LRU[bytes, dict[int, list[int]]] = LRU(TARGET_CACHE_SIZE)
         self._build_armies()
         self.player_names = tuple(f"player_{i}" for i in range(self.num_players))
         self.layout = ActionLayout.build(
@@ -188,6 +196,8 @@ class HeroscapeBase(StandardGame[State]):
         self.blocker_heights = tuple(sorted(set(float(h) for h in height)))
         self.fig_height_index = [self.blocker_heights.index(float(h)) for h in height]
         self._owners = [int(o) for o in owner]
+        # owner per occupant value: NO_FIGURE (-1) reads the last entry, no owner
+        self._cell_owner = np.append(self.fig_owner, np.int16(-1))
         self.n_figures = len(owner)
 
     def new_state(self, seed: int | None = None, dice: Dice | None = None) -> State:
@@ -312,16 +322,19 @@ class HeroscapeBase(StandardGame[State]):
 
     def base_level(self, state: State, figure: int) -> int:
         """HS-12.4: a double-space figure uses its higher space."""
-        return int(max(self.board.level[c] for c in self.cells_of(state, figure)))
+        levels = self.levels
+        level = levels[state.cell[figure]]
+        second = state.cell2[figure]
+        return level if second == NO_CELL else max(level, levels[second])
 
     def cell_name(self, cell: int) -> str:
-        return self.board.label(cell)
+        return self._cell_names[cell]
 
     def alive(self, state: State) -> np.ndarray:
         return state.cell != NO_CELL
 
     def players_alive(self, state: State) -> list[int]:
-        return sorted(set(self.fig_owner[state.cell != NO_CELL].tolist()))
+        return sorted({o for o, c in zip(self._owners, state.cell.tolist()) if c != NO_CELL})
 
     def card_figures(self, state: State, card: int | None = None) -> list[int]:
         """Living figures on ``card`` (default: the chosen card)."""
@@ -341,50 +354,59 @@ class HeroscapeBase(StandardGame[State]):
         and CHOOSE_CARD, the masks of MOVE_DEST and MOVE_TAIL), and the search is the costliest
         query of the game. The memo is a performance cache only.
         """
-        key = (figure, state.occupant.tobytes())
+        return self._destinations((figure, state.occupant.tobytes()), state, figure)
+
+    def _destinations(self, key: tuple, state: State, figure: int) -> list[tuple[int, ...]]:
         cached = self._dest_cache.get(key)
         if cached is None:
-            cached = self._dest_cache[key] = self._search_destinations(state, figure)
+            if self.fig_double[figure]:
+                cached = self._double_destinations(state, figure)
+            else:
+                cached = [(c,) for c in self._cells(key, state, figure).tolist()]
+            self._dest_cache[key] = cached
         return cached
 
     def destination_cells(self, state: State, figure: int) -> np.ndarray:
-        """Every space in some destination of ``figure`` (the cells MOVE_DEST offers), as
-        an int array; memoised like :meth:`destinations`."""
-        key = (figure, state.occupant.tobytes())
+        """Every space in some destination of ``figure`` (the cells MOVE_DEST offers), sorted,
+        as an int array; memoised like :meth:`destinations`."""
+        return self._cells((figure, state.occupant.tobytes()), state, figure)
+
+    def _cells(self, key: tuple, state: State, figure: int) -> np.ndarray:
         cells = self._dest_cells.get(key)
         if cells is None:
-            cells = self._dest_cells[key] = np.unique(
-                np.array(self.destinations(state, figure), dtype=np.intp)
-            )
+            if self.fig_double[figure]:
+                found = self._destinations(key, state, figure)
+                cells = np.unique(np.array(found, dtype=np.intp))
+            else:
+                cells = self._single_destinations(state, figure)
+            self._dest_cells[key] = cells
         return cells
 
-    def _search_destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
-        owner = self.fig_owner[figure]
+    def _single_destinations(self, state: State, figure: int) -> np.ndarray:
+        """``core.movement.reachable_destinations`` as one compiled call (:mod:`.reach`)."""
+        return single_destinations(
+            *self.steps,
+            int(state.cell[figure]),
+            int(self.fig_move[figure]),
+            state.occupant,
+            self.fig_owner,
+            self.board.exists,
+            self.water,
+        )
+
+    def _double_destinations(self, state: State, figure: int) -> list[tuple[int, ...]]:
+        """``core.movement.reachable_double`` as ``core.doublemove``'s compiled search."""
         occupant = state.occupant
-        occupied = occupant != NO_FIGURE
-        enemy = occupied & (self.fig_owner[np.maximum(occupant, 0)] != owner)
-        own = self.cells_of(state, figure)
-        can_end = ~occupied
-        can_end[list(own)] = True
-        if not self.fig_double[figure]:
-            return [
-                (c,)
-                for c in reachable_destinations(
-                    self.board,
-                    own[0],
-                    int(self.fig_move[figure]),
-                    self.climb,
-                    ~enemy,
-                    self.water,
-                    can_end,
-                )
-            ]
+        can_end = occupant == NO_FIGURE
+        passable = can_end | (self._cell_owner[occupant] == self._owners[figure])
+        first, second = int(state.cell[figure]), int(state.cell2[figure])
+        can_end[first] = can_end[second] = True
         return double_destinations(
             self.board.neighbors,
             self.climb,
-            (own[0], own[1]),
+            (first, second),
             int(self.fig_move[figure]),
-            ~enemy & self.board.exists,
+            passable & self.board.exists,
             self.water,
             can_end,
             self.board.level,
@@ -459,7 +481,28 @@ class HeroscapeBase(StandardGame[State]):
         )
 
     def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
-        """Enemy figures in range (HS-9) and sight (HS-10); ``first_only`` stops at one."""
+        """Enemy figures in range (HS-9) and sight (HS-10), by figure; ``first_only``: the
+        first of them (a list of at most one).
+
+        A pure function of the attacker and the occupancy, memoised per occupancy: the
+        attack masks, ``start_attacks`` and a bot ask about the same figures in one position,
+        and an attack that misses leaves it as it was. The memo is a performance cache only.
+        """
+        memo = self._targets_here(state)
+        found = memo.get(attacker)
+        if found is None:
+            found = memo[attacker] = self._find_targets(state, attacker)
+        return found[:1] if first_only else found[:]
+
+    def _targets_here(self, state: State) -> dict[int, list[int]]:
+        """The memo of :meth:`targets` for the state's occupancy (attacker -> targets)."""
+        key = state.occupant.tobytes()
+        memo = self._targets.get(key)
+        if memo is None:
+            memo = self._targets[key] = {}
+        return memo
+
+    def _find_targets(self, state: State, attacker: int) -> list[int]:
         owners = self._owners
         owner = owners[attacker]
         reach = int(self.fig_range[attacker])
@@ -487,14 +530,19 @@ class HeroscapeBase(StandardGame[State]):
             t_cells = (cell,) if cell2 == NO_CELL else (cell, cell2)
             if self._sees(attacker, a_cells, target, t_cells, state, occupant):
                 found.append(target)
-                if first_only:
-                    break
         return found
 
     def attackers(self, state: State) -> list[int]:
         """HS-8.1: figures of the chosen card that have not attacked and have a target."""
-        return [
-            f
-            for f in self.card_figures(state)
-            if not state.attacked[f] and self.targets(state, f, first_only=True)
-        ]
+        memo = self._targets_here(state)
+        cells, attacked = state.cell.tolist(), state.attacked.tolist()
+        found = []
+        for figure in self.card_members[state.card]:
+            if cells[figure] == NO_CELL or attacked[figure]:
+                continue
+            targets = memo.get(figure)
+            if targets is None:
+                targets = memo[figure] = self._find_targets(state, figure)
+            if targets:
+                found.append(figure)
+        return found

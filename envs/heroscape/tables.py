@@ -12,6 +12,7 @@ import numpy as np
 from envs.core.board import PaddedBoard
 from envs.core.hexsight import HexSight, HexSightConfig
 from envs.core.hexsight_pairs import PairSight
+from envs.core.kernels import csr_steps
 from envs.core.lru import LRU
 from envs.core.movement import climb_cost
 from envs.heroscape.data.battlefield import Terrain
@@ -31,6 +32,7 @@ class MapTables:
     pair_sight: PairSight  # builds HexSight.blockers' tables one pair at a time
     climb: np.ndarray  # HS-6.6 / HS-6.7 step costs, read-only
     water: np.ndarray  # bool per cell: entering stops the move (HS-6.8)
+    steps: tuple[np.ndarray, np.ndarray, np.ndarray]  # ``climb`` as the search kernel's CSR
     distance_rows: list[list[int]]  # board.distance as lists (range checks, HS-9)
     blockers: LRU[tuple, Any] = field(  # sight geometry -> SightBlockers
         default_factory=lambda: LRU(BLOCKER_CACHE_SIZE)
@@ -67,6 +69,8 @@ def map_tables(
             PairSight(sight),
             climb,
             board.terrain == Terrain.WATER,
+            # in direction order, as core.movement's searches walk it (ties resolve alike)
+            csr_steps(board.neighbors, climb, by_cost=False),
             shared_int_rows(board.distance),
         )
         _MAP_TABLES[key] = tables

@@ -7,8 +7,10 @@ decision is the *kill probability* of one attack, ``KILL[a, d] = P(skulls > shie
 the height bonus of HS-12.4 included. It is computed exactly from the two binomials once, at
 import (:func:`kill_table`).
 
-Each space a figure could move to gets one cheap score, vectorised over all its destinations
-(board distances and levels only; line of sight is left to the attack phase):
+Each space a figure could move to gets one cheap score (board distances and levels only; line
+of sight is left to the attack phase), vectorised over the board's spaces for single-space
+figures (one table per enemy layout and card profile, :class:`_Field`) and over its
+destinations for double-space ones:
 
 * ``kill``     the best kill probability against an enemy in range from there (times the
   target's value: a little more for enemies that hit hard),
@@ -30,8 +32,10 @@ through the engine, so the bot never sees a die before it is rolled.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from math import comb
 
 import numpy as np
@@ -39,7 +43,7 @@ import numpy as np
 from envs.bots import LegalActions
 from envs.core.board import UNREACHABLE
 from envs.core.lru import LRU
-from envs.heroscape.combat import attack_dice, defense_dice
+from envs.heroscape.combat import combat_dice, dice_by_position
 from envs.heroscape.game import HeroscapeBase
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
 from envs.lookahead import Weighing, ranked
@@ -48,6 +52,11 @@ P_SKULL = 1.0 / 2.0  # HS-3.2 default: 3 skull faces of 6
 P_SHIELD = 1.0 / 3.0  # 2 shield faces of 6
 MAX_DICE = 16
 FAR = 10_000  # stands in for "no path" in distances
+# Enemy layouts: one per player turn and the kills in it; a lookahead's playouts from one
+# position revisit the first few.
+FIELD_CACHE_SIZE = 512
+# Positions whose attacks were weighed: one per attack phase and hit in it.
+ATTACK_CACHE_SIZE = 256
 
 
 def _binomial(n: int, p: float) -> np.ndarray:
@@ -67,11 +76,12 @@ def kill_table(max_dice: int = MAX_DICE) -> np.ndarray:
 
 
 KILL = kill_table()
+_KILL_ROWS = KILL.tolist()  # the same numbers, cheaper to read one at a time
 
 
 def kill_probability(attack: int, defense: int) -> float:
     """P(one attack destroys the defender): ``attack`` dice against ``defense`` dice."""
-    return float(KILL[min(max(attack, 0), MAX_DICE), min(max(defense, 0), MAX_DICE)])
+    return _KILL_ROWS[min(max(attack, 0), MAX_DICE)][min(max(defense, 0), MAX_DICE)]
 
 
 @dataclass(frozen=True)
@@ -97,10 +107,13 @@ class HeuristicBot:
         self.w = weights or Weights()
         self.cache_size = cache_size
         self._plans: LRU[tuple, _Plan] = LRU(cache_size)
+        self._fields: LRU[tuple, _Field] = LRU(FIELD_CACHE_SIZE)
+        self._rivals: dict[tuple[int, int], np.ndarray] = {}
+        self._attacks: LRU[tuple, dict[int, dict[int, float]]] = LRU(ATTACK_CACHE_SIZE)
 
     def act(self, game: HeroscapeBase, state: State, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
-        legal = np.flatnonzero(mask)
+        legal = mask.nonzero()[0]
         if legal.size == 1:
             return int(legal[0])
         turn = _Turn(self, game, state, mask)
@@ -122,40 +135,227 @@ class HeuristicBot:
             plan = self._plans[key] = _Plan.build(turn, figure)
         return plan
 
+    def attack_values(self, turn: _Turn, attacker: int) -> dict[int, float]:
+        """:meth:`_Turn.attack_values`, cached by occupancy while the dice depend on the
+        figures' spaces alone (``combat.dice_by_position``): the attackers are weighed again
+        after every attack that misses, and in every playout from one position."""
+        game, state = turn.game, turn.state
+        if not dice_by_position():
+            return {t: turn.attack_value(attacker, t) for t in game.targets(state, attacker)}
+        key = (id(game), state.occupant.tobytes())
+        memo = self._attacks.get(key)
+        if memo is None:
+            memo = self._attacks[key] = {}
+        values = memo.get(attacker)
+        if values is None:
+            values = memo[attacker] = {
+                t: turn.attack_value(attacker, t) for t in game.targets(state, attacker)
+            }
+        return values
 
-@dataclass
+    def field(self, game: HeroscapeBase, state: State) -> _Field:
+        """The enemies of the player to move, as the scores see them (cached by their spaces:
+        the player's own moves leave it as it is, so one serves a whole turn)."""
+        seat = state.seat
+        rivals = self._rivals.get((id(game), seat))
+        if rivals is None:
+            rivals = self._rivals[(id(game), seat)] = np.flatnonzero(game.fig_owner != seat)
+        key = (id(game), seat, state.cell[rivals].tobytes(), state.cell2[rivals].tobytes())
+        found = self._fields.get(key)
+        if found is None:
+            found = self._fields[key] = _Field(game, state, self.w)
+        return found
+
+
+Profile = tuple[int, int, int]  # a figure's (attack, defense, range)
+_STATIC: weakref.WeakKeyDictionary[HeroscapeBase, tuple[np.ndarray, np.ndarray, list[Profile]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _static(game: HeroscapeBase) -> tuple[np.ndarray, np.ndarray, list[Profile]]:
+    """The battlefield's spaces, per cell its index among them (-1: not a space), and per
+    figure its profile."""
+    found = _STATIC.get(game)
+    if found is None:
+        spaces = np.flatnonzero(game.board.exists)
+        row = np.full(game.board.n_cells, -1, dtype=np.int64)
+        row[spaces] = np.arange(spaces.size)
+        profiles = list(
+            zip(game.fig_attack.tolist(), game.fig_defense.tolist(), game.fig_range.tolist())
+        )
+        found = _STATIC[game] = (spaces, row, profiles)
+    return found
+
+
+class _Field:
+    """The enemies of the player to move (the facts the scores need), and the scores of a
+    single-space figure on every space of the board, per card profile, built when first asked.
+
+    Every term of a destination's score is a function of its level and its board distance to
+    each enemy, so a single-space figure's scores are one table per (attack, defense, range):
+    a card's figures share it, and so do the turn's later decisions.
+    """
+
+    def __init__(self, game: HeroscapeBase, state: State, w: Weights):
+        self.game, self.w = game, w
+        seat = state.seat
+        board = game.board
+        distance = board.distance
+        self.level = board.level
+        # the scores are kept for the battlefield's spaces only (a padded board is mostly
+        # padding); ``row[cell]`` is a space's row in them
+        spaces, self.row, self.profiles = _static(game)
+        self.space_level = self.level[spaces].astype(np.int64)
+        alive = state.cell != NO_CELL
+        enemies = np.flatnonzero(alive & (game.fig_owner != seat))
+        self.enemies = enemies
+        # per enemy: its spaces (a second column for double-space figures), level, stats
+        first = state.cell[enemies].astype(np.int64)
+        second = np.where(
+            state.cell2[enemies] != NO_CELL, state.cell2[enemies], state.cell[enemies]
+        ).astype(np.int64)
+        self.enemy_level = np.maximum(self.level[first], self.level[second]).astype(np.int64)
+        self.enemy_attack = game.fig_attack[enemies].astype(np.int64)
+        self.enemy_defense = game.fig_defense[enemies].astype(np.int64)
+        self.enemy_reach = (game.fig_move[enemies] + game.fig_range[enemies]).astype(np.int64)
+        self.enemy_value = 1.0 + w.target_attack * self.enemy_attack
+        # chance that an enemy's card is the one its owner activates next (1 / living cards)
+        live_cards: dict[int, set[int]] = {}
+        for f in enemies:
+            live_cards.setdefault(int(game.fig_owner[f]), set()).add(int(game.fig_card[f]))
+        self.enemy_card_weight = np.array(
+            [1.0 / len(live_cards[int(game.fig_owner[f])]) for f in enemies]
+        )
+        # per space and enemy: steps to the nearer of its spaces, FAR for no path
+        from_spaces = distance[spaces]
+        gap = np.minimum(from_spaces[:, first], from_spaces[:, second]).astype(np.int64)
+        self.gap = np.where(gap >= UNREACHABLE, FAR, gap)
+        # per space: steps to the objective (hold scenarios)
+        self.to_hold = (
+            from_spaces[:, np.array(game.hold_cells, dtype=np.int64)].min(axis=1)
+            if game.victory == "hold"
+            else None
+        )
+        self.tables: dict[Profile, tuple[np.ndarray, np.ndarray]] = {}
+
+    def single(self, figure: int, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(total score, kill value) of single-space ``figure`` on each of ``cells``."""
+        profile = self.profiles[figure]
+        table = self.tables.get(profile)
+        if table is None:
+            to_hold = None if self.to_hold is None else self.to_hold.astype(np.float64)
+            table = self.tables[profile] = self.score(profile, self.space_level, self.gap, to_hold)
+        rows = self.row[cells]
+        return table[0][rows], table[1][rows]
+
+    def spaces(
+        self, figure: int, destinations: list[tuple[int, ...]]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(total score, kill value) of ``figure`` standing on each of ``destinations``."""
+        a = np.array([d[0] for d in destinations], dtype=np.int64)
+        b = np.array([d[-1] for d in destinations], dtype=np.int64)
+        level = np.maximum(self.level[a], self.level[b]).astype(np.int64)
+        a, b = self.row[a], self.row[b]
+        to_hold = (
+            None
+            if self.to_hold is None
+            else np.minimum(self.to_hold[a], self.to_hold[b]).astype(np.float64)
+        )
+        return self.score(
+            self.profiles[figure], level, np.minimum(self.gap[a], self.gap[b]), to_hold
+        )
+
+    def score(
+        self,
+        profile: Profile,
+        level: np.ndarray,
+        gap: np.ndarray,
+        to_hold: np.ndarray | None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(total score, kill value) of a figure of ``profile`` (attack, defense, range) on
+        spaces at ``level``, ``gap[:, e]`` steps from enemy ``e`` and ``to_hold`` steps from
+        the objective."""
+        w = self.w
+        score = w.height * level
+        if to_hold is not None:
+            score = score - w.objective * np.minimum(to_hold, 30) + w.on_objective * (to_hold == 0)
+        if self.enemies.size == 0:
+            return score, np.zeros(len(level))
+        my_attack, my_defense, rng = profile
+        mine_up = level[:, None] > self.enemy_level[None, :]
+        theirs_up = self.enemy_level[None, :] > level[:, None]
+        # attacking from each destination (HS-12.4 height bonus both ways): a forecast for
+        # spaces not yet stood on, vectorised; in play the dice come from combat.HOOKS
+        attack = my_attack + mine_up
+        defense = self.enemy_defense[None, :] + theirs_up
+        p_kill = KILL[np.minimum(attack, MAX_DICE), np.minimum(defense, MAX_DICE)]
+        in_range = gap <= rng
+        kill = (np.where(in_range, p_kill, 0.0) * self.enemy_value[None, :]).max(axis=1)
+        # being attacked there on the enemies' next turn
+        their_attack = self.enemy_attack[None, :] + theirs_up
+        defended = my_defense + mine_up
+        p_lose = KILL[np.minimum(their_attack, MAX_DICE), np.minimum(defended, MAX_DICE)]
+        threatened = gap <= self.enemy_reach[None, :]
+        danger = (np.where(threatened, p_lose, 0.0) * self.enemy_card_weight[None, :]).sum(axis=1)
+        # steps still needed to have an enemy in range; the weakest enemies count as nearer
+        need = np.maximum(gap - rng, 0) + 0.5 * self.enemy_defense[None, :]
+        approach = -np.minimum(need.min(axis=1), 40.0)
+        score = score + w.kill * kill - w.danger * danger + w.approach * approach
+        return score, w.kill * kill
+
+
 class _Plan:
     """One figure's legal destinations, their scores and the parts of them."""
 
-    figure: int
-    destinations: list[tuple[int, ...]]
-    score: np.ndarray  # total score per destination
-    kill: np.ndarray  # best expected kill value per destination
-    stay: int  # index of the current spaces in ``destinations``
+    def __init__(
+        self,
+        figure: int,
+        destinations: list[tuple[int, ...]] | np.ndarray,
+        score: np.ndarray,
+        kill: np.ndarray,
+        stay: int,
+    ):
+        self.figure = figure
+        # a single-space figure's destinations stay an array of cells until asked for
+        self._destinations = destinations
+        self.score = score  # total score per destination
+        self.kill = kill  # best expected kill value per destination
+        self.stay = stay  # index of the current spaces in ``destinations``
+        self.best = int(np.argmax(score))  # the best-scored destination (the first of equals)
+        scores = score.tolist()
+        # score gained by the best move over staying put
+        self.gain: float = scores[self.best] - scores[stay]
+        # score of the current spaces without this turn's attack (the card choice baseline)
+        self.base = float(scores[stay] - kill[stay])
 
     @property
-    def best(self) -> int:
-        return int(np.argmax(self.score))
+    def destinations(self) -> list[tuple[int, ...]]:
+        found = self._destinations
+        if isinstance(found, np.ndarray):
+            found = self._destinations = [(c,) for c in found.tolist()]
+        return found
 
-    @property
-    def gain(self) -> float:
-        """Score gained by the best move over staying put."""
-        return float(self.score[self.best] - self.score[self.stay])
-
-    @property
-    def base(self) -> float:
-        """Score of the current spaces without this turn's attack (the card choice baseline)."""
-        return float(self.score[self.stay] - self.kill[self.stay])
+    def destination(self, index: int) -> tuple[int, ...]:
+        found = self._destinations
+        if isinstance(found, np.ndarray):
+            return (int(found[index]),)
+        return found[index]
 
     @classmethod
     def build(cls, turn: _Turn, figure: int) -> _Plan:
         game, state = turn.game, turn.state
-        here = tuple(sorted(game.cells_of(state, figure)))
-        destinations = [tuple(sorted(d)) for d in game.destinations(state, figure)]
-        if here not in destinations:
-            destinations.append(here)
-        score, kill = turn.score_spaces(figure, destinations)
-        return cls(figure, destinations, score, kill, destinations.index(here))
+        field = turn.field
+        if game.fig_double[figure]:
+            destinations = game.destinations(state, figure)  # sorted pairs; shared, not changed
+            here = tuple(sorted(game.cells_of(state, figure)))
+            if here not in destinations:
+                destinations = destinations + [here]
+            score, kill = field.spaces(figure, destinations)
+            return cls(figure, destinations, score, kill, destinations.index(here))
+        cells = game.destination_cells(state, figure)  # sorted, its own space among them
+        score, kill = field.single(figure, cells)
+        return cls(figure, cells, score, kill, int(np.searchsorted(cells, state.cell[figure])))
 
 
 class _Turn(LegalActions, Weighing):
@@ -165,94 +365,33 @@ class _Turn(LegalActions, Weighing):
         self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
         self.layout = game.layout
         self.seat = state.seat
-        board = game.board
-        self.distance = board.distance
-        self.level = board.level
-        alive = state.cell != NO_CELL
-        enemies = np.flatnonzero(alive & (game.fig_owner != self.seat))
-        self.enemies = enemies
-        # per enemy: its spaces (a second column for double-space figures), level, stats
-        first = state.cell[enemies].astype(np.int64)
-        second = np.where(
-            state.cell2[enemies] != NO_CELL, state.cell2[enemies], state.cell[enemies]
-        )
-        self.enemy_cells = (first, second.astype(np.int64))
-        self.enemy_level = np.maximum(self.level[first], self.level[second]).astype(np.int64)
-        self.enemy_attack = game.fig_attack[enemies].astype(np.int64)
-        self.enemy_defense = game.fig_defense[enemies].astype(np.int64)
-        self.enemy_reach = (game.fig_move[enemies] + game.fig_range[enemies]).astype(np.int64)
-        self.enemy_value = 1.0 + self.w.target_attack * self.enemy_attack
-        # chance that an enemy's card is the one its owner activates next (1 / living cards)
-        live_cards: dict[int, set[int]] = {}
-        for f in enemies:
-            live_cards.setdefault(int(game.fig_owner[f]), set()).add(int(game.fig_card[f]))
-        self.enemy_card_weight = np.array(
-            [1.0 / len(live_cards[int(game.fig_owner[f])]) for f in enemies]
-        )
-        self.hold = np.array(game.hold_cells, dtype=np.int64) if game.victory == "hold" else None
 
-    # -- scoring --------------------------------------------------------------------------
-    def score_spaces(
-        self, figure: int, destinations: list[tuple[int, ...]]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(total score, kill value) of ``figure`` standing on each of ``destinations``."""
-        game, w = self.game, self.w
-        a = np.array([d[0] for d in destinations], dtype=np.int64)
-        b = np.array([d[-1] for d in destinations], dtype=np.int64)
-        level = np.maximum(self.level[a], self.level[b]).astype(np.int64)
-        score = w.height * level
-        if self.hold is not None:
-            to_hold = np.minimum(
-                self.distance[np.ix_(a, self.hold)].min(axis=1),
-                self.distance[np.ix_(b, self.hold)].min(axis=1),
-            ).astype(np.float64)
-            score = score - w.objective * np.minimum(to_hold, 30) + w.on_objective * (to_hold == 0)
-        if self.enemies.size == 0:
-            return score, np.zeros(len(destinations))
-        e1, e2 = self.enemy_cells
-        dist = self.distance
-        gap = np.minimum.reduce(
-            [dist[np.ix_(a, e1)], dist[np.ix_(a, e2)], dist[np.ix_(b, e1)], dist[np.ix_(b, e2)]]
-        ).astype(np.int64)
-        gap = np.where(gap >= UNREACHABLE, FAR, gap)
-        mine_up = level[:, None] > self.enemy_level[None, :]
-        theirs_up = self.enemy_level[None, :] > level[:, None]
-        # attacking from each destination (HS-12.4 height bonus both ways): a forecast for
-        # spaces not yet stood on, vectorised; in play the dice come from combat.HOOKS
-        attack = int(game.fig_attack[figure]) + mine_up
-        defense = self.enemy_defense[None, :] + theirs_up
-        p_kill = KILL[np.minimum(attack, MAX_DICE), np.minimum(defense, MAX_DICE)]
-        rng = int(game.fig_range[figure])
-        in_range = gap <= rng
-        kill = (np.where(in_range, p_kill, 0.0) * self.enemy_value[None, :]).max(axis=1)
-        # being attacked there on the enemies' next turn
-        their_attack = self.enemy_attack[None, :] + theirs_up
-        my_defense = int(game.fig_defense[figure]) + mine_up
-        p_lose = KILL[np.minimum(their_attack, MAX_DICE), np.minimum(my_defense, MAX_DICE)]
-        threatened = gap <= self.enemy_reach[None, :]
-        danger = (np.where(threatened, p_lose, 0.0) * self.enemy_card_weight[None, :]).sum(axis=1)
-        # steps still needed to have an enemy in range; the weakest enemies count as nearer
-        need = np.maximum(gap - rng, 0) + 0.5 * self.enemy_defense[None, :]
-        approach = -np.minimum(need.min(axis=1), 40.0)
-        score = score + w.kill * kill - w.danger * danger + w.approach * approach
-        return score, w.kill * kill
+    @cached_property
+    def field(self) -> _Field:
+        return self.bot.field(self.game, self.state)
 
     def plan(self, figure: int) -> _Plan:
         return self.bot.plan(self, figure)
 
+    def cells(self, plane: str) -> list[int]:
+        offset = self.layout.plane_offset(plane)
+        return self.mask[offset : offset + self.layout.n_cells].nonzero()[0].tolist()
+
+    def first_legal(self) -> int:
+        return int(self.mask.nonzero()[0][0])
+
     def card_figures(self, card: int) -> list[int]:
-        state = self.state
-        return [
-            int(f) for f in np.flatnonzero((self.game.fig_card == card) & (state.cell != NO_CELL))
-        ]
+        return self.game.card_figures(self.state, card)
+
+    def attack_values(self, attacker: int) -> dict[int, float]:
+        """Per target of ``attacker`` (in ``game.targets`` order), :meth:`attack_value`."""
+        return self.bot.attack_values(self, attacker)
 
     def attack_value(self, attacker: int, target: int) -> float:
         """Expected kill value of one attack now, with the dice the rules give (HS-12.4 height
         advantage included)."""
-        game, state = self.game, self.state
-        p = kill_probability(
-            attack_dice(game, state, attacker, target), defense_dice(game, state, attacker, target)
-        )
+        game = self.game
+        p = kill_probability(*combat_dice(game, self.state, attacker, target))
         return p * (1.0 + self.w.target_attack * int(game.fig_attack[target]))
 
 
@@ -291,7 +430,7 @@ def _move_select(turn: _Turn) -> int:
 
 def _move_dest(turn: _Turn) -> int:
     plan = turn.plan(turn.state.selected)
-    best = plan.destinations[plan.best]
+    best = plan.destination(plan.best)
     legal = set(turn.cells("move"))
     if turn.weighed is not None:  # a destination is entered by its first legal space
         turn.note(
@@ -323,11 +462,10 @@ def _move_tail(turn: _Turn) -> int:
 def _attack_select(turn: _Turn) -> int:
     """HS-11: always attack. Attackers with the fewest targets and the weakest dice go first,
     so the strongest are left to finish what survives."""
-    game, state = turn.game, turn.state
+    occupant = turn.state.occupant
     options = []
     for cell in turn.cells("select"):
-        attacker = int(state.occupant[cell])
-        values = [turn.attack_value(attacker, t) for t in game.targets(state, attacker)]
+        values = list(turn.attack_values(int(occupant[cell])).values())
         if values:
             options.append((-len(values) * 10.0 - max(values), turn.cell_action("select", cell)))
     return turn.pick(options) if options else turn.special("end_turn")
@@ -336,9 +474,9 @@ def _attack_select(turn: _Turn) -> int:
 def _attack_target(turn: _Turn) -> int:
     """HS-12.1: the target most likely to be destroyed (the harder hitter on ties)."""
     state = turn.state
-    attacker = state.selected
+    values = turn.attack_values(state.selected)
     options = [
-        (turn.attack_value(attacker, int(state.occupant[c])), turn.cell_action("attack", c))
+        (values[int(state.occupant[c])], turn.cell_action("attack", c))
         for c in turn.cells("attack")
     ]
     return turn.pick(options)

@@ -143,7 +143,7 @@ def offered_cells(game: HeroscapeBase, state: State, plane: str) -> np.ndarray:
     changes the position afterwards forgets it."""
     state.forget_mask()  # any mask cached so far is the previous position's
     offset = game.layout.plane_offset(plane)
-    return np.flatnonzero(game.legal_mask(state)[offset : offset + game.layout.n_cells])
+    return game.legal_mask(state)[offset : offset + game.layout.n_cells].nonzero()[0]
 
 
 def offers_any(game: HeroscapeBase, state: State, plane: str) -> bool:
@@ -158,21 +158,22 @@ def finish_move(
     game: HeroscapeBase, state: State, figure: int, cells: tuple[int, ...], events: list[Event]
 ) -> None:
     """Put ``figure`` on its final ``cells``; attacks start once every figure has moved."""
-    before = game.cells_of(state, figure)
+    before = int(state.cell[figure])
     game.place(state, figure, cells[0], cells[1] if len(cells) > 1 else NO_CELL)
-    state.moved[figure] = True
+    moved = state.moved
+    moved[figure] = True
     state.selected = NO_FIGURE
     state.destination = NO_CELL
     names = "+".join(game.cell_name(c) for c in cells)
     events.append(
         Event(
             "move",
-            f"{game.figure_label[figure]} moves {game.cell_name(before[0])}->{names}",
+            f"{game.figure_label[figure]} moves {game.cell_name(before)}->{names}",
             state.seat,
-            cells=(before[0], cells[0]),
+            cells=(before, cells[0]),
         )
     )
-    if all(state.moved[f] for f in game.card_figures(state)):
+    if moved[game.card_figures(state)].all():
         start_attacks(game, state, events)  # HS-5.1: every figure has moved
     else:
         state.phase = Phase.MOVE_SELECT
