@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["INF", "CostToGo", "MissionTables", "Weights"]
 
 INF = float("inf")
+_HEALTH, _HEALING, _TORCH = int(HeroField.HEALTH), int(HeroField.HEALING), int(HeroField.TORCH)
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,10 @@ class CostToGo:
     ) -> list[float]:
         """Cost (in steps) from every space to the win for the Hero in ``seat``."""
         piece = state.piece if piece is None else piece
-        hero = state.heroes[seat]
-        health = int(hero[HeroField.HEALTH]) if not hero[HeroField.HEALING] else game.max_health
-        torch = bool(hero[HeroField.TORCH])
+        heroes = state.heroes  # .item: a plain int, without indexing a row first
+        healing = heroes.item(seat, _HEALING)
+        health = heroes.item(seat, _HEALTH) if not healing else game.max_health
+        torch = bool(heroes.item(seat, _TORCH))
         key = (id(game), state.mission, piece.tobytes(), health, torch)
         cached = self._costs.get(key)
         if cached is None:

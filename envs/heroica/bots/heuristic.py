@@ -25,11 +25,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.bots import LegalActions
+from envs.bots import LegalActions, best_scored
 from envs.core.board import UNREACHABLE
-from envs.heroica.bots.cost_to_go import INF, CostToGo
+from envs.heroica.bots.cost_to_go import INF, CostToGo, Weights
+from envs.heroica.bots.legal import legal_actions, plain_move_legal, shop_key
 from envs.heroica.dice import HEROICA_DIE, MOVE_VALUE, SHIELD
-from envs.heroica.state import NO_CELL, HeroField, Phase, State
+from envs.heroica.game import ActionKind
+from envs.heroica.state import CELL, NO_CELL, HeroField, Phase, State
 from envs.lookahead import Weighing, ranked
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,12 +52,47 @@ class HeuristicBot(CostToGo):
     # ======================================================================================
     # Entry point
     # ======================================================================================
+    def __init__(self, weights: Weights | None = None, cache_size: int = 4096):
+        super().__init__(weights, cache_size)
+        self._shop_choices: dict[tuple, int] = {}
+
     def act(self, game: HeroicaGame, state: State, rng: np.random.Generator) -> int:
-        mask = game.legal_mask(state)
-        legal = np.flatnonzero(mask)
-        if legal.size == 1:
-            return int(legal[0])
-        turn = _Turn(self, game, state, mask)
+        phase = state.phase
+        if phase is Phase.START or phase is Phase.END:
+            # A quarter of all decisions, and (without a fight on offer) a function of a few
+            # numbers: the Hero's purse and Health, the Store. Playouts repeat them endlessly.
+            key = shop_key(game, state)
+            if key is not None:
+                action = self._shop_choices.get(key)
+                if action is None:
+                    if len(self._shop_choices) >= self.cache_size:
+                        self._shop_choices.clear()
+                    action = self._shop_choices[key] = self._decide(
+                        game, state, legal_actions(game, state)
+                    )
+                return action
+        if phase is Phase.MOVE:
+            legal = plain_move_legal(game, state)
+            if legal is not None:  # half the decisions: no _Turn, straight to the step
+                return legal[0] if len(legal) == 1 else self._plain_step(game, state, legal)
+        return self._decide(game, state, legal_actions(game, state))
+
+    def _plain_step(self, game: HeroicaGame, state: State, legal: list[int]) -> int:
+        """What ``_move`` picks among ``plain_move_legal``'s actions: ``_step_or_stop``."""
+        offset = game.layout.plane_offset(ActionKind.STEP)
+        steps = [a - offset for a in legal[:-1]]  # ``end_move`` comes last
+        target = int(game.targets[state.mission])
+        if target in steps:
+            return offset + target
+        seat = state.seat
+        dist = self.cost_to_go(game, state, seat)
+        here = state.heroes.item(seat, CELL)
+        return best_scored(_step_options(self, game, state, here, dist, steps, legal[-1]))
+
+    def _decide(self, game: HeroicaGame, state: State, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        turn = _Turn(self, game, state, legal)
         for rule in (_drink_life, _shop):  # free actions first; each returns None to pass
             action = rule(turn)
             if action is not None:
@@ -65,7 +102,7 @@ class HeuristicBot(CostToGo):
 
     def scored(self, game: HeroicaGame, state: State) -> list[tuple[float, int]]:
         """(score, action) of what this phase's handler weighs now, best first (for lookahead)."""
-        turn = _Turn(self, game, state, game.legal_mask(state))
+        turn = _Turn(self, game, state, legal_actions(game, state))
         turn.weighed = []
         _PHASE_HANDLERS.get(state.phase, _first_legal)(turn)
         return ranked(turn.weighed)
@@ -75,16 +112,29 @@ class HeuristicBot(CostToGo):
 # One decision: the facts every scoring function needs, computed once and lazily
 # ==========================================================================================
 class _Turn(LegalActions, Weighing):
-    def __init__(self, bot: HeuristicBot, game: HeroicaGame, state: State, mask: np.ndarray):
-        self.bot, self.game, self.state, self.mask, self.w = bot, game, state, mask, bot.w
+    def __init__(self, bot: HeuristicBot, game: HeroicaGame, state: State, legal: list[int]):
+        self.bot, self.game, self.state, self.w = bot, game, state, bot.w
+        self.legal = legal  # ascending (legal_actions)
+        self.legal_set = set(legal)
         self.layout = game.layout
         self.seat = state.seat
-        self.hero = state.heroes[self.seat]
-        self.here = int(self.hero[HeroField.CELL])
+        self.here = state.heroes.item(self.seat, CELL)
         self.st = bot.static(game, state.mission)
         self.target = self.st.target
         self.is_monster_player = self.seat == game.monster_seat
         self._dist: list[float] | None = None
+
+    # -- the legal actions, read from the list instead of LegalActions' numpy mask ---------
+    def can(self, special: str) -> bool:
+        return self.layout.special(special) in self.legal_set
+
+    def cells(self, plane: str) -> list[int]:
+        offset = self.layout.plane_offset(plane)
+        end = offset + self.layout.n_cells
+        return [a - offset for a in self.legal if offset <= a < end]
+
+    def first_legal(self) -> int:
+        return self.legal[0]
 
     # -- planning -------------------------------------------------------------------------
     @property
@@ -275,23 +325,37 @@ def _speed_helps(turn: _Turn) -> bool:
 
 def _step_or_stop(turn: _Turn) -> int:
     """Step down the cost-to-go; end the move only when no step gets closer."""
-    dist = turn.dist
     steps = turn.cells("step")
     if turn.target in steps:
         return turn.cell_action("step", turn.target)
-    stay = dist[turn.here] + (turn.w.reentry if _rocks_need_reentry(turn) else 0.0)
-    options = [(-stay - 1e-9, turn.special("end_move"))] if turn.can("end_move") else []
-    options += [(-dist[c], turn.cell_action("step", c)) for c in steps]
+    end = turn.special("end_move") if turn.can("end_move") else None
+    options = _step_options(turn.bot, turn.game, turn.state, turn.here, turn.dist, steps, end)
     return turn.pick(options) if options else turn.first_legal()
 
 
-def _rocks_need_reentry(turn: _Turn) -> bool:
+def _step_options(
+    bot: HeuristicBot,
+    game: HeroicaGame,
+    state: State,
+    here: int,
+    dist: list[float],
+    steps: list[int],
+    end_move: int | None,
+) -> list[tuple[float, int]]:
+    """(score, action) of ending the move (``end_move``, if legal) and of each step."""
+    stay = dist[here] + (bot.w.reentry if _rocks_need_reentry(game, state, here, dist) else 0.0)
+    options = [(-stay - 1e-9, end_move)] if end_move is not None else []
+    offset = game.layout.plane_offset(ActionKind.STEP)
+    options += [(-dist[c], offset + c) for c in steps]
+    return options
+
+
+def _rocks_need_reentry(game: HeroicaGame, state: State, here: int, dist: list[float]) -> bool:
     """Rocks on the route next to a Hero that has not entered its space this turn: ending the
     move here explores nothing (HE-13.2 needs a move *into* the space), so step out first."""
-    if turn.state.entered_from != NO_CELL:
+    if state.entered_from != NO_CELL:
         return False
-    dist = turn.dist
-    return any(dist[r] < dist[turn.here] for r in turn.game.adjacent_rocks(turn.state, turn.here))
+    return any(dist[r] < dist[here] for r in game.adjacent_rocks(state, here))
 
 
 def _forward(turn: _Turn) -> int:
