@@ -59,6 +59,20 @@ def test_only_legal_actions_and_no_mutation(scenario, games, setup):
         assert game.current_player(state) < 0, "the game did not end"
 
 
+def test_scored_weighs_every_decision_of_whole_games():
+    # The lookahead asks scored() for any position; a Running Shot that moved to a square
+    # with no target left once made it raise (brawl seeds 2 and 5).
+    game = HeroclixGame("brawl")
+    for seed in (2, 5):
+        state = game.new_state(seed)
+        rng = np.random.default_rng(seed)
+        bot = HeuristicBot()
+        while game.current_player(state) >= 0:
+            for score, action in bot.scored(game, state):
+                assert game.legal_mask(state)[action] and not np.isnan(score)
+            game.apply(state, bot.act(game, state, rng))
+
+
 # -- choices in set-up positions (duel: Quarry, Street Thug 1 v Razorback, Mender, Thug 2) --
 def duel(**position):
     return HeroclixGame.from_scenario("duel", **position)

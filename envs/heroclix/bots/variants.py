@@ -481,7 +481,10 @@ def rush_play(
                 lambda t: strike_value(turn, figure, t, AttackSpec(AttackKind.CLOSE)),
                 end,
             )
-        _, p, cell = turn.volley(figure, [], ranged_targets(turn.game, turn.state, figure))
+        shots = ranged_targets(turn.game, turn.state, figure)
+        if not shots:  # moved where no target is left: nothing to weigh (the phase ends it)
+            return None
+        _, p, cell = turn.volley(figure, [], shots)
         return turn.legal(p, cell)
 
     return Play(plan, step)
