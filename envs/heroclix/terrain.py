@@ -51,6 +51,7 @@ def _pad_mask(padded: PaddedBoard, mask: np.ndarray) -> np.ndarray:
 
 
 ADJACENT_MEMO_SIZE = 512  # positions whose adjacencies are kept; a mask asks about one
+HINDERING_MEMO_SIZE = 64  # terrain states (rubble, objects, smoke) whose hindering is kept
 
 
 class MapTerrain:
@@ -128,14 +129,26 @@ class MapTerrain:
 
     def hindering(self, state: State, *, movement: bool) -> np.ndarray:
         """Hindering squares now: terrain, rubble (HC-5.17), unheld objects (HC-6.3) and
-        Smoke Cloud markers (P-ATT-8); shallow water hinders movement only (HC-5.13)."""
-        mask = (
-            self.static_hindering
-            | state.rubble
-            | self.objects.lying(state.objects)
-            | (state.smoke >= 0)
-        )
-        return mask | self.water if movement else mask
+        Smoke Cloud markers (P-ATT-8); shallow water hinders movement only (HC-5.13).
+        Read-only: asked several times a decision, the last answers are kept by what they
+        read."""
+        key = (movement, state.rubble.tobytes(), state.objects.tobytes(), state.smoke.tobytes())
+        memo = self.caches.setdefault("hindering", {})
+        mask = memo.get(key)
+        if mask is None:
+            mask = (
+                self.static_hindering
+                | state.rubble
+                | self.objects.lying(state.objects)
+                | (state.smoke >= 0)
+            )
+            if movement:
+                mask |= self.water
+            mask.setflags(write=False)
+            if len(memo) >= HINDERING_MEMO_SIZE:
+                memo.clear()
+            memo[key] = mask
+        return mask
 
     def is_adjacent(self, state: State, a: int, b: int) -> bool:
         """HC-3.13 between two figures, flight modes included."""
