@@ -44,9 +44,14 @@ class MoveSelect(Rule):
     """HS-6.2: pick the next figure of the card to move, or end movement (HS-5.1)."""
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
-        for figure in game.card_figures(state):
-            if not state.moved[figure]:
-                legal.cells(ActionKind.SELECT, game.cells_of(state, figure))
+        # the positions and flags read once as lists: cheaper than per-figure numpy reads
+        cells, cells2, moved = state.cell.tolist(), state.cell2.tolist(), state.moved.tolist()
+        array, offset = legal.array, game.layout.plane_offset(ActionKind.SELECT)
+        for figure in game.card_members[state.card]:
+            if cells[figure] != NO_CELL and not moved[figure]:
+                array[offset + cells[figure]] = True
+                if cells2[figure] != NO_CELL:
+                    array[offset + cells2[figure]] = True
         legal.special(ActionKind.END_MOVEMENT)
 
     @handles(ActionKind.SELECT)

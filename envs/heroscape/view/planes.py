@@ -19,9 +19,9 @@ from envs.core.textboard import text_grid
 from envs.heroscape.data.battlefield import Terrain
 from envs.heroscape.game import MAX_CARDS, ActionKind, HeroscapeBase
 from envs.heroscape.state import NO_CELL, NO_FIGURE, Phase, State
+from envs.heroscape.view.stamp import STAT_SCALE, stamp
 
 LEVEL_SCALE = 10.0
-STAT_SCALE = 10.0
 TERRAIN_COLORS = {
     int(Terrain.NORMAL): (126, 168, 96),
     int(Terrain.WATER): (80, 140, 205),
@@ -154,77 +154,62 @@ class HeroscapeView:
             rows[:, cols["stats"]] = [planes.channel("stats", s) for s in STATS]
             rows[:, cols["this_turn"]] = [planes.channel("this_turn", f) for f in TURN_FLAGS]
             channels.append(rows)
-        # the same as flat offsets into the (channels, cells) observation
-        self._offsets = [rows * game.board.n_cells for rows in channels]
-        self._owners = game.fig_owner.tolist()
+        # per observer, the flat offsets into the (channels, cells) observation, then each
+        # figure's owner, card and double-space flag (what ``stamp`` reads of a figure)
+        extra = np.stack((game.fig_owner, game.fig_card, game.fig_double), axis=1)
+        self._tables = [
+            np.concatenate((rows * game.board.n_cells, extra), axis=1).astype(np.int64)
+            for rows in channels
+        ]
         self._values = np.zeros((game.n_figures, len(cols)), dtype=np.float32)
         self._values[:, cols["figures"]] = 1.0
         self._values[:, cols["card"]] = 1.0
         self._values[:, cols["stats"]] = fig_stats
-        self._moved_col = cols.channel("this_turn", "moved")
-        self._attacked_col = cols.channel("this_turn", "attacked")
-        self._chosen_col = cols.channel("this_turn", "chosen_card")
-        self._selected_col = cols.channel("this_turn", "selected")
-        self._doubles = np.flatnonzero(game.fig_double)
-        # the chosen-card column per chosen card (-1: none chosen yet)
-        self._on_card = {card: game.fig_card == card for card in range(-1, len(game.cards))}
-        self._no_constants = np.zeros(len(self.planes) - self.constant_start, dtype=np.float32)
-        # observe's extras: the static planes with one spare slot after them, where the
-        # spaces of destroyed figures write (their NO_CELL reads as an index past the end);
-        # the rows of the double-space figures' second spaces; per observer and seat the
-        # (hold_rounds, figures_left) constants
-        self._blank = np.append(self.static.reshape(-1), np.float32(0.0))
-        self._cell_or_far = np.append(np.arange(game.board.n_cells), self._blank.size)
-        self._rows = np.concatenate((np.arange(game.n_figures), self._doubles))
-        self._offsets = [np.concatenate((o, o[self._doubles])) for o in self._offsets]
-        self._seats = range(n)
-        self._seat_constants = [
-            [
-                (self.hold_at[(seat - player) % n], self.left_at[(seat - player) % n])
-                for seat in self._seats
-            ]
-            for player in self._seats
+        self._turn_cols = np.array(
+            [cols.channel("this_turn", f) for f in TURN_FLAGS], dtype=np.int64
+        )
+        self._flat_static = self.static.reshape(-1)
+        start = self.constant_start
+        self._seat_channels = [
+            np.array(
+                [
+                    [start + self.hold_at[(seat - player) % n] for seat in range(n)],
+                    [start + self.left_at[(seat - player) % n] for seat in range(n)],
+                ],
+                dtype=np.int64,
+            )
+            for player in range(n)
         ]
+        self._phase_channels = [start + at for at in self.phase_at]
         self._hold_scale = max(1, game.hold_target)
-        self._all_left = [min(1.0, self._owners.count(seat) / STAT_SCALE) for seat in self._seats]
 
     def observe(self, state: State, player: int) -> np.ndarray:
-        n_cells = self.game.board.n_cells
-        flat = self._blank.copy()
-        # Per figure: one value per column, each written at flat index offset + cell of each
-        # of its spaces (a double-space figure's second space is a row of its own), all
-        # figures at once; destroyed figures write the spare last slot.
-        values = self._values.copy()
-        values[:, self._moved_col] = state.moved
-        values[:, self._attacked_col] = state.attacked
-        values[:, self._chosen_col] = self._on_card[state.card]
-        if state.selected != NO_FIGURE:
-            values[state.selected, self._selected_col] = 1.0
-        cells = state.cell
-        if self._doubles.size:
-            cells = np.concatenate((cells, state.cell2[self._doubles]))
-            values = values[self._rows]
-        # mode="clip": an index past the end writes the spare slot
-        flat.put(self._offsets[player] + self._cell_or_far[cells][:, None], values, mode="clip")
-        cell_list = state.cell.tolist()
-        destroyed = NO_CELL in cell_list
-        if state.destination != NO_CELL:
-            flat[self.destination_channel * n_cells + state.destination] = 1.0
-        constants = self._no_constants.copy()
-        constants[self.phase_at[state.phase]] = 1.0
-        constants[self.round_at] = state.round / self.game.round_cap
-        if destroyed:
-            owners = [o for o, c in zip(self._owners, cell_list) if c != NO_CELL]
-            left = [min(1.0, owners.count(seat) / STAT_SCALE) for seat in self._seats]
-        else:
-            left = self._all_left
-        hold = state.hold_rounds
-        for seat, (hold_at, left_at) in enumerate(self._seat_constants[player]):
-            constants[hold_at] = hold[seat] / self._hold_scale
-            constants[left_at] = left[seat]  # 10+ read 1
-        obs = flat[:-1].reshape(self.shape)
-        obs[self.constant_start :] = constants[:, None, None]
-        return obs
+        destination = state.destination
+        if destination != NO_CELL:
+            destination += self.destination_channel * self.game.board.n_cells
+        start = self.constant_start
+        flat = stamp(
+            self._flat_static,
+            self._tables[player],
+            self._values,
+            self._turn_cols,
+            state.cell,
+            state.cell2,
+            state.moved,
+            state.attacked,
+            state.card,
+            state.selected,
+            destination,
+            self.shape[0],
+            start,
+            self._phase_channels[state.phase],
+            start + self.round_at,
+            state.round / self.game.round_cap,
+            tuple(state.hold_rounds),
+            self._hold_scale,
+            self._seat_channels[player],
+        )
+        return flat.reshape(self.shape)
 
     # -- names ----------------------------------------------------------------------------
     def figure_at(self, state: State, cell: int) -> str:
