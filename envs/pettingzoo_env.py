@@ -205,13 +205,15 @@ class GameEnv(AECEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 mask of ``agent``'s legal actions now: all zeros unless it is deciding."""
-        self._require_reset("action_mask")
+        state = self.game_state
+        if state is None:
+            self._require_reset("action_mask")
         if (
             agent == self.agent_selection
             and not self.terminations.get(agent)
             and not self.truncations.get(agent)
         ):
-            return self.legal_mask().astype(np.int8)
+            return self.game.legal_mask(state).astype(np.int8)
         return self._zero_mask.copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
@@ -257,12 +259,17 @@ class GameEnv(AECEnv):
             raise GameOverError("the game is over; call reset() to start a new one")
         action = self.game.check_action(self.game_state, action, agent)
         self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
         for a in self.agents:
-            self.rewards[a] = 0.0
+            rewards[a] = 0.0
         events = self.game.apply_legal(self.game_state, action)
         self.last_events = events
         self._sync_after_step()
-        self._accumulate_rewards()
+        # AECEnv._accumulate_rewards, skipping the zeros that nearly every step holds
+        cumulative = self._cumulative_rewards
+        for a, reward in rewards.items():
+            if reward:
+                cumulative[a] += reward
         if self.render_mode == "human":
             self.render()
 
