@@ -130,6 +130,10 @@ class HeroicaBase(StandardGame[State]):
         ]
         # Per board, each cell's "(row,col)": every step's event names two cells.
         self.labels = [[board.label(c) for c in range(board.n_cells)] for board in self.boards]
+        # "<name> steps (r,c)->(r,c)" by (mission, seat, from, to): playouts repeat the same
+        # few hundred steps, and the f-string with two labels was a tenth of a step's cost.
+        self.step_texts: dict[tuple[int, int, int, int], str] = {}
+        self.roll_texts: dict[tuple[int, str, str], str] = {}
         self.starts = [p.to_padded(m.start) for p, m in zip(self.padded, self.missions)]
         self.targets = [p.to_padded(m.target) for p, m in zip(self.padded, self.missions)]
         self.initial_pieces = [
@@ -226,23 +230,28 @@ class HeroicaBase(StandardGame[State]):
         return state.heroes.item(seat, CELL)
 
     def hero_at(self, state: State, cell: int, exclude: int = -1) -> int:
-        for seat in self.hero_seats():
-            if seat != exclude and state.heroes.item(seat, CELL) == cell:
+        item = state.heroes.item
+        for seat in range(self.num_heroes):
+            if seat != exclude and item(seat, CELL) == cell:
                 return seat
         return -1
 
+    # ``piece.item(c)``: a plain int, which indexes the lists below faster than a numpy scalar.
     def adjacent_monsters(self, state: State, cell: int) -> list[int]:
-        piece, monster = state.piece, self.monster_code
-        return [c for c in self.adjacent[state.mission][cell] if monster[piece[c]]]
+        piece, monster = state.piece.item, self.monster_code
+        return [c for c in self.adjacent[state.mission][cell] if monster[piece(c)]]
 
     def adjacent_rocks(self, state: State, cell: int) -> list[int]:
-        piece, rocks = state.piece, self.ROCKS
-        return [c for c in self.adjacent[state.mission][cell] if piece[c] == rocks]
+        piece, rocks = state.piece.item, self.ROCKS
+        return [c for c in self.adjacent[state.mission][cell] if piece(c) == rocks]
 
     def next_to_blocker(self, state: State, cell: int) -> bool:
         """A monster or rocks next to ``cell``: a move stops there (HE-5.8, HE-13.2)."""
-        piece, blocks = state.piece, self.blocks_hero
-        return any(blocks[piece[c]] for c in self.adjacent[state.mission][cell])
+        piece, blocks = state.piece.item, self.blocks_hero
+        for c in self.adjacent[state.mission][cell]:
+            if blocks[piece(c)]:
+                return True
+        return False
 
     def adjacent_heroes(self, state: State, cell: int, healing_ok: bool = True) -> list[int]:
         near = set(self.adjacent[state.mission][cell])
@@ -255,7 +264,7 @@ class HeroicaBase(StandardGame[State]):
 
     def hero_passable(self, state: State, cell: int) -> bool:
         """HE-5.1: a Hero may enter a space without a monster or rocks."""
-        return not self.blocks_hero[state.piece[cell]]
+        return not self.blocks_hero[state.piece.item(cell)]
 
     def skill_step_ok(self, state: State, seat: int, cell: int) -> bool:
         """A skill's single step may not end on another Hero (HE-5.6 would need a forward move)."""
@@ -362,8 +371,8 @@ class HeroicaBase(StandardGame[State]):
         if state.phase is Phase.GAME_OVER:
             return
         seat = state.turn_seat
-        here = self.hero_cell(state, seat)
-        alive = state.heroes[seat, HeroField.HEALTH] > 0
+        here = state.heroes.item(seat, CELL)
+        alive = state.heroes.item(seat, HeroField.HEALTH) > 0
         if alive and state.last_fight_won and self.adjacent_monsters(state, here):
             state.phase = Phase.FIGHT_CHOOSE
             return
@@ -471,19 +480,24 @@ class HeroicaBase(StandardGame[State]):
             self.finish(state, [winner] if winner >= 0 else [])
             return
         # HE-18.3: most defeated monsters takes 1 gold (every tied player with at least one).
-        kills = state.heroes[: self.num_heroes, HeroField.KILLS :].sum(axis=1)
-        if kills.max() > 0:
-            for seat in np.flatnonzero(kills == kills.max()):
-                self.gain_gold(state, int(seat), 1, events, reason="most monsters (HE-18.3)")
+        # Plain lists: every playout ends here, and numpy's reductions cost more on 2-4 rows.
+        rows = state.heroes[: self.num_heroes].tolist()
+        kills = [sum(row[HeroField.KILLS :]) for row in rows]
+        most = max(kills)
+        if most > 0:
+            for seat, k in enumerate(kills):
+                if k == most:
+                    self.gain_gold(state, seat, 1, events, reason="most monsters (HE-18.3)")
         if state.mission + 1 < len(self.missions):
             self.start_mission(state, state.mission + 1)
             return
-        won = state.heroes[: self.num_heroes, HeroField.MISSIONS_WON]
-        best = np.flatnonzero(won == won.max())
-        if won.max() == 0:
+        won = [row[HeroField.MISSIONS_WON] for row in rows]
+        if max(won) == 0:
             self.finish(state, [])
             return
+        best = [s for s, w in enumerate(won) if w == max(won)]
         if len(best) > 1:  # HE-18.1: tie -> most gold; still tied -> shared win
-            gold = state.heroes[best, HeroField.GOLD]
-            best = best[gold == gold.max()]
-        self.finish(state, [int(s) for s in best])
+            gold = state.heroes[:, HeroField.GOLD].tolist()  # gain_gold above may have changed it
+            richest = max(gold[s] for s in best)
+            best = [s for s in best if gold[s] == richest]
+        self.finish(state, best)

@@ -13,25 +13,23 @@ from envs.heroica.state import CELL, NO_CELL, HeroField, Phase, State
 
 def roll(game: HeroicaBase, state: State, events: list[Event], why: str) -> str:
     symbol = state.dice.roll_symbol(HEROICA_DIE)
-    events.append(
-        Event(
-            "roll",
-            f"{game.player_names[state.seat]} rolls {symbol} ({why})",
-            state.seat,
-            dice=(symbol,),
-        )
-    )
+    seat = state.seat
+    key = (seat, symbol, why)  # a few dozen texts, rebuilt at every roll of every playout
+    text = game.roll_texts.get(key)
+    if text is None:
+        text = game.roll_texts[key] = f"{game.player_names[seat]} rolls {symbol} ({why})"
+    events.append(Event("roll", text, seat, dice=(symbol,)))
     return symbol
 
 
 # -- where a figure may step --------------------------------------------------------------
 def hero_steps(game: HeroicaBase, state: State, here: int) -> list[int]:
     """HE-5.1: adjacent spaces without monster or rocks, not entered before in this move."""
-    visited, piece, blocked = state.visited, state.piece, game.blocks_hero
+    visited, piece, blocked = state.visited, state.piece.item, game.blocks_hero
     return [
         c
         for c in game.adjacent[state.mission][here]
-        if not (visited >> c) & 1 and not blocked[piece[c]]
+        if not (visited >> c) & 1 and not blocked[piece(c)]
     ]
 
 
@@ -132,7 +130,7 @@ def monster_forward_steps(game: HeroicaBase, state: State) -> list[int]:
 # -- entering a space ----------------------------------------------------------------------
 def pick_up(game: HeroicaBase, state: State, seat: int, cell: int, events: list[Event]) -> None:
     """HE-5.7: take every item on a space moved into or through."""
-    item = game.ITEMS.get(int(state.piece[cell]))
+    item = game.ITEMS.get(state.piece.item(cell))
     if item is None:
         return
     hero = state.heroes[seat]
@@ -184,22 +182,22 @@ def hero_enter(
     search: bool = True,
 ) -> str:
     """Move a Hero into ``cell``: returns "over" (game/mission ended), "stop" or "go"."""
-    previous = game.hero_cell(state, seat)
-    state.heroes[seat, CELL] = cell
+    heroes = state.heroes
+    previous = heroes.item(seat, CELL)
+    heroes[seat, CELL] = cell
     state.entered_from = previous
     state.visited |= 1 << cell
     if counted:
         state.steps_left -= 1
         state.steps_taken += 1
-    events.append(
-        Event(
-            "move",
+    key = (state.mission, seat, previous, cell)
+    text = game.step_texts.get(key)
+    if text is None:
+        text = game.step_texts[key] = (
             f"{game.player_names[seat]} steps "
-            f"{game.cell_name(state, previous)}->{game.cell_name(state, cell)}",
-            seat,
-            cells=(previous, cell),
+            f"{game.cell_name(state, previous)}->{game.cell_name(state, cell)}"
         )
-    )
+    events.append(Event("move", text, seat, cells=(previous, cell)))
     pick_up(game, state, seat, cell, events)
     if cell == game.targets[state.mission]:
         game.mission_over(state, seat, events)  # HE-16.1
@@ -207,7 +205,7 @@ def hero_enter(
     shared = game.hero_at(state, cell, exclude=seat) >= 0
     if not shared:
         state.last_free_cell = cell
-    if state.piece[cell] == game.CHEST:
+    if state.piece.item(cell) == game.CHEST:
         if search:
             search_chest(game, state, seat, cell, events)  # HE-11.1: must stop and search
         return "stop"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.lru import LRU
+from envs.heroica.dice import HEROICA_DIE, MOVE_VALUE
 from envs.heroica.state import HeroField, State
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,6 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["INF", "CostToGo", "MissionTables", "Weights"]
 
 INF = float("inf")
+WIN = 1e6  # score of an action that wins the mission now
+MEAN_MOVE = float(np.mean([MOVE_VALUE[face] for face in HEROICA_DIE.faces]))  # 2.5 pips a roll
 _HEALTH, _HEALING, _TORCH = int(HeroField.HEALTH), int(HeroField.HEALING), int(HeroField.TORCH)
 
 

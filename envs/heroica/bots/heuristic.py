@@ -26,19 +26,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.bots import LegalActions, best_scored
-from envs.core.board import UNREACHABLE
-from envs.heroica.bots.cost_to_go import INF, CostToGo, Weights
-from envs.heroica.bots.legal import legal_actions, plain_move_legal, shop_key
-from envs.heroica.dice import HEROICA_DIE, MOVE_VALUE, SHIELD
+from envs.heroica.bots.cost_to_go import INF, WIN, CostToGo, Weights
+from envs.heroica.bots.legal import (
+    legal_actions,
+    lone_target,
+    plain_move_key,
+    plain_move_legal,
+    shop_key,
+)
+from envs.heroica.bots.monster_player import monster_fight_choose, monster_select, monster_step
+from envs.heroica.dice import SHIELD
 from envs.heroica.game import ActionKind
 from envs.heroica.state import CELL, NO_CELL, HeroField, Phase, State
 from envs.lookahead import Weighing, ranked
 
 if TYPE_CHECKING:  # pragma: no cover
     from envs.heroica.rules import HeroicaGame
-
-WIN = 1e6  # score of an action that wins the mission now
-MEAN_MOVE = float(np.mean([MOVE_VALUE[face] for face in HEROICA_DIE.faces]))  # 2.5 pips a roll
 
 
 class HeuristicBot(CostToGo):
@@ -55,6 +58,7 @@ class HeuristicBot(CostToGo):
     def __init__(self, weights: Weights | None = None, cache_size: int = 4096):
         super().__init__(weights, cache_size)
         self._shop_choices: dict[tuple, int] = {}
+        self._move_choices: dict[tuple, int] = {}
 
     def act(self, game: HeroicaGame, state: State, rng: np.random.Generator) -> int:
         phase = state.phase
@@ -72,9 +76,27 @@ class HeuristicBot(CostToGo):
                     )
                 return action
         if phase is Phase.MOVE:
-            legal = plain_move_legal(game, state)
-            if legal is not None:  # half the decisions: no _Turn, straight to the step
-                return legal[0] if len(legal) == 1 else self._plain_step(game, state, legal)
+            # Half the decisions. Playouts from one root walk the same first steps again and
+            # again, so the choice is kept by all it reads (``plain_move_key``).
+            key = plain_move_key(game, state)
+            if key is not None:
+                action = self._move_choices.get(key)
+                if action is None:
+                    if len(self._move_choices) >= self.cache_size:
+                        self._move_choices.clear()
+                    legal = plain_move_legal(game, state)
+                    if legal is None:  # a Life Potion on offer: the full decision
+                        action = self._decide(game, state, legal_actions(game, state))
+                    elif len(legal) == 1:
+                        action = legal[0]
+                    else:  # no _Turn, straight to the step
+                        action = self._plain_step(game, state, legal)
+                    self._move_choices[key] = action
+                return action
+        elif phase is Phase.FIGHT_CHOOSE or phase is Phase.ROCKS_CHOOSE:
+            action = lone_target(game, state)  # nothing to choose; skip building the legal set
+            if action is not None:
+                return action
         return self._decide(game, state, legal_actions(game, state))
 
     def _plain_step(self, game: HeroicaGame, state: State, legal: list[int]) -> int:
@@ -505,63 +527,6 @@ def _end(turn: _Turn) -> int:
     return turn.special("end_turn") if turn.can("end_turn") else turn.first_legal()
 
 
-# ==========================================================================================
-# Monster Player phases (Battle Heroica, HE-20)
-# ==========================================================================================
-def _prey(turn: _Turn) -> list[int]:
-    """Cells of the Heroes worth chasing: not healing (HE-20.6), else any."""
-    game, state = turn.game, turn.state
-    seats = list(game.hero_seats())
-    active = [s for s in seats if not state.heroes[s, HeroField.HEALING]]
-    return [game.hero_cell(state, s) for s in (active or seats)]
-
-
-def _distance_to_prey(turn: _Turn, cell: int, prey: list[int]) -> int:
-    distance = turn.st.distance
-    return min((int(distance[cell, p]) for p in prey), default=int(UNREACHABLE))
-
-
-def _monster_select(turn: _Turn) -> int:
-    game, state, w = turn.game, turn.state, turn.w
-    prey = _prey(turn)
-
-    def score(cell: int) -> float:
-        strength = turn.strength(cell)
-        heroes = game.adjacent_heroes(state, cell, healing_ok=False)
-        if heroes:  # fights without moving (HE-20.4 default)
-            weakest = min(int(state.heroes[s, HeroField.HEALTH]) for s in heroes)
-            return w.mp_fight + strength + (10.0 if weakest <= strength + 1 else 0.0)
-        if cell == turn.target:
-            return -WIN  # the guard never leaves the target open
-        gap = _distance_to_prey(turn, cell, prey) - 1
-        return -gap + 0.3 * strength + (w.mp_reach if gap <= MEAN_MOVE else 0.0)
-
-    return turn.pick([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
-
-
-def _monster_step(turn: _Turn) -> int:
-    prey = _prey(turn)
-    here = turn.state.selected
-    options: list[tuple[float, int]] = [
-        (-_distance_to_prey(turn, c, prey), turn.cell_action("step", c)) for c in turn.cells("step")
-    ]
-    if turn.can("end_move"):
-        options.insert(0, (-_distance_to_prey(turn, here, prey) + 0.5, turn.special("end_move")))
-    return turn.pick(options)
-
-
-def _monster_fight_choose(turn: _Turn) -> int:
-    """Attack the Hero most likely to be defeated, then the one nearest the target."""
-    game, state = turn.game, turn.state
-    distance = turn.st.distance
-
-    def score(cell: int) -> float:
-        seat = game.hero_at(state, cell)
-        return -int(state.heroes[seat, HeroField.HEALTH]) * 100 - int(distance[cell, turn.target])
-
-    return turn.pick([(score(c), turn.cell_action("target", c)) for c in turn.cells("target")])
-
-
 _PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {
     Phase.START: _start,
     Phase.MOVE: _move,
@@ -575,8 +540,8 @@ _PHASE_HANDLERS: dict[Phase, Callable[[_Turn], int]] = {
     Phase.SCEPTER_TAKE: _scepter_take,
     Phase.SCEPTER_PLACE: _scepter_place,
     Phase.END: _end,
-    Phase.MONSTER_SELECT: _monster_select,
-    Phase.MONSTER_MOVE: _monster_step,
-    Phase.MONSTER_FORWARD: _monster_step,
-    Phase.MONSTER_FIGHT_CHOOSE: _monster_fight_choose,
+    Phase.MONSTER_SELECT: monster_select,
+    Phase.MONSTER_MOVE: monster_step,
+    Phase.MONSTER_FORWARD: monster_step,
+    Phase.MONSTER_FIGHT_CHOOSE: monster_fight_choose,
 }

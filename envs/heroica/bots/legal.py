@@ -22,12 +22,19 @@ from envs.core.state import MASK_CACHE
 from envs.heroica.dice import SHIELD
 from envs.heroica.game import ActionKind, HeroicaBase
 from envs.heroica.moves import hero_steps
-from envs.heroica.state import CELL, HeroField, Phase
+from envs.heroica.state import CELL, NO_CELL, HeroField, Phase
 
 if TYPE_CHECKING:  # pragma: no cover
     from envs.heroica.state import State
 
-__all__ = ["LegalSet", "legal_actions", "plain_move_legal", "shop_key"]
+__all__ = [
+    "LegalSet",
+    "legal_actions",
+    "lone_target",
+    "plain_move_key",
+    "plain_move_legal",
+    "shop_key",
+]
 
 
 class LegalSet:
@@ -63,6 +70,7 @@ def legal_actions(game: HeroicaBase, state: State) -> list[int]:
 _HEALTH, _HEALING, _GOLD = int(HeroField.HEALTH), int(HeroField.HEALING), int(HeroField.GOLD)
 _LIFE, _SPEED = int(HeroField.LIFE_POTIONS), int(HeroField.SPEED_POTIONS)
 _SCEPTER, _WEAPONS = int(HeroField.SCEPTER), int(HeroField.WEAPONS)
+_TORCH = int(HeroField.TORCH)
 
 
 def shop_key(game: HeroicaBase, state: State) -> tuple | None:
@@ -93,20 +101,51 @@ def shop_key(game: HeroicaBase, state: State) -> tuple | None:
     )
 
 
+def _life_on_offer(game: HeroicaBase, state: State, seat: int, hero: list[int]) -> bool:
+    """HE-10.1 as the phases mark it: a Life Potion, on the Hero's own turn, not at full Health."""
+    return (
+        seat == state.turn_seat
+        and seat != game.monster_seat
+        and hero[_LIFE] > 0
+        and hero[_HEALTH] < game.max_health
+    )
+
+
+def _shield_or_speed(state: State, hero: list[int]) -> bool:
+    return hero[_SPEED] > 0 or (state.die == SHIELD and state.steps_taken == 0)
+
+
+def plain_move_key(game: HeroicaBase, state: State) -> tuple | None:
+    """All that the legal actions of a MOVE without a Speed Potion or Shield skill, and the
+    heuristic's choice among them, read: the board, where the Hero stands and has been,
+    whether steps are left, whether it entered its space, its Health, healing and torch (its
+    cost to go) and whether a Life Potion is on offer; None for any other MOVE."""
+    seat = state.seat
+    hero = state.heroes[seat].tolist()
+    if _shield_or_speed(state, hero):
+        return None
+    return (
+        id(game),
+        state.mission,
+        hero[CELL],
+        state.visited,
+        state.steps_left > 0,
+        state.entered_from == NO_CELL,
+        hero[_HEALTH],
+        hero[_HEALING],
+        hero[_TORCH],
+        _life_on_offer(game, state, seat, hero),
+        state.piece.tobytes(),
+    )
+
+
 def plain_move_legal(game: HeroicaBase, state: State) -> list[int] | None:
     """The legal actions of a MOVE with only steps and ``end_move`` on offer (no potion to
     drink, no Shield skill), as :class:`~envs.heroica.phases.heroes.Move` marks them; None
     otherwise (``legal_actions`` then asks the phase)."""
     seat = state.seat
     hero = state.heroes[seat].tolist()
-    if hero[_SPEED] > 0 or (state.die == SHIELD and state.steps_taken == 0):
-        return None
-    if (
-        seat == state.turn_seat
-        and seat != game.monster_seat
-        and hero[_LIFE] > 0
-        and hero[_HEALTH] < game.max_health
-    ):
+    if _shield_or_speed(state, hero) or _life_on_offer(game, state, seat, hero):
         return None
     layout = game.layout
     legal = []
@@ -115,3 +154,19 @@ def plain_move_legal(game: HeroicaBase, state: State) -> list[int] | None:
         legal = sorted(offset + c for c in hero_steps(game, state, hero[CELL]))
     legal.append(layout.special(ActionKind.END_MOVE))
     return legal
+
+
+def lone_target(game: HeroicaBase, state: State) -> int | None:
+    """The one legal action of a FIGHT_CHOOSE or ROCKS_CHOOSE with a single monster or rocks
+    next to the Hero and no Life Potion on offer (most of them); None otherwise."""
+    seat = state.seat
+    hero = state.heroes[seat].tolist()
+    if _life_on_offer(game, state, seat, hero):
+        return None
+    if state.phase is Phase.FIGHT_CHOOSE:
+        cells = game.adjacent_monsters(state, hero[CELL])
+    else:
+        cells = game.adjacent_rocks(state, hero[CELL])
+    if len(cells) != 1:
+        return None
+    return game.layout.plane_offset(ActionKind.TARGET) + cells[0]

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 
 from envs import lookahead
-from envs.heroica.bots.heuristic import MEAN_MOVE, HeuristicBot
+from envs.heroica.bots.cost_to_go import MEAN_MOVE
+from envs.heroica.bots.heuristic import HeuristicBot
 from envs.heroica.state import HeroField, State
 
 SCALE = 2.0 * MEAN_MOVE  # a lead of two average rolls is worth tanh(1) of a win
