@@ -105,9 +105,8 @@ class ModeReach:
     cost: np.ndarray  # int32: cheapest arrival, going on or stopped (NOT_REACHED if none)
     going_on: np.ndarray  # int32: cheapest arrival from which the move may continue
     ends: np.ndarray  # bool: reached and the move may end there; seed states included
-    _pred: np.ndarray = field(
-        repr=False
-    )  # per going-on state: its going-on predecessor, -1 at a seed
+    # per going-on state: its going-on predecessor, -1 at a seed
+    _pred: np.ndarray = field(repr=False)
     _stop_pred: np.ndarray = field(repr=False)  # per stopped state: its going-on predecessor
 
     @property

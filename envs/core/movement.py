@@ -214,7 +214,6 @@ def reachable(
     adjacency: list[list[tuple[int, int]]] | None = None
     cost_of = _cost_rule(board, step_cost)  # also validates a table's shape
     if not callable(step_cost):
-        adjacency = _adjacency(board, step_cost)
         if not callable(stops_after_entering) and max_cost is not None:
             stop_cells = _cell_mask(stops_after_entering, n, "stops_after_entering", False)
             # a cell whose entry stops the move may only be entered where the move may end
@@ -224,6 +223,7 @@ def reachable(
             return _reachable_by_cell(
                 _csr(board, step_cost), start, int(max_cost), may_enter, stop_cells, end
             )
+        adjacency = _adjacency(board, step_cost)
     stop_list: list[bool] | None = None
     stop_of: Callable[[int, int], bool] | None = None
     if callable(stops_after_entering):

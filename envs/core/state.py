@@ -348,32 +348,30 @@ class FlatState:
 
     def copy(self):
         clone = object.__new__(type(self))
-        for name, value in self.__dict__.items():
-            if name == self._MASK:
-                pass  # read-only, valid for the copy until either changes
-            elif isinstance(value, np.ndarray):
-                value = value.copy()
-            elif isinstance(value, list):
-                value = _copied(value)
-            elif isinstance(value, Dice):
-                value = value.copy()
-            clone.__dict__[name] = value
+        clone.__dict__.update(self._copied_fields(Dice.copy))
         return clone
 
     def snapshot(self) -> dict[str, Any]:
         """The fields as they are now, for one :meth:`restore`: like :meth:`copy`, but the
         dice keep only their position (a state put back after a replay, HeroClix's
         interrupts, need not pay for a second generator)."""
-        saved: dict[str, Any] = {}
+        return self._copied_fields(lambda dice: _DicePosition(dice, dice.get_state()))
+
+    def _copied_fields(self, copy_dice: typing.Callable[[Dice], Any]) -> dict[str, Any]:
+        """Every field, arrays and lists copied (the cached mask is read-only and stays
+        valid for the copy until either changes, so it is shared), dice by ``copy_dice``."""
+        fields: dict[str, Any] = {}
         for name, value in self.__dict__.items():
-            if isinstance(value, np.ndarray):
+            if name == self._MASK:
+                pass
+            elif isinstance(value, np.ndarray):
                 value = value.copy()
             elif isinstance(value, list):
                 value = _copied(value)
             elif isinstance(value, Dice):
-                value = _DicePosition(value, value.get_state())
-            saved[name] = value
-        return saved
+                value = copy_dice(value)
+            fields[name] = value
+        return fields
 
     def restore(self, saved: dict[str, Any]) -> None:
         """Put the state back as :meth:`snapshot` found it (its cached mask forgotten); the

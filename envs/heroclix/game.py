@@ -19,6 +19,7 @@ import numpy as np
 from envs.core.actions import ActionLayout, SlotFamily
 from envs.core.dice import Dice
 from envs.core.game import GameInfo, GameView, OptionError, StandardGame
+from envs.core.lru import named_lru
 from envs.core.tokens import GONE, TokenLayer
 from envs.heroclix.data.scenarios import OBJECT_KINDS, Scenario, load_scenario
 from envs.heroclix.dials import COLUMNS, DialForces
@@ -338,17 +339,14 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
     def alive(self, state: State, seat: int | None = None) -> list[int]:
         # Asked several times per decision about the same squares: the answers are kept by
         # the figures' squares (owners never change), a new list each time for the caller.
-        memo = self.caches.setdefault("alive", {})
+        memo = named_lru(self.caches, "alive", ALIVE_MEMO_SIZE)
         key = (state.cell.tobytes(), seat)
         found = memo.get(key)
         if found is None:
             on_map = state.cell != NO_CELL
             if seat is not None:
                 on_map &= self.owner == seat
-            found = tuple(on_map.nonzero()[0].tolist())
-            if len(memo) >= ALIVE_MEMO_SIZE:
-                memo.clear()
-            memo[key] = found
+            found = memo[key] = tuple(on_map.nonzero()[0].tolist())
         return list(found)
 
     def side(self, state: State, figure: int) -> int:

@@ -19,7 +19,7 @@ from envs.core.board import Board, PaddedBoard
 from envs.core.firelines import FireLines
 from envs.core.game import OptionError
 from envs.core.knockback import Knockback, compass_direction, knockback
-from envs.core.lru import LRU
+from envs.core.lru import LRU, named_lru
 from envs.core.modemove import touching_table
 from envs.core.tokens import TokenLayer
 from envs.core.walls import WallGeometry
@@ -133,7 +133,7 @@ class MapTerrain:
         Read-only: asked several times a decision, the last answers are kept by what they
         read."""
         key = (movement, state.rubble.tobytes(), state.objects.tobytes(), state.smoke.tobytes())
-        memo = self.caches.setdefault("hindering", {})
+        memo = named_lru(self.caches, "hindering", HINDERING_MEMO_SIZE)
         mask = memo.get(key)
         if mask is None:
             mask = (
@@ -145,8 +145,6 @@ class MapTerrain:
             if movement:
                 mask |= self.water
             mask.setflags(write=False)
-            if len(memo) >= HINDERING_MEMO_SIZE:
-                memo.clear()
             memo[key] = mask
         return mask
 
@@ -172,7 +170,7 @@ class MapTerrain:
             state.walls_intact.tobytes(),
             state.blocking.tobytes(),
         )
-        memo = self.caches.setdefault("adjacent_figures", {})
+        memo = named_lru(self.caches, "adjacent_figures", ADJACENT_MEMO_SIZE)
         found = memo.get(key)
         if found is None:
             cell = int(state.cell[figure])
@@ -184,10 +182,7 @@ class MapTerrain:
                     other = int(state.occupant[there])
                     if other >= 0 and (state.mode[other] == SOAR) == soaring:
                         near.append(other)
-            found = tuple(sorted(near))
-            if len(memo) >= ADJACENT_MEMO_SIZE:
-                memo.clear()
-            memo[key] = found
+            found = memo[key] = tuple(sorted(near))
         return list(found)
 
     def adjacent_enemies(self, state: State, figure: int) -> list[int]:
