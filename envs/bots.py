@@ -172,13 +172,13 @@ class LegalActions:
     def cells(self, plane: str) -> list[int]:
         """Cells where the action plane ``plane`` is legal."""
         offset = self.layout.plane_offset(plane)
-        return [int(c) for c in np.flatnonzero(self.mask[offset : offset + self.layout.n_cells])]
+        return self.mask[offset : offset + self.layout.n_cells].nonzero()[0].tolist()
 
     def cell_action(self, plane: str, cell: int) -> int:
         return self.layout.plane_action(plane, cell)
 
     def first_legal(self) -> int:
-        return int(np.flatnonzero(self.mask)[0])
+        return int(self.mask.nonzero()[0][0])
 
 
 def best_scored(options: list[tuple[float, int]]) -> int:

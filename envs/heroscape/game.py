@@ -7,7 +7,7 @@ the state changes, :mod:`.rules` assembles the phase table and the view into
 (Dijkstra with climb costs and water stops), compiled: single-space figures in :mod:`.reach`,
 double-space figures in :mod:`envs.core.doublemove`;
 line of sight from ``core.hexsight.HexSight``'s 3D segment test of HS-10.4 (its tables built
-per pair by :mod:`.sight`), range from the board's all-pairs step distances (around
+per pair by :mod:`envs.core.hexsight_pairs`), range from the board's all-pairs step distances (around
 gaps, ignoring levels: HS-9.5).
 """
 
@@ -488,11 +488,14 @@ class HeroscapeBase(StandardGame[State]):
         attack masks, ``start_attacks`` and a bot ask about the same figures in one position,
         and an attack that misses leaves it as it was. The memo is a performance cache only.
         """
-        memo = self._targets_here(state)
+        found = self._memo_targets(self._targets_here(state), state, attacker)
+        return found[:1] if first_only else found[:]
+
+    def _memo_targets(self, memo: dict[int, list[int]], state: State, attacker: int) -> list[int]:
         found = memo.get(attacker)
         if found is None:
             found = memo[attacker] = self._find_targets(state, attacker)
-        return found[:1] if first_only else found[:]
+        return found
 
     def _targets_here(self, state: State) -> dict[int, list[int]]:
         """The memo of :meth:`targets` for the state's occupancy (attacker -> targets)."""
@@ -540,9 +543,6 @@ class HeroscapeBase(StandardGame[State]):
         for figure in self.card_members[state.card]:
             if cells[figure] == NO_CELL or attacked[figure]:
                 continue
-            targets = memo.get(figure)
-            if targets is None:
-                targets = memo[figure] = self._find_targets(state, figure)
-            if targets:
+            if self._memo_targets(memo, state, figure):
                 found.append(figure)
         return found

@@ -108,7 +108,6 @@ class HeuristicBot:
         self.cache_size = cache_size
         self._plans: LRU[tuple, _Plan] = LRU(cache_size)
         self._fields: LRU[tuple, _Field] = LRU(FIELD_CACHE_SIZE)
-        self._rivals: dict[tuple[int, int], np.ndarray] = {}
         self._attacks: LRU[tuple, dict[int, dict[int, float]]] = LRU(ATTACK_CACHE_SIZE)
 
     def act(self, game: HeroscapeBase, state: State, rng: np.random.Generator) -> int:
@@ -157,9 +156,7 @@ class HeuristicBot:
         """The enemies of the player to move, as the scores see them (cached by their spaces:
         the player's own moves leave it as it is, so one serves a whole turn)."""
         seat = state.seat
-        rivals = self._rivals.get((id(game), seat))
-        if rivals is None:
-            rivals = self._rivals[(id(game), seat)] = np.flatnonzero(game.fig_owner != seat)
+        rivals = _static(game)[3][seat]
         key = (id(game), seat, state.cell[rivals].tobytes(), state.cell2[rivals].tobytes())
         found = self._fields.get(key)
         if found is None:
@@ -168,14 +165,13 @@ class HeuristicBot:
 
 
 Profile = tuple[int, int, int]  # a figure's (attack, defense, range)
-_STATIC: weakref.WeakKeyDictionary[HeroscapeBase, tuple[np.ndarray, np.ndarray, list[Profile]]] = (
-    weakref.WeakKeyDictionary()
-)
+_Static = tuple[np.ndarray, np.ndarray, list[Profile], list[np.ndarray]]
+_STATIC: weakref.WeakKeyDictionary[HeroscapeBase, _Static] = weakref.WeakKeyDictionary()
 
 
-def _static(game: HeroscapeBase) -> tuple[np.ndarray, np.ndarray, list[Profile]]:
-    """The battlefield's spaces, per cell its index among them (-1: not a space), and per
-    figure its profile."""
+def _static(game: HeroscapeBase) -> _Static:
+    """The battlefield's spaces, per cell its index among them (-1: not a space), per
+    figure its profile, and per seat its rivals' figures."""
     found = _STATIC.get(game)
     if found is None:
         spaces = np.flatnonzero(game.board.exists)
@@ -184,7 +180,8 @@ def _static(game: HeroscapeBase) -> tuple[np.ndarray, np.ndarray, list[Profile]]
         profiles = list(
             zip(game.fig_attack.tolist(), game.fig_defense.tolist(), game.fig_range.tolist())
         )
-        found = _STATIC[game] = (spaces, row, profiles)
+        rivals = [np.flatnonzero(game.fig_owner != seat) for seat in range(game.num_players)]
+        found = _STATIC[game] = (spaces, row, profiles, rivals)
     return found
 
 
@@ -205,7 +202,7 @@ class _Field:
         self.level = board.level
         # the scores are kept for the battlefield's spaces only (a padded board is mostly
         # padding); ``row[cell]`` is a space's row in them
-        spaces, self.row, self.profiles = _static(game)
+        spaces, self.row, self.profiles, _ = _static(game)
         self.space_level = self.level[spaces].astype(np.int64)
         alive = state.cell != NO_CELL
         enemies = np.flatnonzero(alive & (game.fig_owner != seat))
@@ -372,13 +369,6 @@ class _Turn(LegalActions, Weighing):
 
     def plan(self, figure: int) -> _Plan:
         return self.bot.plan(self, figure)
-
-    def cells(self, plane: str) -> list[int]:
-        offset = self.layout.plane_offset(plane)
-        return self.mask[offset : offset + self.layout.n_cells].nonzero()[0].tolist()
-
-    def first_legal(self) -> int:
-        return int(self.mask.nonzero()[0][0])
 
     def card_figures(self, card: int) -> list[int]:
         return self.game.card_figures(self.state, card)

@@ -73,8 +73,7 @@ class MoveDest(Rule):
     final spaces (its own space = stay)."""
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
-        offset = game.layout.plane_offset(ActionKind.MOVE)
-        legal.array[offset + game.destination_cells(state, state.selected)] = True
+        legal.cells(ActionKind.MOVE, game.destination_cells(state, state.selected))
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
         figure, cell = state.selected, action.cell
