@@ -492,10 +492,11 @@ class HeroicaBase(StandardGame[State]):
             self.start_mission(state, state.mission + 1)
             return
         won = [row[HeroField.MISSIONS_WON] for row in rows]
-        if max(won) == 0:
+        most = max(won)
+        if most == 0:
             self.finish(state, [])
             return
-        best = [s for s, w in enumerate(won) if w == max(won)]
+        best = [s for s, w in enumerate(won) if w == most]
         if len(best) > 1:  # HE-18.1: tie -> most gold; still tied -> shared win
             gold = state.heroes[:, HeroField.GOLD].tolist()  # gain_gold above may have changed it
             richest = max(gold[s] for s in best)

@@ -57,9 +57,7 @@ def steps_towards(
         return []
     nearest = {c for c in ring if is_goal(c)}
     options = []
-    for first in adjacent[here]:
-        if first not in firsts:
-            continue
+    for first in firsts:
         if is_goal(first) and best == 1:
             options.append(first)
             continue
@@ -88,13 +86,13 @@ def _next_ring(
 
 def forward_steps(game: HeroicaBase, state: State, here: int, seat: int) -> list[int]:
     """HE-5.6: free steps towards the nearest Hero-free space; the mover picks among ties."""
-    visited, piece, blocked = state.visited, state.piece, game.blocks_hero
+    visited, piece, blocked = state.visited, state.piece.item, game.blocks_hero
     others = {game.hero_cell(state, other) for other in game.hero_seats() if other != seat}
     return steps_towards(
         game,
         state,
         here,
-        lambda c: not (visited >> c) & 1 and not blocked[piece[c]],
+        lambda c: not (visited >> c) & 1 and not blocked[piece(c)],
         lambda c: c not in others,
     )
 
@@ -116,14 +114,14 @@ def monster_available(game: HeroicaBase, state: State, cell: int) -> bool:
 
 def monster_forward_steps(game: HeroicaBase, state: State) -> list[int]:
     """HE-20.5: steps towards the nearest available space, past items and monsters."""
-    visited, piece, rocks = state.visited, state.piece, game.ROCKS
+    visited, piece, rocks = state.visited, state.piece.item, game.ROCKS
     heroes = {game.hero_cell(state, seat) for seat in game.hero_seats()}
     return steps_towards(
         game,
         state,
         state.selected,
-        lambda c: not (visited >> c) & 1 and piece[c] != rocks and c not in heroes,
-        lambda c: piece[c] == 0 and c not in heroes,
+        lambda c: not (visited >> c) & 1 and piece(c) != rocks and c not in heroes,
+        lambda c: piece(c) == 0 and c not in heroes,
     )
 
 

@@ -66,12 +66,6 @@ NO_CELL = -1
 CELL = int(HeroField.CELL)
 
 
-def bitset_to_array(bits: int, size: int) -> np.ndarray:
-    """Cells of a Python-int bitset (``State.visited``) as a 0/1 float32 vector (bit i = cell i)."""
-    raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:size].astype(np.float32)
-
-
 @dataclass
 class State(FlatState):
     ARRAY_DTYPES = {"piece": np.int8, "heroes": np.int32}

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.bots import LegalActions, best_scored
+from envs.core.lru import LRU
 from envs.heroica.bots.cost_to_go import INF, WIN, CostToGo, Weights
 from envs.heroica.bots.legal import (
     legal_actions,
@@ -57,8 +58,8 @@ class HeuristicBot(CostToGo):
     # ======================================================================================
     def __init__(self, weights: Weights | None = None, cache_size: int = 4096):
         super().__init__(weights, cache_size)
-        self._shop_choices: dict[tuple, int] = {}
-        self._move_choices: dict[tuple, int] = {}
+        self._shop_choices: LRU[tuple, int] = LRU(cache_size)
+        self._move_choices: LRU[tuple, int] = LRU(cache_size)
 
     def act(self, game: HeroicaGame, state: State, rng: np.random.Generator) -> int:
         phase = state.phase
@@ -69,8 +70,6 @@ class HeuristicBot(CostToGo):
             if key is not None:
                 action = self._shop_choices.get(key)
                 if action is None:
-                    if len(self._shop_choices) >= self.cache_size:
-                        self._shop_choices.clear()
                     action = self._shop_choices[key] = self._decide(
                         game, state, legal_actions(game, state)
                     )
@@ -82,8 +81,6 @@ class HeuristicBot(CostToGo):
             if key is not None:
                 action = self._move_choices.get(key)
                 if action is None:
-                    if len(self._move_choices) >= self.cache_size:
-                        self._move_choices.clear()
                     legal = plain_move_legal(game, state)
                     if legal is None:  # a Life Potion on offer: the full decision
                         action = self._decide(game, state, legal_actions(game, state))
@@ -217,11 +214,7 @@ class _Turn(LegalActions, Weighing):
 
     def forces_stop(self, cell: int) -> bool:
         game, state = self.game, self.state
-        return (
-            state.piece[cell] == game.CHEST
-            or bool(game.adjacent_monsters(state, cell))
-            or bool(game.adjacent_rocks(state, cell))
-        )
+        return state.piece.item(cell) == game.CHEST or game.next_to_blocker(state, cell)
 
     def move_gain(self, steps: int) -> float:
         return self.dist[self.here] - self.dist[self.walk(steps)]

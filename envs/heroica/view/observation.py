@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.lru import LRU
 from envs.core.planes import PlaneLayout
 from envs.heroica.dice import DIE_SYMBOLS
 from envs.heroica.game import HeroicaBase
@@ -25,20 +26,20 @@ POTIONS_SCALE = 3.0
 TURN_SCALARS = ("steps_left", "round", "monster_player_defeats", "mission", "store_gold")
 
 
-class Memo(dict):
-    """key -> ``build(key)`` as float32 values, built on first use; forgets everything when
-    full, so a long run's memory stays bounded."""
+class Memo:
+    """key -> ``build(key)`` as float32 values, built on first use and kept in the core's
+    bounded LRU, so a long run's memory stays bounded."""
 
     SIZE = 4096
 
     def __init__(self, build: Callable[[Any], list[float]]):
-        super().__init__()
         self.build = build
+        self._values: LRU[Any, array.array] = LRU(self.SIZE)
 
-    def __missing__(self, key: Any) -> array.array:
-        if len(self) >= self.SIZE:
-            self.clear()
-        value = self[key] = array.array("f", self.build(key))
+    def __getitem__(self, key: Any) -> array.array:
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = array.array("f", self.build(key))
         return value
 
 

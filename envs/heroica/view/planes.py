@@ -156,9 +156,8 @@ class HeroicaView:
         )
         planes = self.planes
         self.channel_names = planes.channel_names
-        self.scalar_start = planes.board_channels
-        self.shape = (len(planes), game.height, game.width)
         self.observer = Observer(game, planes)
+        self.shape = self.observer.shape
 
     def observe(self, state: State, player: int) -> np.ndarray:
         return self.observer.observe(state, player)
