@@ -1,7 +1,9 @@
 """The heuristic bot keeps what it computed across decisions and positions (facts per
 position, lines of fire and reaches per geometry, hit rolls per what the engine's totals
-read); those caches must never change a choice: a bot that has played a whole game picks
-what a fresh bot picks in every position of it (the brawl: its first decisions)."""
+read), and the game keeps what its rules ask again (adjacency, hindering, fire snapshots,
+traits); those caches must never change a choice: a bot that has played a whole game on one
+game object picks what a fresh bot picks on a fresh game object with empty caches, in every
+position of it (the brawl: its first decisions)."""
 
 from __future__ import annotations
 
@@ -22,5 +24,6 @@ def test_cached_choices_match_a_fresh_bot(scenario, seed, steps):
         if game.current_player(state) < 0:
             break
         action = seasoned.act(game, state, rng)
-        assert action == HeuristicBot().act(game, state, rng)
+        fresh_game = HeroclixGame(scenario)
+        assert action == HeuristicBot().act(fresh_game, state.copy(), rng)
         game.apply(state, action)

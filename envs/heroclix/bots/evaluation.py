@@ -32,6 +32,7 @@ import numpy as np
 
 from envs.bots import LegalActions
 from envs.core.hooks import DAMAGE_TAKEN
+from envs.core.lru import LRU, named_lru
 from envs.heroclix.combat.attack import CLOSE, RANGED, AttackSpec
 from envs.heroclix.combat.resolve import attack_total, defense_total, enhancement
 from envs.heroclix.combat.targets import HEAVY_THROW, LIGHT_THROW, OBJECT_STRIKE_BONUS
@@ -96,25 +97,21 @@ def position_key(game: HeroclixBase, state: State) -> tuple:
     )
 
 
-def facts_cache(bot) -> dict:
+def facts_cache(bot) -> LRU:
     """The bot's facts per position (:func:`position_key`)."""
     cache = getattr(bot, "_facts", None)
     if cache is None:
-        cache = bot._facts = {}
+        cache = bot._facts = LRU(FACTS_CACHE_SIZE)
     return cache
 
 
-BOT_CACHE_SIZE = 8192  # entries per named cache of a bot, emptied when full
+BOT_CACHE_SIZE = 8192  # entries per named cache of a bot
 AIMS_CACHE = "bots:aims_for_friends"  # in game.caches: can some figure aim for friends
 
 
-def bot_cache(bot, name: str) -> dict:
+def bot_cache(bot, name: str) -> LRU:
     """The bot's results ``name`` kept across positions by what they read."""
-    caches = bot.__dict__.setdefault("_across", {})
-    cache = caches.setdefault(name, {})
-    if len(cache) > BOT_CACHE_SIZE:
-        cache.clear()
-    return cache
+    return named_lru(bot.__dict__.setdefault("_across", {}), name, BOT_CACHE_SIZE)
 
 
 def normal_hit(need: int) -> float:
@@ -174,13 +171,10 @@ class Evaluator(LegalActions):
         # the phase: the decisions of one action (and playouts that meet the position
         # again) share them.
         self.key = position_key(game, state)
-        shared = facts_cache(bot).get(self.key)
+        cache = facts_cache(bot)
+        shared = cache.get(self.key)
         if shared is None:
-            shared = self._compute_facts(game, state)
-            cache = facts_cache(bot)
-            if len(cache) > FACTS_CACHE_SIZE:
-                cache.clear()
-            cache[self.key] = shared
+            shared = cache[self.key] = self._compute_facts(game, state)
         self.__dict__.update(shared)
 
     def _compute_facts(self, game: HeroclixBase, state: State) -> dict:

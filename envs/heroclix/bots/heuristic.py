@@ -35,13 +35,15 @@ never sees a die before it is rolled; it reads the state and never changes it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 import numpy as np
 
 from envs.bots import best_scored
+from envs.core.lru import LRU
 from envs.heroclix.bots import control, free_powers, hypersonic, markers
-from envs.heroclix.bots.evaluation import FAR, STRIKE, Weights, normal_hit
+from envs.heroclix.bots.evaluation import FACTS_CACHE_SIZE, FAR, STRIKE, Weights, normal_hit
 from envs.heroclix.bots.position import Positions
 from envs.heroclix.bots.switch_off import switch_off
 from envs.heroclix.bots.variants import (
@@ -70,11 +72,22 @@ class HeuristicBot:
         self.w = weights or Weights()
         self._plans: dict[tuple, tuple] = {}
         self._dist: dict[tuple, np.ndarray] = {}
-        self._facts: dict[tuple, dict] = {}  # per position (bots.evaluation.position_key)
-        self._geometry: dict[str, dict] = {}  # lines of fire (bots.position.geometry_cache)
-        self._across: dict[str, dict] = {}  # rolls and damage (bots.evaluation.bot_cache)
+        self._facts: LRU[tuple, dict] = LRU(FACTS_CACHE_SIZE)  # per position (position_key)
+        self._geometry: dict[str, LRU] = {}  # lines of fire (bots.position.geometry_cache)
+        self._across: dict[str, LRU] = {}  # rolls and damage (bots.evaluation.bot_cache)
+        self._game: weakref.ref | None = None
+
+    def _bind(self, game: HeroclixBase) -> None:
+        """Forget the position caches when the bot moves to another game object: their keys
+        name the game by id, which Python may give a new game once the old one is freed."""
+        if self._game is None or self._game() is not game:
+            self._game = weakref.ref(game)
+            self._facts.clear()
+            self._geometry.clear()
+            self._across.clear()
 
     def act(self, game: HeroclixBase, state: State, rng: np.random.Generator) -> int:
+        self._bind(game)
         mask = game.legal_mask(state)
         legal = np.flatnonzero(mask)
         if legal.size == 0:
@@ -90,6 +103,7 @@ class HeuristicBot:
     def scored(self, game: HeroclixBase, state: State) -> list[tuple[float, int]]:
         """(score, action) of what this phase's handler weighs now, best first (for lookahead):
         in ACTION the figures to select, in FIGURE the selected figure's options."""
+        self._bind(game)
         turn = _Turn(self, game, state, game.legal_mask(state))
         turn.weighed = []
         _PHASES.get(state.phase, _Turn.first_legal)(turn)

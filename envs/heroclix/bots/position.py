@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from envs.core.lru import LRU, named_lru
 from envs.core.modemove import ModeReach, reachable_modes
 from envs.heroclix.bots.control import controlled_by_us, hostile_scores
 from envs.heroclix.bots.evaluation import FAR, THROW, Evaluator
@@ -34,13 +35,9 @@ POISON_STAYS = 0.8  # the chance that a poisoned neighbour is still there next t
 GEOMETRY_CACHE_SIZE = 4096  # lines of fire, snapshots and reaches kept per bot, per kind
 
 
-def geometry_cache(bot, name: str) -> dict:
-    """The bot's ``name`` results by geometry (:meth:`Positions.geometry`), emptied when full."""
-    caches = bot.__dict__.setdefault("_geometry", {})
-    cache = caches.setdefault(name, {})
-    if len(cache) > GEOMETRY_CACHE_SIZE:
-        cache.clear()
-    return cache
+def geometry_cache(bot, name: str) -> LRU:
+    """The bot's ``name`` results by geometry (:meth:`Positions.geometry`)."""
+    return named_lru(bot.__dict__.setdefault("_geometry", {}), name, GEOMETRY_CACHE_SIZE)
 
 
 @dataclass
