@@ -200,12 +200,18 @@ def test_game_caches_are_bounded_lrus():
     game = make("heroscape_v0").game
     bounded = [
         game._dest_cache,
+        game._dest_cells,
+        game._targets,
         game.sight_blockers,
         game.sight._cache,
         tables._MAP_TABLES,
         movement._ROWS_CACHE,
         movement._ADJACENCY_CACHE,
+        movement._CSR_CACHE,
         modemove._STEPS_CACHE,
+        modemove._ALL_STEPS_CACHE,
+        modemove._CHECKED,
+        modemove._REVERSE_CACHE,
     ]
     assert all(isinstance(cache, LRU) for cache in bounded)
     assert isinstance(hexsight.HexSight(game.board)._cache, LRU)

@@ -49,18 +49,28 @@ def test_shortcuts_choose_what_the_full_decision_chooses(mission, num_players, b
 
 
 def test_step_events_name_both_cells():
-    env = make("heroica_v0", mission="fork", num_players=2)
-    game = env.game
-    state = game.new_state(1)
-    rng = np.random.default_rng(1)
-    moves = 0
-    while game.current_player(state) >= 0 and moves < 20:
-        legal = game.legal_actions(state)
-        for event in game.apply(state, legal[rng.integers(len(legal))]):
-            if event.kind == "move" and " steps " in event.text:
-                a, b = event.cells
-                name = game.player_names[event.player]
-                expected = f"{name} steps {game.cell_name(state, a)}->{game.cell_name(state, b)}"
-                assert event.text == expected
-                moves += 1
-    assert moves
+    def texts(game, seed):
+        """Every event text of a seeded random game, and the step events' cells."""
+        state = game.new_state(seed)
+        rng = np.random.default_rng(seed)
+        found = []
+        while game.current_player(state) >= 0 and len(found) < 400:
+            legal = game.legal_actions(state)
+            for event in game.apply(state, legal[rng.integers(len(legal))]):
+                found.append(event.text)
+                if event.kind == "move" and " steps " in event.text:
+                    a, b = event.cells
+                    name = game.player_names[event.player]
+                    step = f"{name} steps {game.cell_name(state, a)}->{game.cell_name(state, b)}"
+                    assert event.text == step
+        return found
+
+    # The step texts are cached per game: a game that has played others (warm cache) tells
+    # a game exactly as a new game object does.
+    warm = make("heroica_v0", mission="fork", num_players=2).game
+    for seed in range(2, 6):
+        texts(warm, seed)
+    cold = make("heroica_v0", mission="fork", num_players=2).game
+    told = texts(warm, 1)
+    assert any(" steps " in text for text in told)
+    assert told == texts(cold, 1)
