@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from typing import Generic, TypeVar
 
-__all__ = ["LRU", "named_lru"]
+__all__ = ["LRU", "named_lru", "by_identity"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -85,3 +85,16 @@ def named_lru(store: dict, name: str, maxsize: int) -> LRU:
     if cache is None:
         cache = store[name] = LRU(maxsize)
     return cache
+
+
+def by_identity(cache: LRU, objects: tuple, build: Callable[[], V]) -> V:
+    """``build()`` memoised in ``cache`` by the identity of ``objects`` (read-only tables, a
+    board: what a game passes again and again). The key is their ids; the entry holds the
+    objects, so an id stays theirs while it is cached, and a hit is checked object by object."""
+    key = tuple(id(o) for o in objects)
+    hit = cache.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], objects)):
+        return hit[1]
+    value = build()
+    cache[key] = (objects, value)
+    return value

@@ -65,7 +65,7 @@ import numpy as np
 
 from .board import SQUARE8_DIRECTIONS, Board
 from .kernels import NOT_REACHED, csr_steps, entry_codes, search_modes
-from .lru import LRU
+from .lru import LRU, by_identity
 
 __all__ = [
     "NOT_REACHED",
@@ -156,19 +156,20 @@ def _int_table(table, name: str, shape: tuple[int, ...] | None = None) -> np.nda
 
 
 # Read-only neighbour tables already checked (a game passes the same few on every search).
-_CHECKED: LRU[int, np.ndarray] = LRU(64)
+_CHECKED: LRU[tuple[int, ...], tuple[tuple, np.ndarray]] = LRU(64)
 
 
 def _checked_neighbors(neighbors) -> np.ndarray:
     if isinstance(neighbors, np.ndarray) and not neighbors.flags.writeable:
-        if _CHECKED.get(id(neighbors)) is neighbors:
-            return neighbors
+        return by_identity(_CHECKED, (neighbors,), lambda: _check_neighbors(neighbors))
+    return _check_neighbors(neighbors)
+
+
+def _check_neighbors(neighbors) -> np.ndarray:
     table = _int_table(neighbors, "neighbors")
     n = table.shape[0]
     if table.size and (table.min() < -1 or table.max() >= n):
         raise ValueError(f"neighbors holds cells outside -1..{n - 1}")
-    if not table.flags.writeable:
-        _CHECKED[id(table)] = table
     return table
 
 
@@ -184,26 +185,19 @@ def _mask(value, n: int, name: str, default: bool) -> np.ndarray:
 # Per mode's (neighbors, step_cost) of read-only tables: the CSR of its steps in ascending
 # (cost, target) order, so the search checks the budget once per step and stops at the first
 # step too dear (the tables are held so their ids stay unique).
-_STEPS_CACHE: LRU[tuple[int, int], tuple[np.ndarray, np.ndarray | None, tuple]] = LRU(64)
+_STEPS_CACHE: LRU[tuple[int, ...], tuple[tuple, tuple]] = LRU(64)
 
 
 def _steps(
     neighbors: np.ndarray, step_cost: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    cacheable = not neighbors.flags.writeable and (
-        step_cost is None or not step_cost.flags.writeable
-    )
-    key = (id(neighbors), id(step_cost))
-    hit = _STEPS_CACHE.get(key) if cacheable else None
-    if hit is not None and hit[0] is neighbors and hit[1] is step_cost:
-        return hit[2]
-    csr = csr_steps(neighbors, step_cost, by_cost=True)
-    if cacheable:
-        _STEPS_CACHE[key] = (neighbors, step_cost, csr)
-    return csr
+    build = lambda: csr_steps(neighbors, step_cost, by_cost=True)  # noqa: E731
+    if not neighbors.flags.writeable and (step_cost is None or not step_cost.flags.writeable):
+        return by_identity(_STEPS_CACHE, (neighbors, step_cost), build)
+    return build()
 
 
-_ALL_STEPS_CACHE: LRU[tuple[int, ...], tuple[list, tuple]] = LRU(64)
+_ALL_STEPS_CACHE: LRU[tuple[int, ...], tuple[tuple, tuple]] = LRU(64)
 
 
 def _all_steps(
@@ -213,13 +207,7 @@ def _all_steps(
     per-mode tables are: a flyer's two modes repeat every search)."""
     if len(per_mode) == 1:
         return per_mode[0]
-    key = tuple(id(csr) for csr in per_mode)
-    hit = _ALL_STEPS_CACHE.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], per_mode)):
-        return hit[1]
-    joined = _join_steps(per_mode, n)
-    _ALL_STEPS_CACHE[key] = (list(per_mode), joined)
-    return joined
+    return by_identity(_ALL_STEPS_CACHE, tuple(per_mode), lambda: _join_steps(per_mode, n))
 
 
 def _join_steps(
@@ -387,15 +375,16 @@ def squares_next_to(adjacency: np.ndarray, cells: Iterable[int]) -> np.ndarray:
     return found
 
 
-_REVERSE_CACHE: LRU[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = LRU(64)
+_REVERSE_CACHE: LRU[tuple[int, ...], tuple[tuple, tuple]] = LRU(64)
 
 
 def _reverse(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(offsets int[n + 1], squares): the squares whose row of ``table`` holds cell ``c`` are
     ``squares[offsets[c]:offsets[c + 1]]`` (cached per read-only table)."""
-    hit = _REVERSE_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
+    return by_identity(_REVERSE_CACHE, (table,), lambda: _reverse_table(table))
+
+
+def _reverse_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = table.shape[0]
     rows = np.repeat(np.arange(n), table.shape[1])
     named = table.reshape(-1)
@@ -404,7 +393,6 @@ def _reverse(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     squares = rows[valid][order]
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(named[valid], minlength=n), out=offsets[1:])
-    _REVERSE_CACHE[id(table)] = (table, (offsets, squares))
     return offsets, squares
 
 

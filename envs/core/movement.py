@@ -28,7 +28,7 @@ import numpy as np
 
 from .board import Board
 from .kernels import NOT_REACHED, csr_steps, search_by_cell
-from .lru import LRU
+from .lru import LRU, by_identity
 
 __all__ = [
     "NOT_REACHED",
@@ -83,31 +83,28 @@ def _cost_rule(board: Board, step_cost: StepCost) -> Callable[[int, int, int], i
 # Games pass the same read-only tables (neighbours, climb costs) on every search; their
 # Python-list forms are kept here, keyed by id, with the array held so the id stays unique.
 # A game uses a handful of tables, so the bounds only matter to processes that make many maps.
-_ROWS_CACHE: LRU[int, tuple[np.ndarray, list]] = LRU(256)
+_ROWS_CACHE: LRU[tuple[int, ...], tuple[tuple, list]] = LRU(256)
 
 
 def _as_rows(table: np.ndarray) -> list:
     if table.flags.writeable:
         return table.tolist()
-    hit = _ROWS_CACHE.get(id(table))
-    if hit is None or hit[0] is not table:
-        hit = (table, table.tolist())
-        _ROWS_CACHE[id(table)] = hit
-    return hit[1]
+    return by_identity(_ROWS_CACHE, (table,), table.tolist)
 
 
-_ADJACENCY_CACHE: LRU[tuple[int, int], tuple[Board, np.ndarray | None, list]] = LRU(64)
+_ADJACENCY_CACHE: LRU[tuple[int, ...], tuple[tuple, list]] = LRU(64)
 
 
 def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[int, int]]]:
     """Per cell, (neighbour, step cost) pairs with forbidden steps left out; cached for
     read-only cost tables, so a search walks short lists instead of direction tables."""
     table = None if step_cost is None else np.asarray(step_cost)
-    cacheable = table is None or not table.flags.writeable
-    key = (id(board), id(table))
-    hit = _ADJACENCY_CACHE.get(key) if cacheable else None
-    if hit is not None and hit[0] is board and hit[1] is table:
-        return hit[2]
+    if table is None or not table.flags.writeable:
+        return by_identity(_ADJACENCY_CACHE, (board, table), lambda: _adjacency_lists(board, table))
+    return _adjacency_lists(board, table)
+
+
+def _adjacency_lists(board: Board, table: np.ndarray | None) -> list[list[tuple[int, int]]]:
     neighbors = _as_rows(board.neighbors)
     rows = None if table is None else _as_rows(table)
     adjacency = [
@@ -118,27 +115,20 @@ def _adjacency(board: Board, step_cost: np.ndarray | None) -> list[list[tuple[in
         ]
         for cell, cells in enumerate(neighbors)
     ]
-    if cacheable:
-        _ADJACENCY_CACHE[key] = (board, table, adjacency)
     return adjacency
 
 
-_CSR_CACHE: LRU[tuple[int, int], tuple[Board, np.ndarray | None, tuple]] = LRU(64)
+_CSR_CACHE: LRU[tuple[int, ...], tuple[tuple, tuple]] = LRU(64)
 
 
 def _csr(board: Board, step_cost: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The compiled search's form of the step table (:func:`~envs.core.kernels.csr_steps`, in
     direction order like :func:`_adjacency`), cached like it for read-only cost tables."""
     table = None if step_cost is None else np.asarray(step_cost)
-    cacheable = table is None or not table.flags.writeable
-    key = (id(board), id(table))
-    hit = _CSR_CACHE.get(key) if cacheable else None
-    if hit is not None and hit[0] is board and hit[1] is table:
-        return hit[2]
-    csr = csr_steps(board.neighbors, table, by_cost=False)
-    if cacheable:
-        _CSR_CACHE[key] = (board, table, csr)
-    return csr
+    build = lambda: csr_steps(board.neighbors, table, by_cost=False)  # noqa: E731
+    if table is None or not table.flags.writeable:
+        return by_identity(_CSR_CACHE, (board, table), build)
+    return build()
 
 
 def _stop_rule(stops: StopRule, n: int) -> Callable[[int, int], bool]:
