@@ -24,6 +24,7 @@ from envs.heroclix.powers.catalog import POWERS
 from envs.heroclix.powers.hooks import GROUNDED, has_trait
 from envs.heroclix.powers.variant_base import playing
 from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, Phase, State
+from envs.heroclix.view.stamp import stamp_figures
 
 STAT_SCALE = 20.0
 CLICK_SCALE = 10.0
@@ -193,9 +194,11 @@ class ClixView:
         # The space declares [0, 1]: values past a plane's scale (a 150-point figure, defense
         # 25, a 12-click dial) saturate at 1, as the docstring says.
         self.rows = np.clip(rows, 0.0, 1.0)
-        self.row_offsets = (self.row_channels * game.n_cells)[None, :]
+        self.row_offsets = self.row_channels * game.n_cells
         self.figure_offset = self.figure_channel * game.n_cells
-        self.turn_columns = [STATS.index(s) for s in ("tokens", "acted", "soaring")]
+        self.tokens_column = STATS.index("tokens")
+        self.acted_column = STATS.index("acted")
+        self.soaring_column = STATS.index("soaring")
 
     def _board_planes(self, state: State) -> np.ndarray:
         """The static planes plus terrain, walls and objects as they stand (cached per
@@ -238,51 +241,43 @@ class ClixView:
 
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
-        n_players, n = game.num_players, game.n_cells
+        n_players = game.num_players
         obs = self._board_planes(state).copy()
-        flat = obs.reshape(-1)
-        on_map = state.cell != NO_CELL
+        shown = state.cell != NO_CELL
         if state.passenger != NO_FIGURE:
-            on_map[state.passenger] = False  # carried: shown by decision:passenger
-        alive = on_map.nonzero()[0]
-        cells = state.cell[alive].astype(np.intp)
-        clicks = state.click[alive].astype(np.intp)
-        flat[self.figure_offset[player, alive] + cells] = 1.0
-        rows = self.rows[alive, clicks]
-        tokens, acted, soaring = self.turn_columns
-        rows[:, tokens] = state.tokens[alive] * 0.5
-        rows[:, acted] = state.acted[alive]
-        rows[:, soaring] = state.mode[alive] == SOAR
+            shown[state.passenger] = False  # carried: shown by decision:passenger
+        stamp_figures(
+            obs.reshape(-1),
+            game.n_cells,
+            shown,
+            state.cell,
+            state.click,
+            self.figure_offset[player],
+            self.rows,
+            self.row_offsets,
+            self.tokens_column,
+            state.tokens,
+            self.acted_column,
+            state.acted,
+            self.soaring_column,
+            state.mode,
+            SOAR,
+            state.held,
+            game.object_heavy,
+            self.held_channel * game.n_cells,
+            game.dial_values,
+            self.dial_start * game.n_cells,
+            DIAL_AHEAD,
+            STAT_SCALE,
+        )
         # HC-3.8, P-DMG-10: they do not work (count_nonzero is much cheaper than .any())
         if np.count_nonzero(state.power_off) or state.outwits:
-            countered = np.zeros_like(state.power_off)
-            for target, col, _ in state.outwits:
-                countered[target, col] = True
-            column = self.power_column[alive, clicks]
-            either = state.power_off[alive] | countered[alive]
-            off = np.take_along_axis(either, np.maximum(column, 0), axis=1)
-            rows[:, len(STATS) :][off & (column >= 0)] = 0.0
-            for k, how in enumerate((state.power_off, countered)):
-                for i, figure in enumerate(alive.tolist()):
-                    for col in np.flatnonzero(how[figure]).tolist():
-                        obs[self.power_state + 4 * k + col, cells[i]] = 1.0
+            self._powers_off(state, obs, shown)
         for target, stat, delta, _ in state.perplex:  # P-DMG-9: the values as they are now
-            where = np.flatnonzero(alive == target)
-            if where.size:
-                rows[where[0], stat] = min(1.0, max(0.0, rows[where[0], stat] + delta / STAT_SCALE))
-        flat[self.row_offsets + cells[:, None]] = rows
-        holders = alive[state.held[alive] != NO_OBJECT]
-        if holders.size:
-            # halves keep the plane inside the declared [0, 1] observation bounds
-            flat[self.held_channel * n + state.cell[holders]] = (
-                0.5 + 0.5 * game.object_heavy[state.held[holders]]
-            )
-        if self.dial_start >= 0:
-            for figure, cell, click in zip(alive.tolist(), cells.tolist(), clicks.tolist()):
-                ahead = game.dial_values[figure, click + 1 : click + 1 + DIAL_AHEAD].reshape(-1)
-                obs[self.dial_start : self.dial_start + ahead.size, cell] = np.minimum(
-                    ahead / STAT_SCALE, 1.0
-                )
+            if shown[target]:
+                at = self.row_offsets[stat] + state.cell[target]
+                flat = obs.reshape(-1)
+                flat[at] = min(1.0, max(0.0, flat[at] + delta / STAT_SCALE))
         decision = self.decision_start
         if state.selected != NO_FIGURE and state.cell[state.selected] != NO_CELL:
             obs[decision, state.cell[state.selected]] = 1.0
@@ -313,6 +308,25 @@ class ClixView:
         np.minimum(np.maximum(constants, 0.0, out=constants), 1.0, out=constants)
         obs[self.constant_start :] = constants[:, None]
         return obs.reshape(self.shape)
+
+    def _powers_off(self, state: State, obs: np.ndarray, shown: np.ndarray) -> None:
+        """Zero the powers switched off (HC-3.8) or countered (P-DMG-10) and mark them on the
+        ``power_state`` planes."""
+        countered = np.zeros_like(state.power_off)
+        for target, col, _ in state.outwits:
+            countered[target, col] = True
+        alive = shown.nonzero()[0]
+        cells = state.cell[alive].astype(np.intp)
+        column = self.power_column[alive, state.click[alive].astype(np.intp)]
+        either = state.power_off[alive] | countered[alive]
+        off = np.take_along_axis(either, np.maximum(column, 0), axis=1) & (column >= 0)
+        flat = obs.reshape(-1)
+        which, keys = off.nonzero()
+        flat[self.row_offsets[len(STATS) + keys] + cells[which]] = 0.0
+        for k, how in enumerate((state.power_off, countered)):
+            for i, figure in enumerate(alive.tolist()):
+                for col in np.flatnonzero(how[figure]).tolist():
+                    obs[self.power_state + 4 * k + col, cells[i]] = 1.0
 
     def _setup_constants(
         self, state: State, player: int, constants: np.ndarray, pool: list[str]
