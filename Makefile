@@ -3,11 +3,16 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
+# The compiled kernels (envs/core/compiled.py), built ahead of time whenever one of their
+# modules changes; where they cannot be built, they run on numba's JIT instead.
+KERNELS := envs/_compiled_kernels.json
+KERNEL_SOURCES := $(shell grep -rl --include='*.py' -e '@kernel' -e 'KERNEL_MODULES' envs)
+
 .PHONY: run test bench browser
-run: $(STAMP)
+run: $(STAMP) $(KERNELS)
 	$(VENV)/bin/python -m training.main
 
-test: $(STAMP) browser
+test: $(STAMP) $(KERNELS) browser
 	$(VENV)/bin/python -m pytest
 
 # Chromium for the HTML replay's browser tests (tests/training/test_replay_html.py); where it
@@ -18,8 +23,11 @@ browser:
 	    apt-get install -y -q chromium >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }; \
 	  else echo "chromium not installed (needs root and apt-get): the replay browser tests will skip"; fi; } || true
 
-bench: $(STAMP)
+bench: $(STAMP) $(KERNELS)
 	$(VENV)/bin/python -m envs.bench
+
+$(KERNELS): $(STAMP) $(KERNEL_SOURCES)
+	$(VENV)/bin/python -m envs.core.build_kernels || true
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -31,10 +31,11 @@ and later rounds with warm ones. The sections:
   ratio of the two.
 * **cold start** (``--no-cold``; once, after the rounds): ``import envs`` in a fresh
   interpreter, and per env ``make``, ``reset``, the first ``last()`` + ``step`` and the rest
-  of the first random game, each in a fresh interpreter, with a cold numba cache (
-  ``NUMBA_CACHE_DIR`` an empty temporary directory, so every kernel used is compiled) and
-  then warm (the same directory, now filled). ``cache files`` is what the cold run compiled
-  (0: no compiled kernel ran). ``python -X importtime -c "import envs"`` breaks the import
+  of the first random game, each in a fresh interpreter: with the kernels built ahead of time
+  (``aot``, when the build is current: :mod:`envs.core.compiled`), then on numba's JIT with
+  a cold cache (``NUMBA_CACHE_DIR`` an empty temporary directory, so every kernel used is
+  compiled) and warm (the same directory, now filled). ``cache files`` is what the cold run
+  compiled (0: no compiled kernel ran). ``python -X importtime -c "import envs"`` breaks the import
   down further.
 
 ``--env NAME`` (repeatable) measures only some cases: an env name picks all its cases, a case
@@ -45,7 +46,7 @@ each round's included, as JSON: ``envs`` (per case label: ``steps_per_second``,
 ``ratio_to_reference``, ``rounds``, and ``split_us`` with ``mask``, ``observe``, ``apply``,
 ``other``, ``total``), ``lookahead`` (per env: ``decisions_per_second``,
 ``ratio_to_reference``, ``reference_steps_per_second``) and ``cold_start`` (``import`` and
-per env, ``cold`` and ``warm``, in seconds).
+per env, ``aot``, ``cold`` and ``warm``, in seconds).
 
 ``python -m envs.bench --memory --games 2000 [--env NAME ...]`` measures memory instead: one
 env object plays ``--games`` seeded random games, and the resident set size (VmRSS) is read
@@ -209,6 +210,13 @@ def lookahead_games(cases: list[Case]) -> list[str]:
     return [env for env in envs if "lookahead" in bot_names(env)]
 
 
+def compiled_backend() -> str:
+    """How this process runs the compiled kernels: ``aot`` or ``jit`` (envs.core.compiled)."""
+    from .core.compiled import backend
+
+    return backend()
+
+
 def run(
     cases: list[Case],
     seconds: float,
@@ -242,6 +250,7 @@ def run(
         "seconds_per_round": seconds,
         "rounds": rounds,
         "seed": seed,
+        "kernels": compiled_backend(),
         "envs": {},
     }
     for case in cases:
@@ -281,7 +290,7 @@ def print_result(result: dict) -> None:
     width = max([20] + [len(label) for label in envs])
     print(
         f"agent-steps/s of random legal play (median of {result['rounds']} rounds x "
-        f"{result['seconds_per_round']:g}s)"
+        f"{result['seconds_per_round']:g}s; kernels: {result['kernels']})"
     )
     print(f"{'case':<{width}} {'steps/s':>10} {'vs ' + REFERENCE:>22}")
     for label, figures in envs.items():
@@ -322,20 +331,26 @@ def print_result(result: dict) -> None:
 def _print_cold(cold: dict, width: int) -> None:
     print()
     imports = cold["import"]
+    aot = imports.get("aot")
     print(
-        f"cold start in fresh interpreters (ms): import envs {imports['cold']['import_s'] * 1e3:.1f} "
-        f"with a cold numba cache, {imports['warm']['import_s'] * 1e3:.1f} warm"
+        "cold start in fresh interpreters (ms): import envs "
+        + (f"{aot['import_s'] * 1e3:.1f} with the AOT kernels, " if aot else "")
+        + f"{imports['cold']['import_s'] * 1e3:.1f} JIT with a cold numba cache, "
+        f"{imports['warm']['import_s'] * 1e3:.1f} JIT warm"
     )
     head = ["import", "make", "reset", "1st step", "to 1st", "1st game", "process"]
-    print(f"{'env':<{width}} {'cache':<5} " + " ".join(f"{h:>8}" for h in head) + "  cache files")
+    print(f"{'env':<{width}} {'kernels':<8} " + " ".join(f"{h:>8}" for h in head) + "  cache files")
     keys = ["import_s", "make_s", "reset_s", "first_step_s", "to_first_step_s", "first_game_s"]
     for env, figures in cold["envs"].items():
-        for which in ("cold", "warm"):
+        for which in ("aot", "cold", "warm"):
+            if which not in figures:
+                continue
             f = figures[which]
             cells = [f[k] * 1e3 for k in keys + ["process_s"]]
             files = figures["numba_cache_files"] if which == "cold" else ""
+            label = {"aot": "aot", "cold": "jit cold", "warm": "jit warm"}[which]
             print(
-                f"{env:<{width}} {which:<5} " + " ".join(f"{c:>8.1f}" for c in cells) + f"  {files}"
+                f"{env:<{width}} {label:<8} " + " ".join(f"{c:>8.1f}" for c in cells) + f"  {files}"
             )
 
 

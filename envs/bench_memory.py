@@ -71,9 +71,12 @@ def memory_of(
     elapsed = time.perf_counter() - start
     env.close()
     last = samples[-1][1]
+    from envs.core.compiled import backend
+
     return {
         "env": name,
         "options": options,
+        "kernels": backend(),
         "games": games,
         "agent_steps": steps,
         "seconds": round(elapsed, 1),
@@ -122,12 +125,12 @@ def print_memory(result: dict) -> None:
     width = max([20] + [len(name) for name in result["envs"]])
     print(
         f"{'env':<{width}} {'imported':>9} {'env made':>9} {'1st game':>9} {'last':>8} "
-        f"{'peak':>8} {'growth':>7} {'seconds':>8}"
+        f"{'peak':>8} {'growth':>7} {'seconds':>8} {'kernels':>8}"
     )
     for name, figures in result["envs"].items():
         rss = figures["rss_mib"]
         print(
             f"{name:<{width}} {rss['imported']:>9.1f} {rss['env_made']:>9.1f} "
             f"{rss['after_first_game']:>9.1f} {rss['last']:>8.1f} {rss['peak']:>8.1f} "
-            f"{rss['growth']:>7.1f} {figures['seconds']:>8.1f}"
+            f"{rss['growth']:>7.1f} {figures['seconds']:>8.1f} {figures['kernels']:>8}"
         )

@@ -197,13 +197,18 @@ if name:
         first_game_s=t5 - t3, first_game_steps=steps,
     )
 report["numba_loaded"] = "numba" in sys.modules
+from envs.core.compiled import backend
+report["kernels"] = backend()
 print(json.dumps(report))
 """
 
 
-def _child(name: str, seed: int, cache_dir: str) -> dict:
-    """One fresh interpreter's figures, numba caching its kernels in ``cache_dir`` alone."""
-    environ = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+def _child(name: str, seed: int, cache_dir: str, kernels: str) -> dict:
+    """One fresh interpreter's figures with the ``kernels`` backend (``aot`` or ``jit``),
+    numba caching its kernels in ``cache_dir`` alone."""
+    from envs.core.compiled import BACKEND_VARIABLE
+
+    environ = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, **{BACKEND_VARIABLE: kernels})
     start = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, name, str(seed)],
@@ -228,24 +233,37 @@ def _cached_files(cache_dir: str) -> int:
 def cold_start(env_names: list[str], seed: int, warm_repeats: int = 3) -> dict:
     """``import envs`` alone, and each env's way to its first step, in fresh interpreters.
 
-    *cold*: numba's cache is an empty directory (``NUMBA_CACHE_DIR``), so every kernel the
-    run calls is compiled; *warm*: the same directory again, now holding what the cold run
-    compiled. Python's bytecode caches are warm in both. ``numba_cache_files`` counts what the
-    cold run left (0: no compiled kernel was used). The warm import is the median of
-    ``warm_repeats`` interpreters; it is small and noisy.
+    Per kernel backend (:mod:`envs.core.compiled`): *aot*, the kernels built ahead of time
+    (measured only where the build is current); *cold*, numba's JIT with an empty cache
+    (``NUMBA_CACHE_DIR``), so every kernel the run calls is compiled; *warm*, the JIT again
+    with that directory, now holding what the cold run compiled. Python's bytecode caches are
+    warm in all three. ``numba_cache_files`` counts what the cold run left (0: no compiled
+    kernel was used). The import figures are the median of ``warm_repeats`` interpreters;
+    they are small and noisy.
     """
+    from envs.core import compiled
+
     result: dict[str, Any] = {"numba_cache_dir": "fresh temporary directory per env"}
+    aot = compiled.backend() == "aot"
     with tempfile.TemporaryDirectory(prefix="bench-numba-") as cache_dir:
-        cold = _child("", seed, cache_dir)
-        warm = [_child("", seed, cache_dir) for _ in range(warm_repeats)]
-        result["import"] = {"cold": cold, "warm": median_by(warm, "import_s")}
+        result["import"] = {
+            "cold": _child("", seed, cache_dir, "jit"),
+            "warm": median_by(
+                [_child("", seed, cache_dir, "jit") for _ in range(warm_repeats)], "import_s"
+            ),
+        }
+        if aot:
+            aot_runs = [_child("", seed, cache_dir, "aot") for _ in range(warm_repeats)]
+            result["import"]["aot"] = median_by(aot_runs, "import_s")
     per_env: dict[str, dict] = {}
     for name in env_names:
         with tempfile.TemporaryDirectory(prefix="bench-numba-") as cache_dir:
-            cold = _child(name, seed, cache_dir)
-            files = _cached_files(cache_dir)
-            per_env[name] = {"cold": cold, "warm": _child(name, seed, cache_dir)}
-            per_env[name]["numba_cache_files"] = files
+            figures: dict[str, Any] = {"cold": _child(name, seed, cache_dir, "jit")}
+            figures["numba_cache_files"] = _cached_files(cache_dir)
+            figures["warm"] = _child(name, seed, cache_dir, "jit")
+            if aot:
+                figures["aot"] = _child(name, seed, cache_dir, "aot")
+            per_env[name] = figures
     result["envs"] = per_env
     return result
 

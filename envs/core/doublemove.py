@@ -12,10 +12,15 @@ checks it against ``reachable_double`` on random positions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from envs.core.compiled import kernel
 
 
-@njit(cache=True)
+@kernel(
+    "int64[::1]("
+    "int32[:, ::1], int32[:, ::1], int64, int64, int64, boolean[::1], boolean[::1], "
+    "boolean[::1], int16[::1])"
+)
 def _reach(neighbors, step_cost, a, b, budget, enter, stop, end, level):
     """Sorted keys ``low * n + high`` of the destination pairs (the start's included).
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from envs.core.compiled import kernel, kernel_helper
 
 from .hexsight import _CIRCUMRADIUS_PER_INRADIUS, _HEX_NORMALS, HexSight, SightBlockers
 
 _NORMALS = np.array(_HEX_NORMALS, dtype=np.float64)
 
 
-@njit(cache=True)
+@kernel_helper
 def _z_overlap(ez, dz, t_lo, t_hi, bottom, top, tol):
     # core.hexsight._z_overlap for one segment and one solid
     t_lo = min(max(t_lo, 0.0), 1.0)
@@ -34,7 +35,7 @@ def _z_overlap(ez, dz, t_lo, t_hi, bottom, top, tol):
     return t_lo < t_hi and min(z0, z1) < top - tol and max(z0, z1) > bottom + tol
 
 
-@njit(cache=True)
+@kernel_helper
 def _prism_span(sx, sy, dx, dy, cx, cy, r):
     # core.hexsight._hit_prisms in the plane, for one segment and one prism (r: the shrunk
     # inradius): the parameter interval spent over the hexagon
@@ -59,7 +60,7 @@ def _prism_span(sx, sy, dx, dy, cx, cy, r):
     return t_lo, t_hi
 
 
-@njit(cache=True)
+@kernel_helper
 def _cylinder_span(sx, sy, dx, dy, cx, cy, r2):
     # core.hexsight._hit_cylinders in the plane, for one segment and one cylinder (r2: the
     # shrunk radius squared)
@@ -76,7 +77,7 @@ def _cylinder_span(sx, sy, dx, dy, cx, cy, r2):
     return (-b - root) / (2.0 * a), t2
 
 
-@njit(cache=True)
+@kernel_helper
 def _same_xy(start, delta):
     """Per segment, whether its projection is the previous one's: the target points above
     one space share it, and the plane part of each test is done once for them."""
@@ -91,7 +92,11 @@ def _same_xy(start, delta):
     return same
 
 
-@njit(cache=True)
+@kernel(
+    "boolean[::1]("
+    "float64[:, ::1], float64[:, ::1], float64[:, ::1], float64[::1], boolean[::1], "
+    "float64, float64)"
+)
 def _terrain_blocked(start, delta, prism_xy, prism_top, near, r, tol):
     """bool[S]: segment s enters a prism ``near`` marks."""
     same = _same_xy(start, delta)
@@ -113,7 +118,11 @@ def _terrain_blocked(start, delta, prism_xy, prism_top, near, r, tol):
     return blocked
 
 
-@njit(cache=True)
+@kernel(
+    "int64[:, ::1]("
+    "float64[:, ::1], float64[:, ::1], int64[::1], int64[::1], float64[:, ::1], "
+    "int64[::1], float64[::1], float64[::1], float64, float64, float64)"
+)
 def _cylinder_bits(start, delta, segments, bit, centres, cells, bases, heights, lh, r2, tol):
     """int64[C, H]: per candidate cell and blocker height, bit ``bit[k]`` set when a figure
     there blocks ``segments[k]``."""

@@ -23,7 +23,8 @@ debugging, at pure-Python speed).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from envs.core.compiled import kernel
 
 __all__ = ["NOT_REACHED", "csr_steps", "entry_codes", "search_by_cell", "search_modes"]
 
@@ -60,7 +61,10 @@ def csr_steps(
     return offsets, targets, step
 
 
-@njit(cache=True)
+@kernel(
+    "UniTuple(int32[::1], 2)("
+    "int64[::1], int32[::1], int32[::1], int64, int64, boolean[::1], boolean[::1])"
+)
 def search_by_cell(
     offsets: np.ndarray,
     targets: np.ndarray,
@@ -115,7 +119,11 @@ def search_by_cell(
     return best, pred
 
 
-@njit(cache=True)
+@kernel(
+    "UniTuple(int32[::1], 4)("
+    "int64, int64[::1], int64[::1], int64, int64[::1], int32[::1], int32[::1], "
+    "int8[::1], int8[::1], boolean[::1], boolean[::1], int64)"
+)
 def search_modes(
     n: int,
     seed_states: np.ndarray,
@@ -236,7 +244,11 @@ def search_modes(
     return best, pred, best_stop, pred_stop
 
 
-@njit(cache=True)
+@kernel(
+    "void("
+    "boolean[::1], boolean[::1], boolean[::1], boolean[::1], boolean, boolean, "
+    "int8[::1], int8[::1])"
+)
 def entry_codes(
     enter: np.ndarray,
     end: np.ndarray,

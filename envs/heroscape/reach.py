@@ -11,12 +11,16 @@ it against ``reachable_destinations`` on random positions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from envs.core.compiled import kernel
 from envs.core.kernels import NOT_REACHED, search_by_cell
 
 
-@njit(cache=True)
+@kernel(
+    "int64[::1]("
+    "int64[::1], int32[::1], int32[::1], int64, int64, int16[::1], int16[::1], "
+    "boolean[::1], boolean[::1])"
+)
 def single_destinations(
     offsets: np.ndarray,
     targets: np.ndarray,

@@ -10,10 +10,17 @@ of the plane layout on the states of random games.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from envs.core.compiled import kernel
 
 
-@njit(cache=True)
+@kernel(
+    "void("
+    "float32[::1], int64, boolean[::1], int16[::1], int8[::1], int64[::1], "
+    "float32[:, :, ::1], int64[::1], int64, int8[::1], int64, boolean[::1], int64, "
+    "int8[::1], int64, int8[::1], boolean[::1], int64, int8[:, :, ::1], int64, "
+    "int64, float64)"
+)
 def stamp_figures(
     out: np.ndarray,
     n_cells: int,

@@ -205,7 +205,7 @@ class HeroscapeView:
             self._phase_channels[state.phase],
             start + self.round_at,
             state.round / self.game.round_cap,
-            tuple(state.hold_rounds),
+            np.asarray(state.hold_rounds, dtype=np.int64),
             self._hold_scale,
             self._seat_channels[player],
         )

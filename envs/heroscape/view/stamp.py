@@ -9,14 +9,20 @@ channel-by-channel reading of the plane layout on random states.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from envs.core.compiled import kernel
 
 # Columns of the per-observer figure table, after the flat offset of each value column.
 OWNER, CARD, DOUBLE = 0, 1, 2
 STAT_SCALE = 10.0  # figures left are counted in tens, like the cards' stats
 
 
-@njit(cache=True)
+@kernel(
+    "float32[::1]("
+    "float32[::1], int64[:, ::1], float32[:, ::1], int64[::1], int16[::1], "
+    "int16[::1], boolean[::1], boolean[::1], int64, int64, int64, int64, int64, "
+    "int64, int64, float64, int64[::1], int64, int64[:, ::1])"
+)
 def stamp(
     static: np.ndarray,
     table: np.ndarray,
@@ -34,7 +40,7 @@ def stamp(
     phase_channel: int,
     round_value_channel: int,
     round_value: float,
-    hold: tuple[int, ...],
+    hold: np.ndarray,
     hold_scale: int,
     seat_channels: np.ndarray,
 ) -> np.ndarray:
