@@ -3,8 +3,9 @@
 Imports each module of :data:`envs.core.compiled.KERNEL_MODULES` with the JIT backend (so
 helpers are numba functions the exports can call), exports each registered kernel under its
 signature with ``numba.pycc`` into the extension module ``envs/_compiled_kernels*.so`` and
-writes the manifest beside it: the sha256 of each kernel module's source, the Python and
-numpy it was built for, and each export's array parameters (what the runtime guard checks).
+writes the manifest beside it: the sha256 of each kernel module's source, the Python, numpy
+and CPU it was built for (the code targets this machine's instruction set, as the JIT's
+does), and each export's array parameters (what the runtime guard checks).
 Both files are replaced only once the build has succeeded. Needs a C compiler; where there
 is none, the kernels stay on the JIT (:mod:`envs.core.compiled`).
 """
@@ -54,8 +55,12 @@ def build(output_dir: Path = compiled.PACKAGE_DIR, verbose: bool = False) -> Pat
 
     for module in compiled.KERNEL_MODULES:
         importlib.import_module(module)
+    from llvmlite import binding
+
     extension = CC(compiled.EXTENSION)
     extension.verbose = verbose
+    # For this machine's CPU, as numba's JIT compiles (the build runs where it is used)
+    extension.target_cpu = binding.get_host_cpu_name()
     parameters = {}
     for spec in compiled.REGISTRY.values():
         extension.export(spec.exported, spec.signature)(spec.function)

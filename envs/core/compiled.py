@@ -94,9 +94,29 @@ def _requested_backend() -> str:
 
 
 def _runtime_tag() -> str:
+    """What the build must match: Python, numpy, and the CPU it was compiled for (the build
+    targets the host's instruction set, as the JIT does)."""
+    import platform
+
     import numpy
 
-    return f"python {sys.version_info.major}.{sys.version_info.minor}, numpy {numpy.__version__}"
+    cpu = hashlib.sha256(_cpu_flags().encode()).hexdigest()[:12]
+    return (
+        f"python {sys.version_info.major}.{sys.version_info.minor}, numpy {numpy.__version__}, "
+        f"{platform.machine()} cpu {cpu}"
+    )
+
+
+def _cpu_flags() -> str:
+    """The CPU's feature flags where Linux lists them (elsewhere the machine name alone)."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith(("flags", "Features")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
 
 
 @functools.cache

@@ -7,6 +7,7 @@ to the observer (``seat+k`` = k seats after it).
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -93,6 +94,14 @@ def plane_layout(num_players: int) -> PlaneLayout:
 FIGURE_COLUMNS = PlaneLayout(
     [View("figures"), View("card"), View("stats", STATS), View("this_turn", TURN_FLAGS)]
 )
+
+
+@functools.lru_cache(maxsize=256)
+def hold_array(hold_rounds: tuple[int, ...]) -> np.ndarray:
+    """The seats' hold counts as the observation kernel takes them (kept: they rarely change)."""
+    array = np.asarray(hold_rounds, dtype=np.int64)
+    array.setflags(write=False)
+    return array
 
 
 class HeroscapeView:
@@ -205,7 +214,7 @@ class HeroscapeView:
             self._phase_channels[state.phase],
             start + self.round_at,
             state.round / self.game.round_cap,
-            np.asarray(state.hold_rounds, dtype=np.int64),
+            hold_array(tuple(state.hold_rounds)),
             self._hold_scale,
             self._seat_channels[player],
         )
