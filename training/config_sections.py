@@ -298,8 +298,11 @@ class VideoConfig(pydantic.BaseModel):
 
     enabled: StrictBool = True
     """Record the video at the end of training."""
-    fps: PosFloat = 4.0
-    """Frames (decisions) per second in the video."""
+    speed: PosFloat = 1.0
+    """Playback speed: each frame stays for its beat's time (2 s for a KO down to 0.3 s for
+    a routine step, training.storyboard) divided by this."""
+    max_seconds: Annotated[Float, Field(ge=0)] = 60.0
+    """Cap on the video's length (0 = none): routine frames go first, rolls and KOs never."""
     height: Annotated[StrictInt, Field(ge=64, multiple_of=2)] = 720
     """Frame height in pixels (even: H.264 needs even sizes)."""
     max_steps: PosInt = 2000

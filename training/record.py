@@ -6,7 +6,7 @@ Command line::
     python -m training.record --env heroscape_v0 --agents random random random random \\
         --option scenario=highlands_melee --option round_cap=2 --episodes 2 --seed 5
     python -m training.record --env heroica_v0 --agents ppo=runs/x/final_model.zip heuristic \\
-        --height 720 --fps 2 --max-seconds 60 --out outputs/episodes --format mp4 gif
+        --height 720 --speed 1.5 --max-seconds 60 --out outputs/episodes --format mp4 gif
     python -m training.record --env heroscape_v0 --agents heuristic heuristic heuristic heuristic \\
         --option scenario=highlands_melee --frames turn --html     # + a replay page
 
@@ -26,44 +26,48 @@ From Python (a notebook)::
     episode.write("outputs/episodes/demo", formats=["html"], frames="turn")   # demo.html
 
 ``Episode.write`` takes the command line's options as keywords, with the same defaults:
-``fps``, ``max_seconds``, ``frames``, ``skip_forced``, ``gif_optimize`` and ``html_image``,
+``speed``, ``max_seconds``, ``frames``, ``skip_forced``, ``gif_optimize`` and ``html_image``,
 ``html_height``, ``html_quality``.
 
 Every frame comes from the shared renderer (``envs.core.render``): the game's scene after
 each decision, with a caption naming the decision, the seat, its agent and the action,
 followed by the game's own caption (round, phase, last event). Frame 0 is the starting
-position, frame ``i`` follows decision ``i``; the last one shows the result and is held
-for about two seconds in the videos.
+position, frame ``i`` follows decision ``i``; the last one shows the result.
 
 Memory: an episode keeps each decision's scene (under 10 KB), not its pixels (a 720p
 frame is about 3 MB); ``episode.frames`` renders a frame when it is read, and ``write``
 renders each frame once and streams it to every video file (``envs.core.video``), so a
 recording needs a frame or two of pixels at any length.
 
+How long a frame stays, and which frames a capped video keeps, follow each decision's *beat*
+(``training.storyboard``, recorded as ``StepRecord.beat``): a KO, a score change (the game's
+``scoreboard``), the start and the result 2 s; a dice roll 1.5 s; a move or other play
+0.6 s; a selection, card choice, pass or end of turn 0.3 s. ``--speed`` divides them all.
+The videos run at 10 frames a second, a frame repeated for its time.
+
 Which frames a video shows (the text log always has every decision):
 
 * ``--frames decision`` (default): one frame per decision. ``--skip-forced`` (default on;
   ``--no-skip-forced`` keeps them) drops the frames after forced decisions, those with one
   legal action ("end turn", "end move"), which only repeat the picture before; a forced
-  decision that rolled dice keeps its frame, since the roll is news.
+  decision that rolled dice, felled a figure or changed the score keeps its frame.
 * ``--frames turn``: one frame per player turn, the position when the deciding seat changes
-  or the game's turn number advances (``game.turn_number``); ``--skip-forced`` does not
-  apply, as turns often end on a forced decision.
+  or the game's turn number advances (``game.turn_number``), timed by the strongest beat of
+  the turn; ``--skip-forced`` does not apply, as turns often end on a forced decision.
 
-Frame 0 (the start) and the last frame (the result) are always shown. ``--fps`` sets frames
-per second (default 2 per decision, 1 per turn) and ``--max-seconds`` (default 60; 0 = no
-cap) caps a video's length, the two-second hold of the result included: a game with more
-frames than fit is sampled evenly over the whole game (every k-th frame, k varying by at most
-one), and the captions' decision numbers show the gaps. A 4-player Heroscape game
-(highlands_melee, about 220 decisions) is a one-minute video per decision, under half a
-minute per turn.
+Frame 0 (the start) and the last frame (the result) are always shown. ``--max-seconds``
+(default 60; 0 = no cap) caps a video's length: routine frames are dropped first, then
+ordinary ones, each evenly over the game; dice rolls, KOs and score changes are never
+dropped: when they alone are longer than the cap their times shrink (to 0.6 s for a roll and
+1 s for a KO at least) and past that the video runs over the cap. The captions' decision
+numbers show the gaps.
 
 GIFs are palette-optimised (``envs.core.video``: per-frame tables of the changed pixels,
 unchanged pixels transparent): the highlands game above is about 1.5 MB instead of 6.7 MB;
 ``--no-gif-optimize`` writes the plain adaptive palette.
 
-The HTML replay (``training.replay_html``) is one self-contained file: the same frames as the
-videos, embedded as data URIs (``--html-image png``, the default: 256-colour key frames and
+The HTML replay (``training.replay_html``) is one self-contained file with every decision's
+frame (never capped), embedded as data URIs (``--html-image png``, the default: 256-colour key frames and
 patches of what changed, 2.4 MB for the highlands game; ``webp`` and ``jpeg`` take
 ``--html-quality``; ``--html-height`` downscales), a step slider, play / pause, prev / next,
 a speed control and the action log with dice and events, the current decision highlighted.
@@ -73,12 +77,10 @@ a speed control and the action log with dice and events, the current decision hi
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,12 +88,12 @@ from typing import Any
 import numpy as np
 
 from training.config import parse_env_options
+from training.film import Frames
+from training.storyboard import Beat, Shot, beat_of, plan
 
-HOLD_SECONDS = 2.0
 MAX_SECONDS = 60.0  # the default cap on a video's length
 FRAME_MODES = ("decision", "turn")
-# a turn's frame carries several decisions, so it is shown longer
-DEFAULT_FPS = {"decision": 2.0, "turn": 1.0}
+FRAME_RATE = 10  # video frames per second: a shot's time is a whole number of them
 FORMATS = ("mp4", "gif", "html")
 # Bots draw from their own streams, never the dice's, so a seed replays the same game.
 BOT_STREAM = 0xB075
@@ -110,6 +112,9 @@ class StepRecord:
     events: tuple[str, ...] = ()
     legal: int = 0  # legal actions the seat chose from (1 = forced)
     turn: int = 0  # the game's turn number when deciding (``game.turn_number``)
+    kinds: tuple[str, ...] = ()  # the events' kinds
+    scores: tuple[float, ...] = ()  # the game's scoreboard after it (none: empty)
+    beat: Beat = Beat.PLAY  # how much its frame shows (training.storyboard)
 
     @property
     def forced(self) -> bool:
@@ -123,93 +128,17 @@ class StepRecord:
         )
 
 
-class Frames(SequenceABC):
-    """An episode's frames, drawn when read: the scenes are kept, not their pixels.
-
-    ``frames[i]`` renders frame ``i`` (``H x W x 3`` uint8); iterating renders one frame
-    after another, so a loop over a long episode holds one frame at a time. Every frame has
-    the episode's widest size: narrower boards (the next Epic Heroica mission) are centred
-    on the background.
-    """
-
-    def __init__(self) -> None:
-        self._scenes: list[tuple[Any, int, int]] = []  # (scene, cell_px, target height)
-        self._widths: dict[tuple[int, int], int] = {}  # (board id, cell_px) -> frame width
-        self.width = 0
-
-    def add(self, scene: Any, cell_px: int, height: int) -> None:
-        """Keep ``scene`` as the next frame, drawn ``height`` pixels high at ``cell_px``."""
-        # A snapshot: a game may reuse objects from state to state, and the frame must show
-        # this moment. The board is static and large, so it is shared, not copied.
-        scene = copy.deepcopy(scene, {id(scene.board): scene.board})
-        key = (id(scene.board), cell_px)
-        if key not in self._widths:  # size never depends on the caption: one render tells it
-            self._widths[key] = self._render(scene, cell_px, height).shape[1]
-            self.width = max(self.width, self._widths[key])
-        self._scenes.append((scene, cell_px, height))
-
-    @staticmethod
-    def _render(scene: Any, cell_px: int, height: int) -> np.ndarray:
-        from envs.core import render
-
-        return render.render_frame(scene, cell_px=cell_px, target_height=height)
-
-    def scene(self, index: int) -> Any:
-        """The scene frame ``index`` draws."""
-        return self._scenes[index][0]
-
-    def __len__(self) -> int:
-        return len(self._scenes)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        scene, cell_px, height = self._scenes[index]
-        return _pad_to_width(self._render(scene, cell_px, height), self.width)
-
-    def __iter__(self) -> Iterator[np.ndarray]:
-        for index in range(len(self)):
-            yield self[index]
+def check_timing(speed: float, max_seconds: float | None) -> None:
+    """ValueError unless ``speed`` is positive and ``max_seconds`` None or at least 0."""
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not speed > 0:
+        raise ValueError(f"speed must be a positive number, got {speed!r}")
+    if max_seconds is not None and not max_seconds >= 0:
+        raise ValueError(f"max_seconds must be at least 0 (0 = no cap), got {max_seconds!r}")
 
 
-def _pad_to_width(frame: np.ndarray, width: int) -> np.ndarray:
-    """``frame`` centred on a background ``width`` pixels wide."""
-    from envs.core.render import BACKGROUND
-
-    extra = width - frame.shape[1]
-    if extra <= 0:
-        return frame
-    padded = np.empty((frame.shape[0], width, 3), np.uint8)
-    padded[:] = BACKGROUND
-    padded[:, extra // 2 : extra // 2 + frame.shape[1]] = frame
-    return padded
-
-
-def hold_frames(fps: float) -> int:
-    """Extra copies of the last frame written so that the result stays on screen."""
-    return max(1, round(HOLD_SECONDS * fps))
-
-
-def frames_within(fps: float, max_seconds: float) -> int:
-    """How many distinct frames a video of at most ``max_seconds`` shows besides the hold;
-    ValueError when that is not even the start and the end."""
-    room = int(max_seconds * fps) - hold_frames(fps)
-    if room < 2:
-        raise ValueError(
-            f"max_seconds={max_seconds:g} at fps={fps:g} leaves no room for the "
-            f"start, the end and the {HOLD_SECONDS:g}-second hold of the result"
-        )
-    return room
-
-
-def sample_evenly(count: int, keep: int) -> list[int]:
-    """``keep`` of the indices ``0 .. count-1`` spread evenly, the first and the last among
-    them (all of them when ``keep >= count``)."""
-    if keep >= count:
-        return list(range(count))
-    if keep <= 1:
-        return [count - 1]
-    return [round(i * (count - 1) / (keep - 1)) for i in range(keep)]
+def repeats(seconds: float) -> int:
+    """Video frames at :data:`FRAME_RATE` that show a shot for ``seconds`` (at least one)."""
+    return max(1, round(seconds * FRAME_RATE))
 
 
 @dataclass
@@ -225,14 +154,18 @@ class Episode:
     finished: bool = False
     result: str = ""
 
-    def hold_frames(self, fps: float) -> int:
-        """Extra copies of the last frame written so that the result stays on screen."""
-        return hold_frames(fps)
+    score_label: str = ""  # what the scoreboard counts ("VP"); empty: the game has none
+    start_scores: tuple[float, ...] = ()
+
+    def beats(self) -> list[Beat]:
+        """Per frame, the beat of the decision it follows (the start is DECISIVE)."""
+        return [Beat.DECISIVE] + [step.beat for step in self.steps]
 
     def candidate_frames(self, frames: str = "decision", skip_forced: bool = True) -> list[int]:
         """The frames worth showing before any length cap, in order: per decision (less
-        forced ones that rolled no dice, with ``skip_forced``) or per turn (the last frame of
-        each seat's turn), always with the start and the result."""
+        forced ones with nothing to show: no dice, no fall, no score change, with
+        ``skip_forced``) or per turn (the last frame of each seat's turn), always with the
+        start and the result."""
         if frames not in FRAME_MODES:
             raise ValueError(f"frames must be one of {', '.join(FRAME_MODES)}, got {frames!r}")
         steps = self.steps
@@ -243,47 +176,62 @@ class Episode:
                 if (s.seat, s.turn) != (after.seat, after.turn)
             ]
         else:
-            picked = [s.index for s in steps if not (skip_forced and s.forced and not s.dice)]
+            picked = [
+                s.index for s in steps if not (skip_forced and s.forced and s.beat < Beat.ROLL)
+            ]
         last = len(self.frames) - 1
         return [0] + [i for i in picked if 0 < i < last] + ([last] if last > 0 else [])
 
-    def frame_indices(
+    def shots(
         self,
-        fps: float | None = None,
         max_seconds: float | None = MAX_SECONDS,
         frames: str = "decision",
         skip_forced: bool = True,
-    ) -> list[int]:
-        """The frames a video shows, in order, before the held last one's copies: the
-        :meth:`candidate_frames`, or, when ``max_seconds`` (None or 0 = no cap) is shorter
-        than they last at ``fps`` (None: :data:`DEFAULT_FPS` of ``frames``), as many as fit
-        (hold included), sampled evenly with the first and the last kept."""
-        fps = fps or DEFAULT_FPS.get(frames, 2.0)
+        speed: float = 1.0,
+    ) -> list[Shot]:
+        """The frames a video shows and how long each stays, in seconds at ``speed``: the
+        :meth:`candidate_frames`, each with the strongest beat of the decisions since the one
+        before, planned within ``max_seconds`` (None or 0 = no cap) by
+        :func:`training.storyboard.plan`."""
+        check_timing(speed, max_seconds)
         candidates = self.candidate_frames(frames, skip_forced)
-        keep = frames_within(fps, max_seconds) if max_seconds else len(candidates)
-        return [candidates[k] for k in sample_evenly(len(candidates), keep)]
+        beats = self.beats()
+        summed = [
+            max(beats[previous + 1 : frame + 1], default=beats[frame])
+            for previous, frame in zip([-1] + candidates, candidates)
+        ]
+        cap = max_seconds * speed if max_seconds else None
+        shots = plan(candidates, summed, cap, tick=speed / FRAME_RATE)
+        return [Shot(s.frame, s.seconds / speed, s.beat) for s in shots]
+
+    def frame_indices(
+        self,
+        max_seconds: float | None = MAX_SECONDS,
+        frames: str = "decision",
+        skip_forced: bool = True,
+        speed: float = 1.0,
+    ) -> list[int]:
+        """The frames a video shows, in order (:meth:`shots`)."""
+        return [shot.frame for shot in self.shots(max_seconds, frames, skip_forced, speed)]
 
     def video_frames(
         self,
-        fps: float | None = None,
         max_seconds: float | None = MAX_SECONDS,
         frames: str = "decision",
         skip_forced: bool = True,
+        speed: float = 1.0,
     ) -> Iterator[np.ndarray]:
-        """The frames of a video, rendered one at a time: :meth:`frame_indices`, then the
-        hold (copies of the last frame)."""
-        fps = fps or DEFAULT_FPS.get(frames, 2.0)
-        frame = None
-        for index in self.frame_indices(fps, max_seconds, frames, skip_forced):
-            frame = self.frames[index]
-            yield frame
-        for _ in range(self.hold_frames(fps)):
-            yield frame
+        """The frames of a video at :data:`FRAME_RATE`, rendered one at a time: each shot's
+        frame repeated for its time."""
+        for shot in self.shots(max_seconds, frames, skip_forced, speed):
+            frame = self.frames[shot.frame]
+            for _ in range(repeats(shot.seconds)):
+                yield frame
 
     def write(
         self,
         path: str | Path,
-        fps: float | None = None,
+        speed: float = 1.0,
         formats: Sequence[str] = ("mp4", "gif"),
         max_seconds: float | None = MAX_SECONDS,
         frames: str = "decision",
@@ -295,12 +243,12 @@ class Episode:
     ) -> list[Path]:
         """Write one file per format (``mp4``, ``gif``, ``html``) to ``path`` with that suffix
         (a given suffix is replaced), all from one pass that renders each frame once, and
-        return their paths. The frames are :meth:`frame_indices` (``fps``, ``max_seconds``,
-        ``frames``, ``skip_forced``); ``gif_optimize`` and the ``html_*`` options are those of
+        return their paths. The videos show :meth:`shots` (``max_seconds``, ``frames``,
+        ``skip_forced``, ``speed``); the HTML replay is never capped: it has every decision's
+        frame, each timed by its beat. ``gif_optimize`` and the ``html_*`` options are those of
         ``envs.core.video`` and ``training.replay_html``."""
         from envs.core.video import write_videos
 
-        fps = fps or DEFAULT_FPS.get(frames, 2.0)
         names = [fmt.lower().lstrip(".") for fmt in formats]
         unknown = sorted(set(names) - set(FORMATS))
         if unknown or not names:
@@ -311,8 +259,11 @@ class Episode:
         paths = [base.parent / f"{base.name}.{fmt}" for fmt in names]
         videos = [p for p, fmt in zip(paths, names) if fmt != "html"]
         html = next((p for p, fmt in zip(paths, names) if fmt == "html"), None)
-        indices = self.frame_indices(fps, max_seconds, frames, skip_forced)
-        pictures: list[dict] = []  # the page's, drawn from the frames the videos get
+        shown = {
+            shot.frame: shot.seconds for shot in self.shots(max_seconds, frames, skip_forced, speed)
+        }
+        every = range(len(self.frames))
+        pictures: list[dict] = []  # the page's: every frame, drawn in the videos' pass
         encoder = None
         if html is not None:
             from training.replay_html import FrameEncoder, replay_page
@@ -320,26 +271,21 @@ class Episode:
             encoder = FrameEncoder(html_image, html_height, html_quality)
 
         def rendered() -> Iterator[np.ndarray]:
-            for index in indices:
+            for index in every if encoder is not None else sorted(shown):
                 frame = self.frames[index]
                 if encoder is not None:
                     pictures.append(encoder.add(frame))
-                yield frame
+                for _ in range(repeats(shown[index]) if index in shown else 0):
+                    yield frame
 
         if videos:
-            write_videos(
-                rendered(),
-                videos,
-                fps=fps,
-                repeat_last=self.hold_frames(fps),
-                gif_optimize=gif_optimize,
-            )
+            write_videos(rendered(), videos, fps=FRAME_RATE, gif_optimize=gif_optimize)
         else:
             for _ in rendered():
                 pass
         if html is not None:
             html.parent.mkdir(parents=True, exist_ok=True)
-            html.write_text(replay_page(self, indices, pictures, fps), encoding="utf-8")
+            html.write_text(replay_page(self, pictures, speed), encoding="utf-8")
         return paths
 
     def text_log(self) -> str:
@@ -405,6 +351,10 @@ def record_episode(
         scene = dataclasses.replace(scene, caption=f"{prefix} | {scene.caption}")
         episode.frames.add(scene, cell_px[key], height)
 
+    board = game.scoreboard(env.game_state)
+    if board is not None:
+        episode.score_label, episode.start_scores = board.label, board.values
+    scores = episode.start_scores
     film(f"start | {' vs '.join(names)}")
     for index in range(1, max_steps + 1):
         agent = env.agent_selection
@@ -416,6 +366,10 @@ def record_episode(
         action_name = game.action_to_string(env.game_state, action)
         env.step(action)
         events = list(env.last_events)
+        before, board = scores, game.scoreboard(env.game_state)
+        scores = board.values if board is not None else ()
+        dice = tuple(d for e in events for d in e.dice)
+        kinds = tuple(e.kind for e in events)
         episode.steps.append(
             StepRecord(
                 index,
@@ -423,10 +377,13 @@ def record_episode(
                 names[seat],
                 action,
                 action_name,
-                tuple(d for e in events for d in e.dice),
+                dice,
                 tuple(e.text for e in events),
                 legal,
                 turn,
+                kinds,
+                scores,
+                beat_of(kinds, dice, forced=legal == 1, score_changed=scores != before),
             )
         )
         film(f"decision {index} | {agent} ({names[seat]}): {action_name}")
@@ -473,17 +430,18 @@ def build_parser() -> argparse.ArgumentParser:
         "action, no dice); the log keeps them (default: on)",
     )
     parser.add_argument(
-        "--fps",
+        "--speed",
         type=float,
-        default=None,
-        help="frames per second (default 2 per decision, 1 per turn)",
+        default=1.0,
+        help="playback speed: each frame's time (0.3 s for a routine step up to 2 s for "
+        "a KO) divided by this (default 1)",
     )
     parser.add_argument(
         "--max-seconds",
         type=float,
         default=MAX_SECONDS,
-        help="cap on a video's length; a longer game is sampled evenly, keeping "
-        "the start and the result (0 = no cap; default %(default)g)",
+        help="cap on a video's length: routine frames go first, then ordinary ones; dice "
+        "rolls, KOs and score changes are always kept (0 = no cap; default %(default)g)",
     )
     parser.add_argument("--out", default="outputs/episodes", help="output folder")
     parser.add_argument("--format", nargs="+", default=["mp4", "gif"], choices=FORMATS)
@@ -525,19 +483,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _shown(episode: Episode, args: argparse.Namespace, shown: int) -> str:
-    """Why fewer frames than decisions are shown, for the summary line."""
-    if shown >= len(episode.frames):
-        return ""
+def _shown(episode: Episode, args: argparse.Namespace, shots: list[Shot]) -> str:
+    """The video's length, and why fewer frames than decisions are shown, for the summary."""
+    seconds = sum(repeats(shot.seconds) for shot in shots) / FRAME_RATE
+    summary = f"; video {seconds:.0f} s"
+    if len(shots) >= len(episode.frames):
+        return summary
     reasons = []
     candidates = len(episode.candidate_frames(args.frames, args.skip_forced))
     if args.frames == "turn":
         reasons.append("one per turn")
     elif candidates < len(episode.frames):
         reasons.append("forced decisions skipped")
-    if shown < candidates:
-        reasons.append(f"--max-seconds {args.max_seconds:g}")
-    return f"; {shown} of {len(episode.frames)} frames shown ({', '.join(reasons)})"
+    if len(shots) < candidates:
+        reasons.append(f"--max-seconds {args.max_seconds:g}: routine and ordinary frames first")
+    return summary + f", {len(shots)} of {len(episode.frames)} frames ({', '.join(reasons)})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -546,13 +506,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     formats = list(dict.fromkeys(args.format + (["html"] if args.html else [])))
     try:
-        if args.episodes < 1 or (args.fps is not None and args.fps <= 0) or args.max_seconds < 0:
-            raise ValueError(
-                "--episodes must be at least 1, --fps positive and --max-seconds at least 0"
-            )
-        args.fps = args.fps or DEFAULT_FPS[args.frames]
-        if args.max_seconds:  # refused before a game is played, not after
-            frames_within(args.fps, args.max_seconds)
+        if args.episodes < 1:
+            raise ValueError("--episodes must be at least 1")
+        check_timing(args.speed, args.max_seconds)  # refused before a game is played
         if "html" in formats:
             from training.replay_html import check_image_options
 
@@ -569,12 +525,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 max_steps=args.max_steps,
             )
             stem = f"{args.env}_{'_vs_'.join(_slug(n) for n in episode.agent_names)}_seed{seed}"
-            shown = len(
-                episode.frame_indices(args.fps, args.max_seconds, args.frames, args.skip_forced)
-            )
+            shots = episode.shots(args.max_seconds, args.frames, args.skip_forced, args.speed)
             for path in episode.write(
                 Path(args.out) / stem,
-                fps=args.fps,
+                speed=args.speed,
                 formats=formats,
                 max_seconds=args.max_seconds,
                 frames=args.frames,
@@ -587,7 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(path)
             print(
                 f"seed {seed}: {episode.result}; {len(episode.steps)} decisions; "
-                f"returns {episode.returns}{_shown(episode, args, shown)}"
+                f"returns {episode.returns}{_shown(episode, args, shots)}"
             )
     except (ValueError, KeyError, FileNotFoundError, GameError) as error:
         print(f"error: {error}", file=sys.stderr)

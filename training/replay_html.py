@@ -7,13 +7,15 @@
 
 The page needs no server and fetches nothing: the frames are data URIs, the style and the
 script are inline, so the file can be mailed, attached to an issue or opened from disk in any
-browser. It shows the frames a video of the episode would show (``Episode.frame_indices``:
-per decision or per turn, forced decisions skipped, the length cap), with a step slider,
-play / pause, prev / next, a speed control (relative to the video's fps) and, beside the
-frame, the whole action log (every decision, shown or not) with dice and events. The
-decision of the current frame is highlighted and scrolled into view; the decisions the frame
-sums up since the one before are shaded. Keys: left / right step, space plays or pauses,
-Home / End jump to the ends. Clicking a log line shows the first frame at or after it.
+browser. It is never capped: every decision has its frame, each on screen for its beat's time
+when playing (``training.storyboard``: 2 s for a KO or a score change down to 0.3 s for a
+routine step), with a step slider, play / pause, prev / next, a speed control and full screen.
+Under the slider a strip marks the KOs and score changes (click one to jump there) and the
+game's scoreboard at the current frame is printed. Beside the frame, filling the rest of the
+window, the action log with dice and events is grouped by turn; routine steps (selections,
+card choices, passes, ends of turns) can be hidden. The decision of the current frame is
+highlighted and scrolled into view. Keys: left / right step, space plays or pauses, Home /
+End jump to the ends, f goes full screen. Clicking a log line shows its frame.
 
 The URL fragment selects a decision: ``replay.html#step=5`` opens at decision 5 (its line
 highlighted, the frame that first shows it), ``#frame=3`` at the fourth frame, and ``&play=1``
@@ -23,9 +25,8 @@ Size: with ``image="png"`` (default) the frames are stored as GIFs store them: e
 tenth frame whole (a key frame), the others as the rectangle that changed with the unchanged
 pixels transparent, all 256-colour PNGs (``envs.core.video.palette_image``), near-lossless
 for the renderer's flat colours; the page draws them on a canvas, a frame shown out of order
-from the key frame before it. At 720p a one-minute 4-player Heroscape game (116 frames) is
-about 2.4 MB (0.8 MB per turn), a 2-player Heroica game (27 frames) 1 MB; whole frames would
-be three times that. ``webp`` and ``jpeg`` store whole frames, lossy at ``quality`` (WebP
+from the key frame before it. At 720p a 4-player Heroscape game is a few MB (about 20 KB a
+frame), whole frames would be three times that. ``webp`` and ``jpeg`` store whole frames, lossy at ``quality`` (WebP
 100 = lossless), and come out larger for these pictures; ``height`` downscales.
 """
 
@@ -44,6 +45,7 @@ import numpy as np
 from PIL import Image
 
 from envs.core.video import palette_image
+from training.storyboard import SECONDS, Beat
 
 __all__ = [
     "IMAGE_FORMATS",
@@ -158,7 +160,8 @@ def _seat_colours(episode: Any) -> list[str]:
 
 
 def _log_item(step: Any, colour: str | None) -> str:
-    """A decision's log line; its text is exactly ``step.line()`` without the padding."""
+    """A decision's log line; its text is exactly ``step.line()`` without the padding. A
+    routine step (``training.storyboard``) is marked so the page can hide it."""
     style = f' style="--seat:{colour}"' if colour else ""
     dice = (
         f'<span class="dice"> | dice: {html.escape(" ".join(step.dice))}</span>'
@@ -170,22 +173,53 @@ def _log_item(step: Any, colour: str | None) -> str:
         if step.events
         else ""
     )
+    routine = ' class="routine"' if step.beat == Beat.ROUTINE else ""
     return (
-        f'<li data-step="{step.index}"><span class="n">{step.index}</span> '
+        f'<li data-step="{step.index}"{routine}><span class="n">{step.index}</span> '
         f'<span class="who"{style}>player_{step.seat} ({html.escape(step.agent)})</span>: '
         f'<span class="act">{html.escape(step.action_name)}</span>{dice}{events}</li>'
     )
 
 
-def replay_page(
-    episode: Any, shown: Sequence[int], pictures: Sequence[dict[str, Any]], fps: float = 2.0
-) -> str:
-    """The page for ``episode`` showing frames ``shown`` (frame ``i`` follows decision ``i``),
-    drawn from ``pictures`` (one per frame, from a :class:`FrameEncoder`, the first a key
-    frame), played at ``fps`` frames a second at 1x."""
-    if len(shown) != len(pictures) or not shown or not pictures[0]["key"]:
+def _log(episode: Any, colours: list[str]) -> str:
+    """The log grouped by turn: a heading per seat's turn, then its decisions."""
+    names = " vs ".join(episode.agent_names)
+    items = [f'<li data-step="0"><span class="n">0</span> start: {html.escape(names)}</li>']
+    previous = None
+    for step in episode.steps:
+        colour = colours[step.seat] if step.seat < len(colours) else None
+        if (step.seat, step.turn) != previous:
+            previous = (step.seat, step.turn)
+            style = f' style="--seat:{colour}"' if colour else ""
+            items.append(
+                f'<li class="turn"><span class="who"{style}>turn {step.turn + 1}: '
+                f"player_{step.seat} ({html.escape(step.agent)})</span></li>"
+            )
+        items.append(_log_item(step, colour))
+    return "\n".join(items)
+
+
+def _scores(episode: Any) -> list[str]:
+    """Per frame, the scoreboard as a line (empty for a game without one)."""
+    if not episode.score_label:
+        return [""] * len(episode.frames)
+    rows = [episode.start_scores] + [step.scores for step in episode.steps]
+    return [
+        f"{episode.score_label}: "
+        + " \u00b7 ".join(f"player_{seat} {value:g}" for seat, value in enumerate(row))
+        for row in rows
+    ]
+
+
+def replay_page(episode: Any, pictures: Sequence[dict[str, Any]], speed: float = 1.0) -> str:
+    """The page for ``episode``: every frame (frame ``i`` follows decision ``i``), drawn
+    from ``pictures`` (one per frame, from a :class:`FrameEncoder`, the first a key frame),
+    each on screen for its beat's time (``training.storyboard``) divided by ``speed`` at
+    1x."""
+    if len(pictures) != len(episode.frames) or not pictures or not pictures[0]["key"]:
         raise ValueError(
-            f"{len(shown)} frames but {len(pictures)} pictures; need one a frame, the first whole"
+            f"{len(episode.frames)} frames but {len(pictures)} pictures; need one a frame, "
+            "the first whole"
         )
     width, height = Image.open(
         io.BytesIO(base64.b64decode(pictures[0]["src"].partition(",")[2]))
@@ -194,29 +228,33 @@ def replay_page(
     names = " vs ".join(episode.agent_names)
     title = f"{episode.env_name} seed {episode.seed}: {names}"
     returns = ", ".join(f"{r:g}" for r in episode.returns)
-    items = [f'<li data-step="0"><span class="n">0</span> start: {html.escape(names)}</li>']
-    items += [
-        _log_item(step, colours[step.seat] if step.seat < len(colours) else None)
-        for step in episode.steps
-    ]
+    beats = episode.beats()
+    beats[-1] = Beat.DECISIVE  # the result
+    scores = _scores(episode)
     data = {
-        "fps": fps,
         "decisions": len(episode.steps),
-        "frames": [{"step": int(i), **picture} for i, picture in zip(shown, pictures)],
+        "frames": [
+            {
+                "step": i,
+                "seconds": round(SECONDS[beats[i]] / speed, 3),
+                "beat": beats[i].name.lower(),
+                "score": scores[i],
+                **picture,
+            }
+            for i, picture in enumerate(pictures)
+        ],
     }
     # "</" would end the script element early; JSON allows the escaped form
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     fields = {
         "title": html.escape(title),
-        "last": str(len(shown) - 1),
+        "last": str(len(pictures) - 1),
         "width": str(width),
         "height": str(height),
         "summary": html.escape(
-            f"{episode.result}; {len(episode.steps)} decisions; "
-            f"returns {returns}; {len(shown)} of "
-            f"{len(episode.frames)} frames shown"
+            f"{episode.result}; {len(episode.steps)} decisions; returns {returns}"
         ),
-        "log": "\n".join(items),
+        "log": _log(episode, colours),
         "result": html.escape(episode.result),
         "data": payload,
     }
@@ -226,8 +264,7 @@ def replay_page(
 
 def write_replay(episode: Any, path: str | Path, **options: Any) -> Path:
     """Write ``episode``'s replay page to ``path`` (``.html``); ``options`` are
-    ``Episode.write``'s (``fps``, ``max_seconds``, ``frames``, ``skip_forced``,
-    ``html_image``, ``html_height``, ``html_quality``)."""
+    ``Episode.write``'s (``speed``, ``html_image``, ``html_height``, ``html_quality``)."""
     return episode.write(path, formats=("html",), **options)[0]
 
 
@@ -244,13 +281,20 @@ header { padding: 8px 14px; border-bottom: 1px solid #30323c; }
 h1 { font-size: 16px; margin: 0; }
 #summary { color: #a8abb8; font-size: 13px; }
 main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: flex-start; }
-#view { flex: 3 1 560px; min-width: 300px; }
-#frame { display: block; width: 100%; height: auto; background: #000; }
+#view { flex: 1 1 640px; min-width: 300px; }
+/* the frame fills the width left by the log and the height left by the controls */
+#frame { display: block; width: 100%; height: auto; max-height: calc(100vh - 170px);
+         object-fit: contain; background: #000; }
+#frame:fullscreen { max-height: none; height: 100%; }
+#strip { position: relative; height: 14px; margin: 6px 0 0; background: #22242d; }
+#strip button { position: absolute; top: 0; width: 6px; height: 14px; padding: 0;
+                margin-left: -3px; border: 0; background: #e0533d; cursor: pointer; }
+#score { color: #f2c84b; font-variant-numeric: tabular-nums; margin-top: 4px; min-height: 1.4em; }
 #controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 8px; }
 #controls button { min-width: 40px; padding: 4px 10px; }
 #slider { flex: 1 1 200px; }
 #where { color: #a8abb8; font-variant-numeric: tabular-nums; }
-#log { position: relative; flex: 1 1 340px; min-width: 280px; max-height: calc(100vh - 96px);
+#log { position: relative; flex: 0 1 380px; min-width: 280px; max-height: calc(100vh - 120px);
        overflow-y: auto; margin: 0; padding: 0; list-style: none; border: 1px solid #30323c;
        font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 #log li { padding: 2px 8px; border-left: 4px solid transparent; cursor: pointer; }
@@ -258,7 +302,9 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
 #log li.covered { background: #22242d; }
 #log li.current { background: #4a4216; border-left-color: #f2c84b; color: #fff; }
 #log li.result { cursor: default; color: #f2c84b; }
-#log li.unshown { color: #9a9cab; }
+#log li.turn { cursor: default; margin-top: 4px; border-top: 1px solid #30323c; }
+#log.hide-routine li.routine { display: none; }
+#filter { color: #a8abb8; font-size: 13px; }
 .n { color: #7d8090; }
 .who { color: var(--seat, inherit); font-weight: 600; }
 .dice { color: #f2c84b; }
@@ -281,8 +327,12 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
 <option value="1" selected>1&times;</option><option value="2">2&times;</option>
 <option value="4">4&times;</option><option value="8">8&times;</option>
 </select></label>
+<button id="full" type="button" title="full screen (f)">&#x26F6;</button>
 <span id="where"></span>
 </div>
+<div id="strip" title="KOs and score changes: click to jump"></div>
+<div id="score"></div>
+<label id="filter"><input id="routine" type="checkbox"> hide routine steps in the log</label>
 </section>
 <ol id="log">
 {{log}}
@@ -309,11 +359,22 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
     picture.src = frame.src;
     return picture;
   });
-  // decisions without a frame of their own (skipped, sampled out, inside a turn) are dimmed
-  var own = {};
-  frames.forEach(function (frame) { own[frame.step] = true; });
-  Object.keys(lines).forEach(function (key) {
-    if (!own[key]) { lines[key].classList.add("unshown"); }
+  // KOs and score changes as marks on a strip under the slider
+  var strip = document.getElementById("strip"), score = document.getElementById("score");
+  frames.forEach(function (frame, j) {
+    if (frame.beat !== "decisive" || j === 0) { return; }
+    var mark = document.createElement("button");
+    mark.type = "button";
+    mark.style.left = (100 * j / Math.max(1, last)) + "%";
+    mark.title = "decision " + frame.step + (frame.score ? " \u00b7 " + frame.score : "");
+    mark.addEventListener("click", function () { stop(); show(j); });
+    strip.appendChild(mark);
+  });
+  document.getElementById("routine").addEventListener("change", function (event) {
+    log.classList.toggle("hide-routine", event.target.checked);
+  });
+  document.getElementById("full").addEventListener("click", function () {
+    if (canvas.requestFullscreen) { canvas.requestFullscreen(); }
   });
 
   // The first frame that shows a decision: a frame sums up every decision since the last one.
@@ -336,6 +397,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
     });
     where.textContent = "frame " + (current + 1) + "/" + frames.length + " \\u00b7 decision " +
       frame.step + "/" + data.decisions;
+    score.textContent = frame.score;
     var line = lines[String(selected)];
     if (line) {
       var top = line.offsetTop, bottom = top + line.offsetHeight;
@@ -361,15 +423,19 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
   }
 
   function stop() {
-    if (timer !== null) { clearInterval(timer); timer = null; }
+    if (timer !== null) { clearTimeout(timer); timer = null; }
     playButton.innerHTML = "&#9654; play";
+  }
+  // each frame stays for its own time: a KO longer than a selection
+  function later() {
+    timer = setTimeout(function () {
+      if (current >= last) { stop(); } else { show(current + 1); later(); }
+    }, 1000 * frames[current].seconds / Number(speed.value));
   }
   function start() {
     stop();
     if (current >= last) { show(0); }
-    timer = setInterval(function () {
-      if (current >= last) { stop(); } else { show(current + 1); }
-    }, 1000 / (data.fps * Number(speed.value)));
+    later();
     playButton.innerHTML = "&#10074;&#10074; pause";
   }
   function toggle() { if (timer === null) { start(); } else { stop(); } }
@@ -388,7 +454,8 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
     if (event.altKey || event.ctrlKey || event.metaKey || event.target === speed) { return; }
     var keys = { ArrowLeft: function () { step(-1); }, ArrowRight: function () { step(1); },
                  " ": toggle, Home: function () { stop(); show(0); },
-                 End: function () { stop(); show(last); } };
+                 End: function () { stop(); show(last); },
+                 f: function () { if (canvas.requestFullscreen) { canvas.requestFullscreen(); } } };
     var action = keys[event.key];
     if (!action) { return; }
     // the page's keys win over a focused button's or the slider's own handling

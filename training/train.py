@@ -235,7 +235,9 @@ def record_final_game(model: Any, config: TrainConfig, path: Path) -> Path:
         height=config.video.height,
         max_steps=config.video.max_steps,
     )
-    return episode.write(path, fps=config.video.fps, formats=("mp4",))[0]
+    return episode.write(
+        path, speed=config.video.speed, max_seconds=config.video.max_seconds, formats=("mp4",)
+    )[0]
 
 
 def policy_for(config: TrainConfig) -> tuple[Any, dict]:

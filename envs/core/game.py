@@ -224,6 +224,19 @@ class Game(abc.ABC, Generic[S]):
     def scene(self, state: S, events: list[Event] | None = None) -> Any:
         """A ``core.render.Scene`` of the state for the shared renderer."""
 
+    def scoreboard(self, state: S) -> Scoreboard | None:
+        """What a viewer reads as the score now (recordings mark its changes, the replay
+        draws it under the slider); None for a game without one."""
+        return None
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Per seat, the tally a viewer follows: ``label`` names it (``"VP"``, ``"figures"``)."""
+
+    label: str
+    values: tuple[float, ...]
+
 
 def zero_sum_returns(winners: list[int], num_players: int) -> np.ndarray:
     """Terminal rewards: winners share +1, the others share -1; all or none winning is 0.

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.flow import PhaseTable
+from envs.core.game import Scoreboard
 from envs.heroclix.combat.rolls import roll_for
 from envs.heroclix.data.scenarios import Scenario
 from envs.heroclix.game import HeroclixBase
@@ -134,3 +135,8 @@ class HeroclixGame(HeroclixBase):
             return super().returns(state)
         scores = np.asarray(final_scores(self, state), dtype=np.float64)
         return (scores - scores.mean()) / self.build_total
+
+    def scoreboard(self, state: State) -> Scoreboard:
+        """HC-7.5-7.8: the victory points the game would end with now (KOs scored plus each
+        survivor's points to its owner), the tally the result is decided by."""
+        return Scoreboard("VP", tuple(final_scores(self, state)))

@@ -20,7 +20,7 @@ import numpy as np
 
 from envs.core.dice import Dice
 from envs.core.flow import GameOverPhase, PhaseTable
-from envs.core.game import GameInfo
+from envs.core.game import GameInfo, Scoreboard
 from envs.heroica.game import HeroicaBase
 from envs.heroica.phases import battle, heroes
 from envs.heroica.position import from_scenario
@@ -63,6 +63,16 @@ class HeroicaGame(HeroicaBase):
         check_skills(self)
         self.view = HeroicaView(self)
         self.observation_shape = self.view.shape
+
+    def scoreboard(self, state: State) -> Scoreboard:
+        """Monsters each Hero has defeated; the Monster Player's Heroes defeated (HE-20)."""
+        values = []
+        for seat in range(self.num_players):
+            if seat == self.monster_seat:
+                values.append(float(state.monster_player_defeats))
+            else:
+                values.append(float(state.heroes[seat][HeroField.KILLS :].sum()))
+        return Scoreboard("kills", tuple(values))
 
     @property
     def info(self) -> GameInfo:

@@ -26,7 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from envs.core.flow import PhaseTable
+from envs.core.game import Scoreboard
 from envs.heroscape.data.scenario_file import Scenario
 from envs.heroscape.game import MAX_CARDS, HeroscapeBase
 from envs.heroscape.phases.turn import (
@@ -39,7 +42,7 @@ from envs.heroscape.phases.turn import (
     MoveTail,
 )
 from envs.heroscape.position import set_position
-from envs.heroscape.state import Phase, State
+from envs.heroscape.state import NO_CELL, Phase, State
 from envs.heroscape.view.planes import HeroscapeView
 
 __all__ = ["HeroscapeGame", "MAX_CARDS"]
@@ -80,3 +83,9 @@ class HeroscapeGame(HeroscapeBase):
         state = game.new_state(seed)
         set_position(game, state, placements, dice=dice, turn=turn)
         return game, state
+
+    def scoreboard(self, state: State) -> Scoreboard:
+        """Each army's figures still on the battlefield: destroying every enemy figure wins."""
+        alive = state.cell != NO_CELL
+        counts = np.bincount(self.fig_owner[alive], minlength=self.num_players)
+        return Scoreboard("figures", tuple(float(c) for c in counts))

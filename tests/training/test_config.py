@@ -404,7 +404,7 @@ def test_every_field_is_documented():
         "network.net_arch.pi",
         "league.snapshots",
         "eval.games",
-        "video.fps",
+        "video.speed",
         "n_envs",
         "resume_from",
     } <= keys

@@ -1,8 +1,8 @@
-"""training.record: filmed episodes decode with every frame, steps and captions tell the game,
-frames drawn late show the moment they were filmed, forced decisions are skipped and turns
-filmed once, a length cap samples evenly and keeps a 4-player game under a minute, GIF palettes
-shrink the file, bad agents / envs / options fail clearly, and the command line writes the
-named files."""
+"""training.record: filmed episodes decode with every frame, each on screen for its beat's
+time, steps and captions tell the game, frames drawn late show the moment they were filmed,
+forced decisions are skipped and turns filmed once, a length cap keeps every roll, KO and
+score change and a 4-player game under a minute, GIF palettes shrink the file, bad agents /
+envs / options fail clearly, and the command line writes the named files."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import pytest
 import envs.core.render as render
 from envs import make
 from envs.core.render import fit_cell_px
-from training.record import HOLD_SECONDS, MAX_SECONDS, main, record_episode, sample_evenly
+from training.record import FRAME_RATE, MAX_SECONDS, main, record_episode, repeats
+from training.storyboard import SECONDS, Beat
 
 SHORT = {"heroica_v0": {"max_rounds": 3}, "heroscape_v0": {"round_cap": 2}}
 
@@ -49,16 +50,18 @@ def test_videos_hold_one_frame_per_decision_plus_the_result(tmp_path, env_name, 
     assert (h, c) == (height, 3) and w % 2 == 0
     assert len(episode.frames) == len(episode.steps) + 1
 
-    fps = 2.0
-    hold = round(HOLD_SECONDS * fps)
-    mp4, gif = episode.write(tmp_path / "episode", fps=fps, skip_forced=False, max_seconds=0)
+    mp4, gif = episode.write(tmp_path / "episode", skip_forced=False, max_seconds=0)
     assert (mp4.name, gif.name) == ("episode.mp4", "episode.gif")
+    # every frame, each for its beat's time: the start and the result 2 s, a roll 1.5 s ...
+    beats = [Beat.DECISIVE] + [step.beat for step in episode.steps[:-1]] + [Beat.DECISIVE]
+    ticks = [round(SECONDS[beat] * FRAME_RATE) for beat in beats]
     count, shape = _mp4_frames(mp4)
-    assert count == len(episode.steps) + 1 + hold and shape == (h, w, 3)
-    # Pillow merges identical GIF frames, so the held result is one long last frame.
+    assert count == sum(ticks) and shape == (h, w, 3)
+    # the GIF shows each frame once, for its time (the captions differ from frame to frame)
     durations, size = _gif_durations(gif)
     assert size == (w, h)
-    assert durations == [500] * len(episode.steps) + [500 * (1 + hold)]
+    assert durations == [tick * 1000 // FRAME_RATE for tick in ticks]
+    assert {Beat.ROLL, Beat.PLAY, Beat.ROUTINE} <= set(beats)
 
 
 def test_captions_name_decision_seat_agent_and_action_then_the_game_caption(monkeypatch):
@@ -144,45 +147,42 @@ def test_frames_drawn_late_show_the_position_when_it_was_filmed(monkeypatch, env
         assert np.array_equal(late, early), f"frame {k} changed after filming"
 
 
-def test_sample_evenly_keeps_the_ends_and_spreads_the_rest():
-    assert sample_evenly(5, 10) == [0, 1, 2, 3, 4]
-    assert sample_evenly(5, 5) == [0, 1, 2, 3, 4]
-    for count, keep in [(424, 116), (10, 2), (11, 3), (1000, 999)]:
-        picked = sample_evenly(count, keep)
-        assert len(picked) == keep and picked[0] == 0 and picked[-1] == count - 1
-        gaps = {b - a for a, b in zip(picked, picked[1:])}
-        assert min(gaps) >= 1 and max(gaps) - min(gaps) <= 1
-
-
-def test_max_seconds_caps_the_video_by_sampling_evenly(tmp_path):
+def test_max_seconds_drops_routine_frames_first_and_keeps_every_roll_ko_and_score(tmp_path):
     episode = record_episode(
-        "heroica_v0", ["heuristic", "random"], seed=0, options={"max_rounds": 3}, height=120
+        "heroscape_v0", ["heuristic", "heuristic"], seed=0, options={"round_cap": 3}, height=120
     )
-    fps, max_seconds = 4.0, 4.0
-    hold = round(HOLD_SECONDS * fps)
-    room = int(max_seconds * fps) - hold
-    assert len(episode.candidate_frames()) > room  # the game is longer than the cap
-    indices = episode.frame_indices(fps, max_seconds, skip_forced=False)
-    assert len(indices) == room and indices[0] == 0 and indices[-1] == len(episode.frames) - 1
-    mp4, gif = episode.write(tmp_path / "capped", fps=fps, max_seconds=max_seconds)  # + skipping
+    beats = [Beat.DECISIVE] + [step.beat for step in episode.steps]
+    before = [episode.start_scores] + [step.scores for step in episode.steps[:-1]]
+    scored = [s.index for s, b in zip(episode.steps, before) if s.scores != b]
+    assert scored and all(beats[i] is Beat.DECISIVE for i in scored)
+    uncapped = episode.shots(max_seconds=0, skip_forced=False)
+    full = sum(shot.seconds for shot in uncapped)
+    routine = sum(shot.seconds for shot in uncapped if shot.beat is Beat.ROUTINE)
+    cap = full - routine / 2  # half the routine frames must go, and nothing else
+    shots = episode.shots(max_seconds=cap, skip_forced=False)
+    kept = [shot.frame for shot in shots]
+    assert kept[0] == 0 and kept[-1] == len(episode.frames) - 1
+    assert {i for i, beat in enumerate(beats) if beat >= Beat.ROLL} <= set(kept)
+    dropped = set(range(len(episode.frames))) - set(kept)
+    assert dropped and all(beats[i] is Beat.ROUTINE for i in dropped)
+    (mp4,) = episode.write(tmp_path / "capped", formats=["mp4"], max_seconds=cap, skip_forced=False)
     count, _ = _mp4_frames(mp4)
-    assert count == room + hold and count / fps <= max_seconds
-    durations, _ = _gif_durations(gif)
-    assert sum(durations) == 1000 * (room + hold) / fps
+    assert count == sum(repeats(shot.seconds) for shot in shots) and count <= cap * FRAME_RATE
     # the last written frame is the result, the first the start
     import imageio.v2 as imageio
 
     with imageio.get_reader(mp4, format="FFMPEG") as reader:
         last = reader.get_data(count - 1)
     assert np.abs(last.astype(int) - episode.frames[-1].astype(int)).mean() < 6
-    # no cap, or a cap longer than the game: every frame
+    # a cap longer than the game keeps every frame; skipping forced frames comes first
     every = list(range(len(episode.frames)))
-    assert episode.frame_indices(fps, None, skip_forced=False) == every
-    assert episode.frame_indices(fps, 10_000, skip_forced=False) == every
-    # skipping first, then sampling the frames left
-    assert set(episode.frame_indices(fps, max_seconds)) <= set(episode.candidate_frames())
-    with pytest.raises(ValueError, match="no room"):
-        episode.frame_indices(fps, 1.0)
+    assert episode.frame_indices(10_000, skip_forced=False) == every
+    assert set(episode.frame_indices(cap)) <= set(episode.candidate_frames())
+    # faster playback fits more frames in the same cap
+    assert len(episode.frame_indices(cap, skip_forced=False, speed=2.0)) > len(kept)
+    for bad in (dict(speed=0), dict(speed=-1.0), dict(max_seconds=-1)):
+        with pytest.raises(ValueError, match="speed|max_seconds"):
+            episode.shots(**bad)
 
 
 @pytest.mark.parametrize("gif_optimize", [True, False])
@@ -237,8 +237,10 @@ def test_skip_forced_drops_frames_of_forced_decisions_but_not_of_rolls(tmp_path)
     dropped = forced - rolls - {last}
     assert kept == [0] + [s.index for s in steps if s.index not in dropped]
     assert episode.candidate_frames(skip_forced=False) == list(range(last + 1))
-    (mp4,) = episode.write(tmp_path / "skipped", formats=["mp4"], fps=2)
-    assert _mp4_frames(mp4)[0] == len(kept) + round(HOLD_SECONDS * 2)
+    (mp4,) = episode.write(tmp_path / "skipped", formats=["mp4"], max_seconds=0)
+    shots = episode.shots(max_seconds=0)
+    assert [shot.frame for shot in shots] == kept
+    assert _mp4_frames(mp4)[0] == sum(repeats(shot.seconds) for shot in shots)
 
 
 def test_per_turn_frames_show_the_position_at_the_end_of_each_turn():
@@ -261,11 +263,15 @@ def test_per_turn_frames_show_the_position_at_the_end_of_each_turn():
     assert turns == episode.candidate_frames("turn", skip_forced=False)  # turns skip nothing
     # the defaults keep this 4-player game, over 200 decisions, within a minute either way
     assert len(episode.steps) > 200
-    for frames, fps in (("decision", 2.0), ("turn", 1.0)):
-        shown = episode.frame_indices(frames=frames)
-        assert (len(shown) + round(HOLD_SECONDS * fps)) / fps <= MAX_SECONDS <= 60
-        assert shown[0] == 0 and shown[-1] == len(episode.frames) - 1
-    assert episode.frame_indices(frames="turn") == turns  # 25 turns fit: none sampled out
+    for frames in ("decision", "turn"):
+        shots = episode.shots(frames=frames)
+        assert sum(repeats(shot.seconds) for shot in shots) / FRAME_RATE <= MAX_SECONDS <= 60
+        assert shots[0].frame == 0 and shots[-1].frame == len(episode.frames) - 1
+        # no roll or fall is left out, whatever the cap
+        shown = {shot.frame for shot in shots}
+        key = {s.index for s in episode.steps if s.beat >= Beat.ROLL}
+        if frames == "decision":
+            assert key <= shown
     with pytest.raises(ValueError, match="frames must be one of"):
         episode.frame_indices(frames="round")
 
@@ -385,7 +391,7 @@ def test_cli_writes_one_named_video_pair_per_episode(tmp_path, capsys):
     assert _mp4_frames(expected[0])[1][0] == 120
 
 
-def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
+def test_cli_speed_and_max_seconds_set_the_video_length(tmp_path, capsys):
     out = tmp_path / "videos"
     code = main(
         [
@@ -400,10 +406,10 @@ def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
             str(out),
             "--option",
             "max_rounds=3",
-            "--fps",
-            "4",
+            "--speed",
+            "2",
             "--max-seconds",
-            "4",
+            "8",
             "--format",
             "mp4",
         ]
@@ -411,8 +417,10 @@ def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
     assert code == 0
     (mp4,) = out.iterdir()
     count, _ = _mp4_frames(mp4)
-    assert count == 16  # 4 s at 4 fps: 8 sampled frames and the 2 s hold of the result
-    assert "frames shown (forced decisions skipped, --max-seconds 4)" in capsys.readouterr().out
+    assert count <= 8 * FRAME_RATE
+    printed = capsys.readouterr().out
+    assert f"video {count / FRAME_RATE:.0f} s" in printed
+    assert "forced decisions skipped, --max-seconds 8: routine and ordinary frames first" in printed
 
 
 @pytest.mark.parametrize(
@@ -425,26 +433,13 @@ def test_cli_fps_and_max_seconds_set_the_video_length(tmp_path, capsys):
             ["--env", "heroica_v0", "--agents", "random", "random", "--option", "max_rounds"],
             "key=value",
         ),
-        (["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "2"], "no room"),
         (
             ["--env", "heroica_v0", "--agents", "random", "random", "--max-seconds", "-1"],
-            "max-seconds",
+            "max_seconds must be at least 0",
         ),
         (
-            [
-                "--env",
-                "heroica_v0",
-                "--agents",
-                "random",
-                "random",
-                "--frames",
-                "turn",
-                "--fps",
-                "0.5",
-                "--max-seconds",
-                "4",
-            ],
-            "no room",
+            ["--env", "heroica_v0", "--agents", "random", "random", "--speed", "0"],
+            "speed must be a positive number",
         ),
         (
             ["--env", "heroica_v0", "--agents", "random", "random", "--html", "--html-height", "8"],

@@ -1,8 +1,9 @@
-"""training.replay_html: the replay page is one self-contained file holding the frames a video
-shows (key frames and patches that rebuild them) and every decision's log line; in a real
-headless Chromium it draws the frame, honours ``#step=N`` (that decision's line highlighted and
-scrolled into view, the frame that first shows it, rebuilt exactly on the canvas), and its
-keys, buttons and play / pause move through the frames."""
+"""training.replay_html: the replay page is one self-contained file holding every decision's
+frame (key frames and patches that rebuild them), never capped, each timed by its beat, and
+the log grouped by turn; in a real headless Chromium it draws the frame, honours ``#step=N``
+(that decision's line highlighted and scrolled into view, its frame rebuilt exactly on the
+canvas), marks KOs and score changes on a strip, prints the scoreboard, and its keys,
+buttons and play / pause move through the frames, each for its own time."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from PIL import Image
 
 from training.record import main, record_episode
 from training.replay_html import check_image_options, frame_uri, write_replay
+from training.storyboard import SECONDS, Beat
 
 AGENTS = ["heuristic", "random"]
 OPTIONS = {"max_rounds": 3}
@@ -76,7 +78,8 @@ def _browser(*args: str, timeout: float = 60) -> str:
 
 
 def _data(page: str) -> dict:
-    """The frames embedded in a page (``{"fps", "decisions", "frames": [{"step", "src"}]}``)."""
+    """The frames embedded in a page (``{"decisions", "frames": [{"step", "seconds", "beat",
+    "score", "src", "key", ...}]}``)."""
     payload = re.search(
         r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S
     )
@@ -138,18 +141,32 @@ def test_the_page_is_self_contained_with_the_videos_frames_and_every_decision(re
     # nothing to fetch: no URL but the data URIs, no external script, style or font
     assert not re.search(r"https?://|<link\b|\bsrc=\"(?!data:)|@import|url\(", page)
     data = _data(page)
-    shown = episode.frame_indices()  # the command line's defaults are Episode.write's
-    assert [f["step"] for f in data["frames"]] == shown and len(shown) < len(episode.frames)
-    assert data["decisions"] == len(episode.steps) and data["fps"] == 2.0
+    shown = list(range(len(episode.frames)))  # never capped: every decision has its frame
+    assert len(episode.frame_indices()) < len(shown)  # while the video is
+    assert [f["step"] for f in data["frames"]] == shown
+    assert data["decisions"] == len(episode.steps)
+    beats = [Beat.DECISIVE] + [step.beat for step in episode.steps[:-1]] + [Beat.DECISIVE]
+    assert [f["seconds"] for f in data["frames"]] == [SECONDS[b] for b in beats]
+    assert [f["beat"] for f in data["frames"]] == [b.name.lower() for b in beats]
+    assert data["frames"][0]["score"] == "kills: player_0 0 \u00b7 player_1 0"
     keys = [k for k, frame in enumerate(data["frames"]) if frame["key"]]
     assert keys == list(range(0, len(shown), 10))  # the rest are patches: what changed
     for picture, index in zip(_rebuilt(data["frames"]), shown):
         assert _close(picture, episode.frames[index]), f"frame {index}"
     lines = _log_lines(page)
     assert sorted(lines) == list(range(len(episode.steps) + 1))
-    for step in episode.steps:  # the log keeps every decision, shown or not
+    for step in episode.steps:  # every decision, routine ones marked so they can be hidden
         assert lines[step.index][1] == step.line().strip()
+        assert ("routine" in lines[step.index][0]) == (step.beat is Beat.ROUTINE)
     assert any(step.dice for step in episode.steps)
+    # grouped by turn: a heading each time the seat or the turn number changes
+    turns = re.findall(r'<li class="turn">(.*?)</li>', page, re.S)
+    changes = {(step.seat, step.turn) for step in episode.steps}
+    assert len(turns) == len(changes) > 2
+    first = episode.steps[0]
+    assert html.unescape(re.sub(r"<[^>]+>", "", turns[0])) == (
+        f"turn {first.turn + 1}: player_{first.seat} ({first.agent})"
+    )
     assert path.stat().st_size < 30_000 * len(shown)
 
 
@@ -157,10 +174,12 @@ def test_frames_per_turn_and_image_options_apply_to_the_page(tmp_path):
     episode = record_episode("heroica_v0", AGENTS, seed=0, options=OPTIONS, height=240)
     (per_turn,) = episode.write(tmp_path / "turn", formats=["html"], frames="turn")
     data = _data(per_turn.read_text(encoding="utf-8"))
-    assert [f["step"] for f in data["frames"]] == episode.frame_indices(frames="turn")
-    assert data["fps"] == 1.0 and len(data["frames"]) < len(episode.frames) // 2
-    same = write_replay(episode, tmp_path / "same.html", frames="turn")
+    # the video's choices (per turn, a cap) leave the page whole
+    assert [f["step"] for f in data["frames"]] == list(range(len(episode.frames)))
+    same = write_replay(episode, tmp_path / "same.html", max_seconds=5)
     assert same.read_text(encoding="utf-8") == per_turn.read_text(encoding="utf-8")
+    fast = _data(write_replay(episode, tmp_path / "fast.html", speed=2).read_text("utf-8"))
+    assert [f["seconds"] * 2 for f in fast["frames"]] == [f["seconds"] for f in data["frames"]]
     (small,) = episode.write(
         tmp_path / "small", formats=["html"], html_image="jpeg", html_height=120, html_quality=50
     )
@@ -222,13 +241,17 @@ def test_chromium_draws_the_frame_and_highlights_the_step_in_the_url(replay, tmp
     current = [step for step, (classes, _) in lines.items() if "current" in classes.split()]
     assert current == [5], current
     assert lines[5][1] == episode.steps[4].line().strip()
-    shown = episode.frame_indices()
-    frame = next(k for k, i in enumerate(shown) if i >= 5)  # the first frame showing decision 5
+    shown = list(range(len(episode.frames)))
+    frame = 5  # every decision has its own frame
     assert frame % 10, "pick a step whose frame is a patch, to see the canvas rebuild it"
     assert f"frame {frame + 1}/{len(shown)}" in dom
-    # the decisions that frame sums up since the one before are shaded
     covered = sorted(s for s, (classes, _) in lines.items() if "covered" in classes.split())
-    assert covered == list(range(shown[frame - 1] + 1, shown[frame] + 1))
+    assert covered == [5]
+    # the scoreboard of that frame is printed under the slider
+    score = re.search(r'<div id="score">(.*?)</div>', dom, re.S)
+    assert score and html.unescape(score.group(1)) == "kills: " + " \u00b7 ".join(
+        f"player_{seat} {value:g}" for seat, value in enumerate(episode.steps[4].scores)
+    )
     # the canvas shows exactly that frame, drawn up from the key frame before it
     (drawn,) = _drive(path, tmp_path, "#step=5", "done([canvas()]);")
     assert _close(np.asarray(_decode(drawn)), episode.frames[shown[frame]])
@@ -289,7 +312,7 @@ setTimeout(function () {
 def test_chromium_keys_buttons_and_play_pause_step_through_the_frames(replay, tmp_path):
     path, episode = replay
     states, end, played = _drive(path, tmp_path, "#frame=3", DRIVER, budget=10000)
-    shown = episode.frame_indices()
+    shown = list(range(len(episode.frames)))
     last = len(shown) - 1
     expected = [
         (3, shown[3]),
@@ -301,9 +324,44 @@ def test_chromium_keys_buttons_and_play_pause_step_through_the_frames(replay, tm
     ]
     assert [(k, step) for k, step, _ in states[:6]] == expected
     assert states[5][2] == f"#step={shown[1]}"  # the address follows what is shown
-    # 1.1 s at 2x of 2 fps: about four frames on, then paused: no further
+    # 1.1 s at 2x from frame 1: as many frames on as their beats' times allow, then paused
+    data = _data(path.read_text(encoding="utf-8"))
+    elapsed, reached = 0.0, 1
+    while elapsed + data["frames"][reached]["seconds"] / 2 <= 1.1:
+        elapsed += data["frames"][reached]["seconds"] / 2
+        reached += 1
     playing, paused = states[6], states[7]
-    assert 3 <= playing[0] - 1 <= 6 and paused == playing, states
+    assert abs(playing[0] - reached) <= 1 and playing[0] > 1 and paused == playing, states
     # jumping to the end and playing frame by frame both draw the right picture
     assert _close(np.asarray(_decode(end)), episode.frames[shown[last]])
     assert _close(np.asarray(_decode(played)), episode.frames[shown[playing[0]]])
+
+
+def test_chromium_marks_kos_and_score_changes_on_the_strip_and_hides_routine_steps(tmp_path):
+    episode = record_episode(
+        "heroscape_v0", ["heuristic", "heuristic"], seed=0, options={"round_cap": 3}, height=120
+    )
+    (page,) = episode.write(tmp_path / "scape", formats=["html"])
+    decisive = [
+        step.index
+        for step in episode.steps
+        if step.beat is Beat.DECISIVE and step.index < len(episode.steps)
+    ] + [len(episode.steps)]
+    script = (
+        "var marks = Array.prototype.map.call(document.querySelectorAll('#strip button'),"
+        " function (b) { return b.title; });"
+        "document.querySelectorAll('#strip button')[1].click();"
+        "var routine = document.getElementById('routine'); routine.click();"
+        "var hidden = Array.prototype.filter.call(document.querySelectorAll('#log li.routine'),"
+        " function (li) { return li.offsetParent === null; }).length;"
+        "done([marks, state(), hidden, document.getElementById('score').textContent]);"
+    )
+    marks, now, hidden, score = _drive(page, tmp_path, "", script)
+    assert [int(title.split()[1]) for title in marks] == decisive
+    assert now[0] == decisive[1] and now[1] == decisive[1]  # a mark jumps to its frame
+    routine = [step for step in episode.steps if step.beat is Beat.ROUTINE]
+    assert hidden == len(routine) > 0
+    values = episode.steps[decisive[1] - 1].scores
+    assert score == "figures: " + " \u00b7 ".join(
+        f"player_{seat} {value:g}" for seat, value in enumerate(values)
+    )
