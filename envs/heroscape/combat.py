@@ -6,12 +6,17 @@ The rules that change how many dice an attack or a defense rolls are effects reg
 never names an effect. The basic game has one, a rule for every figure (``universal=True``):
 the height advantage of HS-12.4. Effects are called ``(game, state, attacker, defender)``
 and return the dice they add.
+
+The attack event spells out that arithmetic (the card's value, each effect's dice by name, the
+skulls and shields counted, the outcome) so that a person watching can follow the attack.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from envs.core.events import Event
-from envs.core.hooks import ATTACK_VALUE, DEFENSE_VALUE, HookRegistry
+from envs.core.hooks import ATTACK_VALUE, DEFENSE_VALUE, HookPoint, HookRegistry
 from envs.heroscape.dice import HEROSCAPE_COMBAT_DIE
 from envs.heroscape.game import HeroscapeBase
 from envs.heroscape.state import NO_FIGURE, State
@@ -67,8 +72,81 @@ def combat_dice(game: HeroscapeBase, state: State, attacker: int, defender: int)
     )
 
 
+# The word an attack event uses for the dice an effect adds ("attack 2 + 1 height"); an
+# effect not listed here is named by its registry key.
+BONUS_WORDS = {"height_advantage": "height"}
+
+
+class Dice(NamedTuple):
+    """One side's dice in an attack: the card's value and the (word, dice) each effect adds."""
+
+    base: int
+    bonuses: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.base + sum(n for _, n in self.bonuses)
+
+    def describe(self, side: str) -> str:
+        """``3 attack dice (attack 2 + 1 height)``; no sum when nothing adds dice."""
+        dice = f"{self.total} {side} {'die' if self.total == 1 else 'dice'}"
+        if not self.bonuses:
+            return dice
+        added = "".join(f" {'-' if n < 0 else '+'} {abs(n)} {word}" for word, n in self.bonuses)
+        return f"{dice} ({side} {self.base}{added})"
+
+
+_HEIGHT = (("height", 1),)
+
+
+def dice_terms(
+    game: HeroscapeBase, state: State, attacker: int, defender: int
+) -> tuple[Dice, Dice]:
+    """The sums behind :func:`combat_dice` (same totals), for the attack event to show."""
+    attack, defense = int(game.fig_attack[attacker]), int(game.fig_defense[defender])
+    if dice_by_position():
+        mine, theirs = game.base_level(state, attacker), game.base_level(state, defender)
+        return (
+            Dice(attack, _HEIGHT if mine > theirs else ()),
+            Dice(defense, _HEIGHT if theirs > mine else ()),
+        )
+    args = (game, state, attacker, defender)
+    return Dice(attack, _bonuses(ATTACK_VALUE, args)), Dice(defense, _bonuses(DEFENSE_VALUE, args))
+
+
+def _bonuses(point: HookPoint, args: tuple) -> tuple[tuple[str, int], ...]:
+    """Each active effect's dice, asked once as ``HOOKS.total`` would; those adding 0 left out."""
+    keys = {id(HOOKS.get(point, key)): key for key in HOOKS.keys(point)}
+    found = []
+    for effect in HOOKS.active(point):
+        extra = int(effect(*args))
+        if extra:
+            key = keys.get(id(effect), getattr(effect, "__name__", "effect"))
+            found.append((BONUS_WORDS.get(key, key.replace("_", " ")), extra))
+    return tuple(found)
+
+
 def roll(state: State, count: int) -> list[str]:
     return [state.dice.roll_symbol(HEROSCAPE_COMBAT_DIE) for _ in range(count)]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def attack_text(
+    attacker: str, defender: str, dice: tuple[Dice, Dice], skulls: int, shields: int, hit: bool
+) -> str:
+    """``A attacks B: 2 skulls from 3 attack dice (attack 2 + 1 height) vs 1 shield from 3
+    defense dice: destroyed``. Each side says how many dice it rolled, so a reader (and a
+    renderer splitting the event's dice, attack first) can tell the two apart."""
+    attack, defense = dice
+    return (
+        f"{attacker} attacks {defender}: "
+        f"{_count(skulls, 'skull')} from {attack.describe('attack')} vs "
+        f"{_count(shields, 'shield')} from {defense.describe('defense')}: "
+        f"{'destroyed' if hit else 'blocked'}"
+    )
 
 
 def resolve_attack(
@@ -77,22 +155,28 @@ def resolve_attack(
     """HS-12: attack dice need skulls, defense dice shields; more skulls destroys (HS-12.6).
 
     Marks the attacker as having attacked, removes a destroyed defender at once and returns
-    whether it was destroyed.
+    whether it was destroyed. The event's dice are the attack dice, then the defense dice.
     """
-    attack, defense = combat_dice(game, state, attacker, defender)
-    a_roll = roll(state, attack)
-    d_roll = roll(state, defense)
+    attack, defense = dice_terms(game, state, attacker, defender)
+    a_roll = roll(state, attack.total)
+    d_roll = roll(state, defense.total)
     skulls, shields = a_roll.count("skull"), d_roll.count("shield")
     state.attacked[attacker] = True
     state.selected = NO_FIGURE
     hit = skulls > shields
     target_cell = int(state.cell[defender])
+    text = attack_text(
+        game.figure_label[attacker],
+        game.figure_label[defender],
+        (attack, defense),
+        skulls,
+        shields,
+        hit,
+    )
     events.append(
         Event(
             "attack",
-            f"{game.figure_label[attacker]} attacks {game.figure_label[defender]}: "
-            f"{skulls} skull(s) vs {shields} shield(s) -> "
-            f"{'destroyed' if hit else 'blocked'}",
+            text,
             state.seat,
             cells=(int(state.cell[attacker]), target_cell),
             dice=tuple(a_roll + d_roll),

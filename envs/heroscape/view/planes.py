@@ -48,9 +48,12 @@ PHASE_WORDS = {
     Phase.ATTACK_TARGET: "choosing the figure to attack",
     Phase.GAME_OVER: "game over",
 }
+# The attack event of envs.heroscape.combat.attack_text; its dice are the attack dice
+# (``attack_dice`` of them), then the defense dice.
 ATTACK_TEXT = re.compile(
-    r"^(?P<attacker>.+) attacks (?P<defender>.+): (?P<skulls>\d+) skull\(s\) vs "
-    r"(?P<shields>\d+) shield\(s\) -> (?P<outcome>\w+)"
+    r"^(?P<attacker>.+) attacks (?P<defender>.+): (?P<skulls>\d+) skulls? from "
+    r"(?P<attack_dice>\d+) attack dic?e(?: \([^)]*\))? vs (?P<shields>\d+) shields? from "
+    r"(?P<defense_dice>\d+) defense dic?e(?: \([^)]*\))?: (?P<outcome>\w+)$"
 )
 BADGE = "attack / defense dice of its card"
 HOLD_MARK = "objective: hold it to win"
@@ -357,7 +360,7 @@ class HeroscapeView:
                     )
                 continue
             dice, skulls, shields = list(event.dice), int(match["skulls"]), int(match["shields"])
-            split = self._attack_split(event, match["attacker"], dice, skulls, shields)
+            split = min(int(match["attack_dice"]), len(dice))
             names = self.game.figure_label
             defender = names.index(match["defender"]) if match["defender"] in names else -1
             groups.append(
@@ -379,25 +382,6 @@ class HeroscapeView:
                 )
             )
         return groups
-
-    def _attack_split(
-        self, event: Event, attacker: str, dice: list[str], skulls: int, shields: int
-    ) -> int:
-        """How many of an attack event's dice are the attacker's (the event lists attack then
-        defense dice): the split that gives the event's skull and shield counts, nearest the
-        attacker's card value with the height bonus (HS-12.4)."""
-        game = self.game
-        fits = [
-            k
-            for k in range(len(dice) + 1)
-            if dice[:k].count("skull") == skulls and dice[k:].count("shield") == shields
-        ]
-        expected = len(dice) // 2
-        if attacker in game.figure_label:
-            expected = int(game.fig_attack[game.figure_label.index(attacker)])
-            if len(event.cells) == 2:
-                expected += int(game.board.level[event.cells[0]] > game.board.level[event.cells[1]])
-        return min(fits, key=lambda k: abs(k - expected)) if fits else min(expected, len(dice))
 
     def scene(self, state: State, events: list[Event] | None = None) -> Scene:
         game = self.game
