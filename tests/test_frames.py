@@ -52,18 +52,18 @@ GAMES = [
 SCENES_PER_GAME = 10
 # Frame sizes before frames were made readable (envs at seed 0, cell_px 24): unchanged.
 SIZES_AT_24 = {
-    ("heroica_v0", "tunnel"): (272, 588),
-    ("heroica_v0", "arena"): (272, 444),
-    ("heroica_v0", "caverns"): (400, 660),
-    ("heroscape_v0", "skirmish"): (272, 504),
-    ("heroscape_v0", "highlands_melee"): (338, 720),
-    ("heroclix_v0", "duel"): (424, 660),
-    ("heroclix_v0", "brawl"): (616, 852),
+    ("heroica_v0", "tunnel"): (312, 588),
+    ("heroica_v0", "arena"): (312, 444),
+    ("heroica_v0", "caverns"): (438, 660),
+    ("heroscape_v0", "skirmish"): (312, 504),
+    ("heroscape_v0", "highlands_melee"): (376, 720),
+    ("heroclix_v0", "duel"): (462, 660),
+    ("heroclix_v0", "brawl"): (654, 852),
 }
 FIT_720 = {
-    ("heroica_v0", "tunnel"): 95,
-    ("heroscape_v0", "highlands_melee"): 53,
-    ("heroclix_v0", "duel"): 42,
+    ("heroica_v0", "tunnel"): 91,
+    ("heroscape_v0", "highlands_melee"): 50,
+    ("heroclix_v0", "duel"): 39,
 }
 
 
@@ -175,8 +175,10 @@ def test_captions_wrap_inside_the_frame(env_name, options, scenes_of):
             for line in lines:
                 left, _, right, _ = fnt.getbbox(line)
                 assert right - left <= room, line
-        lines, _, _ = caption_lines(scene, cell_px)
+        lines, fnt, _ = caption_lines(scene, cell_px)
         assert " ".join(lines) == scene.caption  # the game's caption is never cut
+        # nor shrunk: at 720p its letters stay at least 16 pixels (canvas: x SUPERSAMPLE)
+        assert fnt.size >= 16 * render.SUPERSAMPLE
 
 
 @pytest.mark.parametrize("env_name, options", GAMES, ids=_ids(GAMES))

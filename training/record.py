@@ -343,19 +343,27 @@ def record_episode(
     episode = Episode(env_name, seed, names)
     cell_px: dict[int, int] = {}  # per board: Epic missions change boards mid-game
 
-    def film(prefix: str) -> None:
-        scene = game.scene(env.game_state, env.last_events)
+    def film(headline: str) -> None:
+        """The frame: what just happened in large type, what comes next under it."""
+        state = env.game_state
+        scene = game.scene(state, env.last_events)
         key = id(scene.board)
         if key not in cell_px:
             cell_px[key] = fit_cell_px(scene.board, height)
-        scene = dataclasses.replace(scene, caption=f"{prefix} | {scene.caption}")
+        if game.is_terminal(state):
+            subtitle = "result: " + game.scene(state, []).caption + scores_text(game, state)
+        else:
+            subtitle = "next: " + game.scene(state, []).caption
+        scene = dataclasses.replace(scene, caption=headline, subtitle=subtitle)
         episode.frames.add(scene, cell_px[key], height)
 
     board = game.scoreboard(env.game_state)
     if board is not None:
         episode.score_label, episode.start_scores = board.label, board.values
     scores = episode.start_scores
-    film(f"start | {' vs '.join(names)}")
+    seats = " vs ".join(f"player_{k} {name}" for k, name in enumerate(names))
+    shown_options = ", ".join(f"{k} {v}" for k, v in (options or {}).items())
+    film(f"{env_name}{f' ({shown_options})' if shown_options else ''}: {seats}")
     for index in range(1, max_steps + 1):
         agent = env.agent_selection
         if game.is_terminal(env.game_state) or env.truncations[agent]:
@@ -386,7 +394,8 @@ def record_episode(
                 beat_of(kinds, dice, forced=legal == 1, score_changed=scores != before),
             )
         )
-        film(f"decision {index} | {agent} ({names[seat]}): {action_name}")
+        happened = "; ".join(e.text for e in events) or action_name
+        film(f"{index}. {agent} ({names[seat]}): {happened}")
     episode.finished = bool(game.is_terminal(env.game_state))
     if episode.finished:
         episode.returns = [float(r) for r in game.returns(env.game_state)]
@@ -397,6 +406,15 @@ def record_episode(
         episode.result = f"unfinished after {len(episode.steps)} decisions"
     env.close()
     return episode
+
+
+def scores_text(game: Any, state: Any) -> str:
+    """`` | VP: player_0 105, player_1 80`` from the game's scoreboard ("" without one)."""
+    board = game.scoreboard(state)
+    if board is None:
+        return ""
+    values = ", ".join(f"player_{seat} {value:g}" for seat, value in enumerate(board.values))
+    return f" | {board.label}: {values}"
 
 
 # -- command line ---------------------------------------------------------------------------

@@ -25,7 +25,9 @@ SUPERSAMPLE = 2
 HEX_RADIUS = 1.0 / math.sqrt(3.0)  # centre-to-vertex when adjacent centres are 1.0 apart
 
 # Okabe-Ito colours: distinguishable under the common forms of colour blindness.
-SEAT_COLORS: tuple[RGB, ...] = ((0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167))
+# Okabe-Ito colours, safe for the common colour blindnesses: blue, orange, reddish purple,
+# vermillion. Bluish green is left out: figures must never take the colour of grass.
+SEAT_COLORS: tuple[RGB, ...] = ((0, 114, 178), (230, 159, 0), (204, 121, 167), (213, 94, 0))
 NEUTRAL_COLOR: RGB = (175, 175, 175)
 MONSTER_COLOR: RGB = (70, 62, 66)
 TOKEN_COLOR: RGB = (214, 196, 150)
@@ -167,7 +169,9 @@ def panel_metrics(cell_px: int) -> dict[str, int]:
         "pad": max(8, cell_px // 5),
         "die": max(22, round(cell_px * 0.62)),
         "width": max(260, 6 * cell_px),
-        "caption": max(12, round(cell_px * 0.36)),
+        # the caption never shrinks below legibility at 720p, nor grows past a headline
+        "caption": min(22, max(16, round(cell_px * 0.36))),
+        "subtitle": min(17, max(14, round(cell_px * 0.28))),
     }
 
 

@@ -58,8 +58,8 @@ from .drawing import (
     thick_line,
 )
 from .legend import LegendEntry, explained, legend_for, level_range, level_shade
+from .render_panel import LINE_SPACING, draw_caption, draw_panel
 from .render_panel import caption_lines as _caption_lines
-from .render_panel import draw_caption, draw_panel
 from .render_pieces import (
     badge_boxes,
     draw_arrow,
@@ -128,7 +128,9 @@ def _layout(board: Board, cell_px: int, min_height: int | None) -> Layout:
     x0, y0, x1, y1 = _board_extent(board)
     board_w = math.ceil((x1 - x0) * cell_px) + 2 * margin
     board_h = math.ceil((y1 - y0) * cell_px) + 2 * margin
-    caption_h = round(m["caption"] * 1.9)
+    # two lines of what just happened and one of what comes next, at full size (a third
+    # line of the first, when needed, takes the place of the second)
+    caption_h = round((2 * m["caption"] + m["subtitle"]) * LINE_SPACING + m["pad"])
     # The panel needs room for its header, two rows of dice and about ten status lines.
     panel_min = m["pad"] * 3 + m["line"] + 2 * (m["die"] + m["pad"]) + 10 * m["line"]
     body_h = max(board_h, panel_min, (min_height or 0) - caption_h)
@@ -265,7 +267,7 @@ def _render(scene: Scene, cell_px: int, min_height: int | None):
     if scene.arrow is not None:
         draw_arrow(canvas, scene)
     # Caption after the board: a long label must never spill into it.
-    draw_caption(canvas, scene.caption)
+    draw_caption(canvas, scene.caption, scene.subtitle)
     draw_panel(canvas, scene)
     return image, canvas
 

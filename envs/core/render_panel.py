@@ -40,22 +40,16 @@ TEXT_PER_HEIGHT = 34  # panel text is at most the frame's height / this
 
 # -- caption ----------------------------------------------------------------------------------
 def caption_lines(caption: str, layout) -> tuple[list[str], int]:
-    """The caption's lines and font size (canvas pixels): one line at full size, else
-    slightly smaller, else wrapped onto two, then three lines of the strip; the third is
-    cut only when even that is not enough."""
+    """The caption's lines and font size (canvas pixels): always the full size, wrapped onto
+    up to three lines of the strip; the third is cut only when even that is not enough."""
     s = SUPERSAMPLE
     m = panel_metrics(layout.cell_px)
-    full, room = m["caption"] * s, layout.width * s - 2 * m["pad"] * s
-    strip = layout.caption_h * 0.9
-    tries = [(1, full), (1, full * 0.85)] + [
-        (n, min(full, strip / (n * LINE_SPACING))) for n in (2, 3)
-    ]
-    for n, size in tries:
-        lines = wrap(font(size), caption, room, n)
-        if lines is not None:
-            return lines, int(size)
-    size = int(tries[-1][1])
+    size, room = m["caption"] * s, layout.width * s - 2 * m["pad"] * s
     fnt = font(size)
+    for n in (1, 2, 3):
+        lines = wrap(fnt, caption, room, n)
+        if lines is not None:
+            return lines, size
     words, lines = caption.split(" "), []
     while words and len(lines) < 3:  # greedy fill, the last line cut with '...'
         line = words.pop(0)
@@ -67,18 +61,26 @@ def caption_lines(caption: str, layout) -> tuple[list[str], int]:
     return [fit_text(fnt, line, room) for line in lines], size
 
 
-def draw_caption(canvas: Canvas, caption: str) -> None:
+def draw_caption(canvas: Canvas, caption: str, subtitle: str = "") -> None:
+    """What just happened in large type, then (``subtitle``) what comes next, smaller and
+    dimmer, on one line under it; a caption that needs a third line takes its place."""
     layout, draw, s = canvas.layout, canvas.draw, SUPERSAMPLE
     draw.rectangle([0, 0, layout.width * s, layout.caption_h], fill=CAPTION_BG)
+    m = panel_metrics(layout.cell_px)
+    pad = m["pad"] * s
     lines, size = caption_lines(caption, layout)
     fnt = font(size)
-    _, top, _, bottom = text_bbox(fnt, "Hg")
+    _, top, _, _ = text_bbox(fnt, "Hg")
     step = size * LINE_SPACING
-    block = step * (len(lines) - 1) + (bottom - top)
-    y = (layout.caption_h - block) / 2 - top
-    pad = panel_metrics(layout.cell_px)["pad"] * s
+    y = pad / 2 - top
     for k, line in enumerate(lines):
         draw.text((pad, y + k * step), line, font=fnt, fill=TEXT)
+    if subtitle and len(lines) <= 2:
+        small = font(m["subtitle"] * s)
+        _, _, _, small_bottom = text_bbox(small, "Hg")
+        bottom = layout.caption_h - pad / 2 - small_bottom
+        line = fit_text(small, subtitle, layout.width * s - 2 * pad)
+        draw.text((pad, bottom), line, font=small, fill=DIM_TEXT)
 
 
 # -- panel --------------------------------------------------------------------------------------

@@ -105,6 +105,7 @@ class Scene:
     arrow: tuple[int, int] | None = None
     dice: list[str] = field(default_factory=list)
     caption: str = ""
+    subtitle: str = ""  # one smaller line under the caption: what comes next
     player_colors: list[RGB] | None = None
     status_lines: list[str] = field(default_factory=list)
     edges: list[EdgeMark] = field(default_factory=list)

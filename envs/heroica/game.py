@@ -487,7 +487,7 @@ class HeroicaBase(StandardGame[State]):
         if most > 0:
             for seat, k in enumerate(kills):
                 if k == most:
-                    self.gain_gold(state, seat, 1, events, reason="most monsters (HE-18.3)")
+                    self.gain_gold(state, seat, 1, events, reason="most monsters defeated")
         if state.mission + 1 < len(self.missions):
             self.start_mission(state, state.mission + 1)
             return

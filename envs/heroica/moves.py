@@ -224,7 +224,7 @@ def finish_move(game: HeroicaBase, state: State, seat: int, events: list[Event])
             Event(
                 "move",
                 f"{game.player_names[seat]} cannot move forward and returns to "
-                f"{game.cell_name(state, fallback)} (HE-5.6)",
+                f"{game.cell_name(state, fallback)}",
                 seat,
                 cells=(here, fallback),
             )

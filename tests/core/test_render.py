@@ -212,11 +212,17 @@ def test_levels_are_shading_with_a_legend_line():
     assert "levels" in glyph_kinds(scene) and "levels" in {e.glyph for e in legend_for(scene)}
 
 
-def test_long_caption_wraps_instead_of_being_cut():
-    caption = "decision 12 | player_1 (random): " + " ".join(f"word{i}" for i in range(40))
+def test_long_caption_wraps_at_full_size_and_only_past_three_lines_is_cut():
+    short = caption_lines(scene_for(square_board(), caption="12. player_1 (random): pass"), 48)
+    caption = "decision 12 | player_1 (random): " + " ".join(f"word{i}" for i in range(20))
     lines, fnt, room = caption_lines(scene_for(square_board(), caption=caption), 48)
     assert 2 <= len(lines) <= 3 and " ".join(lines) == caption
+    assert fnt.size == short[1].size  # wrapped, never shrunk
     assert all(fnt.getbbox(line)[2] - fnt.getbbox(line)[0] <= room for line in lines)
+    endless = caption + " " + " ".join(f"more{i}" for i in range(60))
+    lines, fnt, room = caption_lines(scene_for(square_board(), caption=endless), 48)
+    assert len(lines) == 3 and lines[-1].endswith("\u2026") or lines[-1].endswith("...")
+    assert fnt.size == short[1].size
 
 
 def test_render_text_square():

@@ -6,6 +6,7 @@ envs / options fail clearly, and the command line writes the named files."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -64,28 +65,36 @@ def test_videos_hold_one_frame_per_decision_plus_the_result(tmp_path, env_name, 
     assert {Beat.ROLL, Beat.PLAY, Beat.ROUTINE} <= set(beats)
 
 
-def test_captions_name_decision_seat_agent_and_action_then_the_game_caption(monkeypatch):
-    captions: list[str] = []
+RULE_ID = re.compile(r"\b(?:HC|HS|HE|P|R|TA)-[A-Z]*-?\d")
+
+
+def test_captions_say_what_just_happened_and_what_comes_next(monkeypatch):
+    scenes = []
     original = render.render_frame
 
     def spy(scene, **kwargs):
-        captions.append(scene.caption)
+        scenes.append(scene)
         return original(scene, **kwargs)
 
     monkeypatch.setattr(render, "render_frame", spy)
     episode = record_episode(
         "heroica_v0", ["heuristic", "random"], seed=1, options={"max_rounds": 2}, height=240
     )
-    captions.clear()  # filming draws a board's first frame once, to learn its size
+    scenes.clear()  # filming draws a board's first frame once, to learn its size
     for _ in episode.frames:
         pass
-    assert len(captions) == len(episode.frames)
-    assert captions[0].startswith("start | heuristic vs random | round 1")
-    for step, caption in zip(episode.steps, captions[1:]):
-        prefix = f"decision {step.index} | player_{step.seat} ({step.agent}): {step.action_name} | "
-        assert caption.startswith(prefix), caption
-        assert len(caption) > len(prefix)  # the game's own caption follows
-    assert "game over" in captions[-1]
+    assert len(scenes) == len(episode.frames)
+    title = scenes[0].caption
+    assert title.startswith("heroica_v0 (max_rounds 2): player_0 heuristic vs player_1 random")
+    assert scenes[0].subtitle.startswith("next: round 1")
+    for step, scene in zip(episode.steps, scenes[1:]):
+        # the large line: who did what, in the events' words (the action's when it has none)
+        happened = "; ".join(step.events) or step.action_name
+        assert scene.caption == f"{step.index}. player_{step.seat} ({step.agent}): {happened}"
+        assert not RULE_ID.search(scene.caption), scene.caption
+    assert all(s.subtitle.startswith("next: ") for s in scenes[1:-1])
+    assert scenes[-1].subtitle.startswith("result: game over")
+    assert "kills: player_0" in scenes[-1].subtitle  # with the scoreboard
 
 
 @pytest.mark.parametrize("env_name", ["heroica_v0", "heroscape_v0"])
