@@ -13,7 +13,7 @@ class Event:
     """Something that happened inside ``apply``: a roll, a move, a fight, a win.
 
     ``text`` is human-readable; ``kind`` is a short tag; ``cells`` lets the renderer draw the
-    last action as an arrow (from, to); ``dice`` lists rolled symbols.
+    last action as its start and end squares (from, to); ``dice`` lists rolled symbols.
     """
 
     kind: str

@@ -22,7 +22,6 @@ import numpy as np
 
 from .board import Topology
 from .drawing import (
-    ARROW,
     BLACK,
     DEFAULT_TERRAIN,
     HIGHLIGHT,
@@ -150,13 +149,12 @@ def _highlight(draw, x0, y0, x1, y1):
 
 
 def _arrow(draw, x0, y0, x1, y1):
-    h, y = y1 - y0, (y0 + y1) / 2
-    draw.line([(x0, y), (x1 - h * 0.5, y)], fill=ARROW, width=max(2, round(h * 0.22)))
-    draw.polygon(
-        [(x1, y), (x1 - h * 0.6, y - h * 0.4), (x1 - h * 0.6, y + h * 0.4)],
-        fill=ARROW,
-        outline=BLACK,
-    )
+    """The last move's squares: the start faintly lightened, the end strongly and outlined."""
+    h = y1 - y0
+    half = h * 0.45
+    draw.rectangle([x0, y0 + h * 0.15, x0 + half, y1 - h * 0.15], fill=(150, 150, 150))
+    end = [x0 + h - half, y0 + h * 0.15, x0 + h, y1 - h * 0.15]
+    draw.rectangle(end, fill=(215, 215, 215), outline=(255, 255, 255), width=max(2, round(h * 0.1)))
 
 
 def _path(kind: str, ring: bool) -> Swatch:

@@ -62,10 +62,10 @@ from .render_panel import LINE_SPACING, draw_caption, draw_panel
 from .render_panel import caption_lines as _caption_lines
 from .render_pieces import (
     badge_boxes,
-    draw_arrow,
     draw_cell_icons,
     draw_edges,
     draw_highlights,
+    draw_last_move,
     draw_marks,
     draw_paths,
     draw_pieces,
@@ -259,13 +259,13 @@ def _render(scene: Scene, cell_px: int, min_height: int | None):
         set(board_glyphs),
         image,
     )
+    if scene.arrow is not None:
+        draw_last_move(canvas, scene)  # under everything that stands on the squares
     draw_highlights(canvas, scene)
     draw_cell_icons(canvas, scene)
     draw_edges(canvas, scene)
     draw_paths(canvas, scene)
     draw_marks(canvas, scene, draw_pieces(canvas, scene))
-    if scene.arrow is not None:
-        draw_arrow(canvas, scene)
     # Caption after the board: a long label must never spill into it.
     draw_caption(canvas, scene.caption, scene.subtitle)
     draw_panel(canvas, scene)

@@ -36,6 +36,7 @@ KEY_SCALES = (0.9, 0.8, 0.7, 0.6)  # key and legend text against the status text
 NEUTRAL_SWATCH = (120, 120, 130)
 MIN_KEY_TEXT = 11  # final-frame pixels
 TEXT_PER_HEIGHT = 34  # panel text is at most the frame's height / this
+DIM_FACE = 0.6  # how far a die that does not count fades into the panel
 
 
 # -- caption ----------------------------------------------------------------------------------
@@ -88,6 +89,18 @@ def _swatch(draw, x: float, y: float, size: float, colour) -> None:
     draw.rectangle([x, y, x + size, y + size], fill=colour, outline=(0, 0, 0))
 
 
+def _dim(canvas: Canvas, box: tuple[float, float, float, float]) -> None:
+    """Fade what is drawn in ``box`` most of the way into the panel: a die that does not
+    count stays readable but steps back."""
+    if canvas.image is None:
+        return
+    region = tuple(int(round(v)) for v in box)
+    region = (region[0], region[1], region[2] + 1, region[3] + 1)
+    picture = canvas.image.crop(region)
+    flat = pil()[0].new("RGB", picture.size, PANEL_BG)
+    canvas.image.paste(pil()[0].blend(picture, flat, DIM_FACE), region[:2])
+
+
 def _dice(canvas: Canvas, scene: Scene, x: float, y: float, inner: float, m) -> float:
     """Draw the dice groups from ``y``: per group its label, then its dice with the result
     in words beside them (below them when the dice leave no room); returns the height."""
@@ -117,8 +130,11 @@ def _dice(canvas: Canvas, scene: Scene, x: float, y: float, inner: float, m) -> 
             spots = _place(
                 [min(inner, die_width(k, f, die)) for k, f in zip(kinds, faces)], x, inner, gap
             )
-        for face, kind, (row, dx, w) in zip(faces, kinds, spots):
-            draw_die(draw, kind, face, dx, y + row * (die + gap), die, w, SUPERSAMPLE)
+        for k, (face, kind, (row, dx, w)) in enumerate(zip(faces, kinds, spots)):
+            top = y + row * (die + gap)
+            draw_die(draw, kind, face, dx, top, die, w, SUPERSAMPLE)
+            if k < len(group.counted) and not group.counted[k] and kind == group.kind:
+                _dim(canvas, (dx, top, dx + w, top + die))
         rows = spots[-1][0] + 1 if spots else 0
         if group.result_text:
             row, dx, w = spots[-1] if spots else (0, x - gap, 0)

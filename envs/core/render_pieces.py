@@ -1,7 +1,7 @@
 """What lies on the board of a frame: pieces (laid out side by side when they share a
 cell), their badges and tags, cell marks and icons, highlights, walls on edges, paths and
-the last-move arrow. Every drawing step notes the glyph id of what it drew in
-``Canvas.drawn`` (ids as in :mod:`envs.core.legend`).
+the last move (its start and end squares, lightened under the pieces). Every drawing step
+notes the glyph id of what it drew in ``Canvas.drawn`` (ids as in :mod:`envs.core.legend`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from .board import Topology
 from .drawing import (
-    ARROW,
     BLACK,
     HIGHLIGHT,
     MONSTER_COLOR,
@@ -27,6 +26,7 @@ from .drawing import (
     fit_text,
     fitting_font,
     int_rgb,
+    mix,
     text_bbox,
 )
 from .glyphs import (
@@ -372,30 +372,32 @@ def draw_paths(canvas: Canvas, scene: Scene) -> None:
                 canvas.drawn.add(f"path_mark:{path.kind}")
 
 
-def draw_arrow(canvas: Canvas, scene: Scene) -> None:
+LAST_MOVE = (255, 255, 255)  # start and end squares of the last move, lightened toward it
+
+
+def draw_last_move(canvas: Canvas, scene: Scene) -> None:
+    """The last move as its start and end squares, lightened under the pieces (an arrow on
+    top covered the badges): the start faintly, the end strongly and outlined; a move in
+    place lightens one square."""
     board, s, draw = scene.board, canvas.layout.scale, canvas.draw
     a, b = scene.arrow  # type: ignore[misc]
     if not (0 <= a < board.n_cells and 0 <= b < board.n_cells):
         return
     canvas.drawn.add("arrow")
-    (x0, y0), (x1, y1) = canvas.layout.px(board, a), canvas.layout.px(board, b)
-    width = max(3, round(s * 0.08))
-    length = math.hypot(x1 - x0, y1 - y0)
-    if length < 1e-6:  # acting in place (e.g. searching): ring the cell
-        r = 0.46 * s
-        draw.ellipse([x0 - r, y0 - r, x0 + r, y0 + r], outline=ARROW, width=width)
-        return
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    # Stop short of both centres so the labels of the pieces there stay readable.
-    trim = min(0.3 * s, length * 0.3)
-    sx, sy = x0 + ux * trim, y0 + uy * trim
-    tx, ty = x1 - ux * trim, y1 - uy * trim
-    head = min(0.3 * s, (length - 2 * trim) * 0.6 + 0.15 * s)
-    hw = head * 0.6
-    bx, by = tx - ux * head, ty - uy * head
-    tip = [(tx, ty), (bx - uy * hw, by + ux * hw), (bx + uy * hw, by - ux * hw)]
-    for colour, extra in ((BLACK, 2 * SUPERSAMPLE), (ARROW, 0)):
-        draw.line([(sx, sy), (bx, by)], fill=colour, width=width + 2 * extra)
-        r = (width + 2 * extra) / 2
-        draw.ellipse([sx - r, sy - r, sx + r, sy + r], fill=colour)
-    draw.polygon(tip, fill=ARROW, outline=BLACK, width=SUPERSAMPLE)
+    width = max(3, round(s * 0.07))
+    for cell, amount, outline in ((a, 0.3, False), (b, 0.55, True)):
+        if cell == a and a == b:
+            continue
+        polygon = cell_polygon(board, canvas.layout, cell, inset=0.03)
+        ground = _ground(canvas, cell)
+        draw.polygon(polygon, fill=mix(ground, LAST_MOVE, amount))
+        if outline:
+            draw.polygon(polygon, outline=LAST_MOVE, width=width)
+
+
+def _ground(canvas: Canvas, cell: int) -> RGB:
+    """The colour the board shows at a cell's centre (terrain and level shading)."""
+    x, y = canvas.layout.px(canvas.board, cell)
+    if canvas.image is None:
+        return NEUTRAL_COLOR
+    return tuple(canvas.image.getpixel((int(x), int(y)))[:3])  # type: ignore[return-value]

@@ -70,7 +70,8 @@ class DiceGroup:
     ``kind`` names the die (:data:`envs.core.dice_faces.DIE_KINDS`: ``"heroica"``,
     ``"heroscape_combat"``, ``"d6"``; ``"text"`` draws each face as a word); ``faces`` are
     the faces shown (``("skull", "blank")``, ``("3", "5")`` for 2d6). ``owner`` colours the
-    label's swatch with the seat who rolled.
+    label's swatch with the seat who rolled. ``counted`` (one flag per face; empty: all)
+    dims the faces that do not count, such as an attack's shields.
     """
 
     label: str  # "attack", "defense", "movement", "breakaway"
@@ -78,6 +79,7 @@ class DiceGroup:
     faces: Sequence[str]
     result_text: str = ""  # "2 skulls", "8: hit"
     owner: int | None = None
+    counted: Sequence[bool] = ()  # per face, whether it counts: the others are dimmed
 
 
 KeyEntries = Sequence[tuple[str, str, int | None]] | Mapping[str, tuple[str, int | None]]

@@ -146,17 +146,49 @@ def test_multi_space_figure_covers_both_cells():
 
 
 @pytest.mark.parametrize("make_board", [square_board, hex_board])
-def test_arrow_draws_between_cells(make_board):
+def test_last_move_lightens_its_start_and_end_squares_under_the_pieces(make_board):
     board = make_board()
     a, b = board.cell(1, 1), board.cell(1, 5)
     base = render_frame(scene_for(board))
     frame = render_frame(scene_for(board, arrow=(a, b)))
     (ra, ca), (rb, cb) = centre_px(board, a), centre_px(board, b)
+    lighter = frame.astype(int).sum(axis=2) - base.astype(int).sum(axis=2)
+    assert lighter[rb, cb] > lighter[ra, ca] > 30  # the end lightened more than the start
     r, c = (ra + rb) // 2, (ca + cb) // 2
-    assert not np.array_equal(base[r, c], frame[r, c])
-    assert frame[r, c, 0] > 150 and frame[r, c, 1] < 100  # the arrow's red
+    assert np.array_equal(base[r, c], frame[r, c])  # nothing drawn between them
+    # a piece standing on the end square is drawn over it, badge and all
+    piece = [Piece(b, "Bar", 0, value="3")]
+    with_piece = render_frame(scene_for(board, pieces=piece))
+    moved = render_frame(scene_for(board, pieces=piece, arrow=(a, b)))
+    ((_, box, badge),) = [
+        (p.index, p.boxes[0], p.badge) for p in piece_boxes(scene_for(board, pieces=piece))
+    ]
+    for x0, y0, x1, y1 in (badge,):
+        qx, qy = (x1 - x0) / 4, (y1 - y0) / 4  # its middle: the rounded corners show the ground
+        window = (slice(int(y0 + qy), int(y1 - qy)), slice(int(x0 + qx), int(x1 - qx)))
+        assert np.array_equal(with_piece[window], moved[window])
     same = render_frame(scene_for(board, arrow=(a, a)))
     assert not np.array_equal(base, same)
+
+
+def test_dice_that_do_not_count_are_dimmed():
+    board = square_board()
+    faces = ("skull", "shield", "blank")
+    plain = render_frame(
+        scene_for(board, dice_groups=[DiceGroup("attack", "heroscape_combat", faces)])
+    )
+    counted = (True, False, False)
+    dimmed = render_frame(
+        scene_for(
+            board, dice_groups=[DiceGroup("attack", "heroscape_combat", faces, counted=counted)]
+        )
+    )
+    changed = np.abs(plain.astype(int) - dimmed.astype(int)).sum(axis=2) > 30
+    assert changed.any()
+    # only the two faces that do not count changed, and they got darker
+    columns = np.flatnonzero(changed.any(axis=0))
+    assert dimmed[changed].astype(int).mean() < plain[changed].astype(int).mean() - 40
+    assert columns.max() - columns.min() < plain.shape[1] // 3
 
 
 def test_highlight_and_marks_draw():

@@ -370,6 +370,7 @@ class HeroscapeView:
                     tuple(dice[:split]),
                     f"{skulls} skull{'s' * (skulls != 1)}",
                     event.player,
+                    counted=tuple(face == "skull" for face in dice[:split]),
                 )
             )
             groups.append(
@@ -379,6 +380,7 @@ class HeroscapeView:
                     tuple(dice[split:]),
                     f"{shields} shield{'s' * (shields != 1)}: {match['outcome']}",
                     int(self.game.fig_owner[defender]) if defender >= 0 else None,
+                    counted=tuple(face == "shield" for face in dice[split:]),
                 )
             )
         return groups
