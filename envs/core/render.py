@@ -71,7 +71,7 @@ from .render_pieces import (
     draw_pieces,
     layout_pieces,
 )
-from .scene import DiceGroup, EdgeMark, PathMark, Piece, Scene
+from .scene import DiceGroup, EdgeMark, FigureCard, PathMark, Piece, Scene
 
 __all__ = [
     "ARROW",
@@ -89,6 +89,7 @@ __all__ = [
     "TOKEN_COLOR",
     "HEX_RADIUS",
     "DiceGroup",
+    "FigureCard",
     "EdgeMark",
     "LegendEntry",
     "PathMark",

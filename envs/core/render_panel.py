@@ -89,6 +89,43 @@ def _swatch(draw, x: float, y: float, size: float, colour) -> None:
     draw.rectangle([x, y, x + size, y + size], fill=colour, outline=(0, 0, 0))
 
 
+def _cards(canvas: Canvas, scene: Scene, x: float, y: float, inner: float, m) -> float:
+    """The figure cards from ``y`` (see :class:`~envs.core.scene.FigureCard`): a header with
+    the owner's swatch, the stats as large numbers over their names, then the lines; returns
+    the height drawn."""
+    draw, start = canvas.draw, y
+    fnt, small = font(m["text"]), font(m["text"] * 0.75)
+    big = font(m["text"] * 1.7)
+    for card in scene.cards:
+        tx = x
+        colour = canvas.seat_color(card.owner)
+        if colour is not None:
+            _swatch(draw, x, y + m["line"] * 0.15, m["text"] * 0.8, colour)
+            tx += m["text"] * 0.8 + m["pad"] // 2
+        header = f"{card.role}: {card.title}" if card.role else card.title
+        draw.text((tx, y), fit_text(fnt, header, inner - (tx - x)), font=fnt, fill=TEXT)
+        y += m["line"]
+        if card.stats:
+            width = inner / len(card.stats)
+            for k, (name, value) in enumerate(card.stats):
+                cx = x + width * (k + 0.5)
+                draw.text((cx, y), str(value), font=big, fill=TEXT, anchor="ma")
+                draw.text(
+                    (cx, y + m["text"] * 1.85),
+                    fit_text(small, name, width),
+                    font=small,
+                    fill=DIM_TEXT,
+                    anchor="ma",
+                )
+            y += m["text"] * 1.85 + m["line"] * 0.8
+        for line in card.lines:
+            for part in wrap(fnt, line, inner, 2) or [fit_text(fnt, line, inner)]:
+                draw.text((x, y), part, font=fnt, fill=DIM_TEXT)
+                y += m["line"]
+        y += m["pad"] // 2
+    return y - start
+
+
 def _dim(canvas: Canvas, box: tuple[float, float, float, float]) -> None:
     """Fade what is drawn in ``box`` most of the way into the panel: a die that does not
     count stays readable but steps back."""
@@ -276,7 +313,7 @@ def _status_rows(canvas: Canvas, lines: list[str], x: float, right: float, m):
 
 
 def draw_panel(canvas: Canvas, scene: Scene) -> list[LegendEntry]:
-    """Dice, status, key and legend; returns the legend drawn."""
+    """Dice, figure cards, status, key and legend; returns the legend drawn."""
     s = SUPERSAMPLE
     layout, draw = canvas.layout, canvas.draw
     m = {k: v * s for k, v in panel_metrics(layout.cell_px).items()}
@@ -294,6 +331,7 @@ def draw_panel(canvas: Canvas, scene: Scene) -> list[LegendEntry]:
     x, y = x0 + m["pad"], y0 + m["pad"]
     reserve = max(1, scene.dice_slots) * (m["line"] + m["die"] + m["pad"] // 2)
     y += max(reserve, _dice(canvas, scene, x, y, inner, m)) + m["pad"] // 2
+    y += _cards(canvas, scene, x, y, inner, m)
     legend = legend_for(scene)
     lines = list(scene.status_lines)
     bottom = y1 - m["pad"]

@@ -82,6 +82,19 @@ class DiceGroup:
     counted: Sequence[bool] = ()  # per face, whether it counts: the others are dimmed
 
 
+@dataclass
+class FigureCard:
+    """A figure's numbers at a glance, drawn large at the top of the side panel: the figure
+    acting and the one it acts on. ``stats`` are ``(name, value)`` pairs ("speed", "8"),
+    ``lines`` what else matters now (the powers its dial shows at this click)."""
+
+    role: str  # "acting", "target"
+    title: str  # the figure's name, and its frame label
+    owner: int | None
+    stats: Sequence[tuple[str, str]]
+    lines: Sequence[str] = ()
+
+
 KeyEntries = Sequence[tuple[str, str, int | None]] | Mapping[str, tuple[str, int | None]]
 
 
@@ -113,6 +126,7 @@ class Scene:
     edges: list[EdgeMark] = field(default_factory=list)
     paths: list[PathMark] = field(default_factory=list)
     dice_groups: list[DiceGroup] = field(default_factory=list)
+    cards: list[FigureCard] = field(default_factory=list)
     badge_meaning: str | dict[str, str] = ""
     key: KeyEntries = field(default_factory=list)
     mark_names: dict[str, str] = field(default_factory=dict)  # cell mark -> its meaning

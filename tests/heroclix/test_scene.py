@@ -399,3 +399,61 @@ def test_a_frame_of_every_mark_renders(H):
     assert [e.kind for e in scene.edges] == ["broken_wall"]
     assert render_frame(scene, cell_px=20).shape[2] == 3
     assert isinstance(scene.edges[0], EdgeMark)
+
+
+# -- dial cards -------------------------------------------------------------------------------
+
+
+def test_HC_2_8_an_attack_shows_the_dial_cards_of_attacker_and_target(H):
+    shooter = H.fig(
+        "shooter",
+        "Shooter",
+        range=6,
+        speed=8,
+        attack=12,
+        defense=17,
+        damage=3,
+        powers=("running_shot", None, None, None),
+    )
+    target = H.fig("target", "Target", speed=5, attack=7, defense=14, damage=1, clicks=4)
+    game, state = duel(H, shooter, target, a_at=(8, 5), b_at=(2, 5), dice=["4", "3"])
+    scene = game.scene(state, H.ranged(game, state, "Shooter", "Target"))
+    acting, hit = scene.cards
+    assert (acting.role, hit.role) == ("acting", "target")
+    assert acting.title.startswith("Shooter (") and acting.title.endswith("click 1 of 6")
+    assert acting.owner == 0 and hit.owner == 1
+    assert acting.stats == [
+        ("speed", "8"),
+        ("attack", "12"),
+        ("defense", "17"),
+        ("damage", "3"),
+        ("range", "6"),
+    ]
+    assert acting.lines == ["speed: Running Shot"]
+    # the target's card shows its dial after the damage: 7 + 4 + 3 = 14 hits defense 14
+    assert hit.title.endswith("click 4 of 4") and hit.stats[0] == ("speed", "5")
+    assert hit.lines == ["no powers at this click"]
+    frame = render_frame(scene, cell_px=32)
+    assert not np.array_equal(frame, render_frame(dataclasses.replace(scene, cards=[]), cell_px=32))
+
+
+def test_a_move_shows_the_movers_card_only_and_the_start_shows_none(H):
+    game, state = duel(H, H.fig("a", "A"), H.fig("b", "B"), a_at=(5, 5), b_at=(9, 9))
+    assert game.scene(state, []).cards == []
+    H.select(game, state, "A")
+    scene = game.scene(
+        state,
+        game.apply_string(
+            state,
+            game.action_to_string(
+                state,
+                next(
+                    a
+                    for a in game.legal_actions(state)
+                    if game.action_to_string(state, a).startswith("move A")
+                ),
+            ),
+        ),
+    )
+    assert [card.role for card in scene.cards] == ["acting"]
+    assert scene.cards[0].title.startswith("A (")

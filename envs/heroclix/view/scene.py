@@ -39,6 +39,8 @@ from envs.core import render
 from envs.core.events import Event
 from envs.core.render import EdgeMark, PathMark, Piece, Scene
 from envs.heroclix.data.maps import Terrain
+from envs.heroclix.dials import COLUMNS
+from envs.heroclix.powers.catalog import POWERS
 from envs.heroclix.state import NO_CELL, NO_FIGURE, NO_OBJECT, SOAR, State
 
 # Scene terrain codes (the scene board's ``terrain``; not the map's Terrain values).
@@ -421,6 +423,58 @@ class ClixScene:
         breaker = event.cells[0]
         return max(found[-2:], key=lambda c: int(game.chebyshev[breaker, c]))
 
+    def named(self, text: str) -> int | None:
+        """The figure whose name ``text`` starts with (the longest name), or None."""
+        game = self.game
+        found = [f for f in range(game.n_figures) if text.startswith(game.label(f) + " ")]
+        return max(found, key=lambda f: len(game.label(f))) if found else None
+
+    def cards(self, state: State, events: list[Event]) -> list[Any]:
+        """The dial cards of the figure that acted and of the one it attacked (HC-2.8:
+        the values and powers its dial shows now), for the side panel."""
+        card = getattr(render, "FigureCard", None)
+        if card is None or not events:
+            return []
+        acting = target = None
+        for event in events:
+            if acting is None:
+                acting = self.named(event.text)
+            if event.kind == "attack" and len(event.cells) == 2 and target is None:
+                there = int(state.occupant[event.cells[1]])
+                _, _, rest = event.text.partition(" on ")
+                target = there if there != NO_FIGURE else self.named(rest)
+        if acting is None and state.selected != NO_FIGURE:
+            acting = int(state.selected)
+        chosen = [
+            (f, role) for f, role in ((acting, "acting"), (target, "target")) if f is not None
+        ]
+        return [
+            card(role, *self.dial_card(state, f))
+            for f, role in chosen
+            if f != acting or role == "acting"
+        ]
+
+    def dial_card(self, state: State, figure: int) -> tuple[str, int, list, list[str]]:
+        """(title, owner, stats, lines) of ``figure``'s card: its name and frame label, its
+        click, speed / attack / defense / damage / range as they are now and the powers its
+        dial shows (or that it was KO'd)."""
+        game = self.game
+        owner = int(game.owner[figure])
+        name = f"{game.label(figure)} ({self.labels[figure]})"
+        if state.cell[figure] == NO_CELL:
+            return name, owner, [], ["KO'd"]
+        click = int(state.click[figure])
+        stats = [
+            (column, str(game.value(state, figure, k))) for k, column in enumerate(COLUMNS)
+        ] + [("range", str(game.range_value(state, figure)))]
+        powers = [
+            f"{COLUMNS[col]}: {POWERS[key].name}"
+            for col, key in enumerate(game.dial_powers[figure][click])
+            if key is not None and key in POWERS
+        ]
+        title = f"{name}, click {click + 1} of {int(game.dial_length[figure])}"
+        return title, owner, stats, powers or ["no powers at this click"]
+
     def who(self, event: Event) -> str:
         """The frame label of the figure an event's text starts with ("" if none)."""
         game = self.game
@@ -486,6 +540,7 @@ class ClixScene:
             badge_meaning=BADGE_MEANING,
             key=self.key(state),
             dice_groups=self.dice_groups(events),
+            cards=self.cards(state, events),
             cell_icons=self.cell_icons(),
             highlight_meaning=meaning,
             arrow_meaning=arrow_meaning,
