@@ -33,6 +33,7 @@ from envs.core.render import (
 )
 from envs.core.scene import dice_groups, key_entries
 from envs.core.textboard import render_text
+from envs.heroica.view.planes import SPACE_COLOR
 
 CELL_PX = 16  # small frames: the layout scales with the cell, the checks do not need pixels
 GAMES = [
@@ -192,6 +193,43 @@ def test_frame_size_is_constant_and_as_before(env_name, options, scenes_of):
         assert render_frame(scenes[-1], cell_px=24).shape[:2] == SIZES_AT_24[name]
     if name in FIT_720:
         assert fit_cell_px(scenes[0].board, 720) == FIT_720[name]
+
+
+def test_HE_20_the_monster_player_wears_its_monsters_colour_and_seats_are_not_grass():
+    game = make("heroica_v0", mission="arena", battle=True, num_players=3).game
+    state = game.new_state(0)
+    scene = game.scene(state, [])
+    from envs.core.glyphs import MONSTER_RING
+
+    monster_seat = game.num_players - 1
+    assert scene.player_colors[monster_seat] == MONSTER_RING
+    monsters = [(label, owner) for label, _, owner in key_entries(scene) if owner == monster_seat]
+    pieces = {p.label for p in scene.pieces if p.kind == "monster"}
+    assert pieces and {label for label, _ in monsters} >= {
+        label for label, _ in monsters if label in pieces
+    }
+    assert any(label in {p[: len(label)] for p in pieces} for label, _ in monsters)
+    # no seat takes a terrain's colour (CIE76 distance in Lab; 30 is far apart at a glance)
+    from envs.heroclix.view.scene import BASE_COLORS
+    from envs.heroscape.view.planes import TERRAIN_COLORS
+
+    grounds = [*BASE_COLORS.values(), *TERRAIN_COLORS.values(), SPACE_COLOR]
+    for seat in render.SEAT_COLORS:
+        for ground in grounds:
+            assert np.linalg.norm(_lab(seat) - _lab(ground)) >= 30, (seat, ground)
+
+
+def _lab(rgb) -> np.ndarray:
+    """sRGB to CIE Lab (D65)."""
+    c = np.asarray(rgb) / 255.0
+    c = np.where(c > 0.04045, ((c + 0.055) / 1.055) ** 2.4, c / 12.92)
+    xyz = (
+        np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+        @ c
+        / np.array([0.95047, 1.0, 1.08883])
+    )
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
 
 
 def test_heroica_frame_reads_in_words():

@@ -52,7 +52,7 @@ BASE_COLORS = {
     CLEAR: (200, 200, 190),
     HINDERING: (120, 160, 90),
     BLOCKING: (70, 70, 80),
-    WATER: (90, 140, 210),
+    WATER: (140, 200, 220),  # pale: a blue figure must stand out on it
     RUBBLE: (186, 116, 78),
 }
 BASE_NAMES = {

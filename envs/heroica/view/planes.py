@@ -420,7 +420,11 @@ class HeroicaView:
                 )
             )
             key.append((label, game.player_names[seat], seat))
-        key += [(labels[name], game.pieces.monsters[name].name, None) for name in monsters]
+        # Battle Heroica's monsters are the Monster Player's: their key swatch is its colour
+        monster_owner = game.monster_seat if game.monster_seat >= 0 else None
+        key += [
+            (labels[name], game.pieces.monsters[name].name, monster_owner) for name in monsters
+        ]
         last = last_action(events, local)
         text = last.text
         for symbol, words in SYMBOL_WORDS.items():
@@ -445,4 +449,16 @@ class HeroicaView:
             mark_names={"S": "mission start", "T": "target: the mission's goal"},
             kind_names={"monster": "monster"},
             dice_slots=1,
+            player_colors=self.seat_colours(),
         )
+
+    def seat_colours(self) -> list[tuple[int, int, int]]:
+        """The seats' colours; Battle Heroica's Monster Player takes its monsters' red ring,
+        so its swatch in the panel matches the pieces it plays."""
+        from envs.core.drawing import SEAT_COLORS
+        from envs.core.glyphs import MONSTER_RING
+
+        colours = [SEAT_COLORS[seat % len(SEAT_COLORS)] for seat in range(self.game.num_players)]
+        if self.game.monster_seat >= 0:
+            colours[self.game.monster_seat] = MONSTER_RING
+        return colours

@@ -25,8 +25,9 @@ from envs.heroscape.view.stamp import STAT_SCALE, stamp
 LEVEL_SCALE = 10.0
 TERRAIN_COLORS = {
     int(Terrain.NORMAL): (126, 168, 96),
-    int(Terrain.WATER): (80, 140, 205),
-    int(Terrain.SHADOW): (96, 88, 120),
+    # pale water and dark shadow: no seat colour comes near them (tests/test_frames.py)
+    int(Terrain.WATER): (140, 200, 220),
+    int(Terrain.SHADOW): (80, 72, 90),
 }
 TERRAIN_NAMES = {
     int(Terrain.NORMAL): "normal",
