@@ -5,7 +5,7 @@
 without a line that explains it. Glyph ids:
 
 ``terrain:<code>``, ``levels``, ``edge:wall`` / ``edge:broken_wall``, ``icon:<name>``,
-``mark:<text>``, ``highlight``, ``arrow``, ``path:<kind>``, ``path_mark:<kind>``,
+``mark:<text>``, ``highlight``, ``arrow``, ``fallen``, ``path:<kind>``, ``path_mark:<kind>``,
 ``shape:monster``, ``badge:<piece kind>``, ``tag:<name>``, and ``label:<text>`` (named by
 the scene's key, drawn in the panel, not here).
 
@@ -148,6 +148,12 @@ def _highlight(draw, x0, y0, x1, y1):
     )
 
 
+def _fallen(draw, x0, y0, x1, y1):
+    h = y1 - y0
+    for a, b in (((x0, y0), (x0 + h, y1)), ((x0, y1), (x0 + h, y0))):
+        draw.line([a, b], fill=(225, 40, 40), width=max(2, round(h * 0.18)))
+
+
 def _arrow(draw, x0, y0, x1, y1):
     """The last move's squares: the start faintly lightened, the end strongly and outlined."""
     h = y1 - y0
@@ -254,6 +260,8 @@ def _marks_and_lines(scene: Scene) -> list[LegendEntry]:
         out.append(LegendEntry("highlight", scene.highlight_meaning or "selected", _highlight))
     if scene.arrow is not None and scene.arrow_meaning:
         out.append(LegendEntry("arrow", scene.arrow_meaning, _arrow))
+    if scene.fallen:
+        out.append(LegendEntry("fallen", "a figure fell here", _fallen))
     for kind in dict.fromkeys(p.kind for p in scene.paths if len(p.cells) > 1):
         style = path_style(kind)
         out.append(LegendEntry(f"path:{kind}", style.words, _path(kind, False)))

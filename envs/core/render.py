@@ -64,6 +64,7 @@ from .render_pieces import (
     badge_boxes,
     draw_cell_icons,
     draw_edges,
+    draw_fallen,
     draw_highlights,
     draw_last_move,
     draw_marks,
@@ -263,6 +264,7 @@ def _render(scene: Scene, cell_px: int, min_height: int | None):
     if scene.arrow is not None:
         draw_last_move(canvas, scene)  # under everything that stands on the squares
     draw_highlights(canvas, scene)
+    draw_fallen(canvas, scene)
     draw_cell_icons(canvas, scene)
     draw_edges(canvas, scene)
     draw_paths(canvas, scene)

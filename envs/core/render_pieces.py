@@ -372,6 +372,28 @@ def draw_paths(canvas: Canvas, scene: Scene) -> None:
                 canvas.drawn.add(f"path_mark:{path.kind}")
 
 
+FALLEN = (225, 40, 40)  # the cross where a figure fell
+
+
+def draw_fallen(canvas: Canvas, scene: Scene) -> None:
+    """A red cross on each square where a figure fell this decision (KO'd, destroyed,
+    defeated), under whatever stands there now: the figure vanished, the cross says why."""
+    board, s, draw = scene.board, canvas.layout.scale, canvas.draw
+    width = max(4, round(s * 0.1))
+    for cell in scene.fallen:
+        if not 0 <= cell < board.n_cells:
+            continue
+        x, y = canvas.layout.px(board, cell)
+        r = 0.3 * s
+        for (x0, y0), (x1, y1) in (
+            ((x - r, y - r), (x + r, y + r)),
+            ((x - r, y + r), (x + r, y - r)),
+        ):
+            draw.line([(x0, y0), (x1, y1)], fill=BLACK, width=width + 2 * SUPERSAMPLE)
+            draw.line([(x0, y0), (x1, y1)], fill=FALLEN, width=width)
+        canvas.drawn.add("fallen")
+
+
 LAST_MOVE = (255, 255, 255)  # start and end squares of the last move, lightened toward it
 
 
@@ -400,4 +422,8 @@ def _ground(canvas: Canvas, cell: int) -> RGB:
     x, y = canvas.layout.px(canvas.board, cell)
     if canvas.image is None:
         return NEUTRAL_COLOR
-    return tuple(canvas.image.getpixel((int(x), int(y)))[:3])  # type: ignore[return-value]
+    pixel = canvas.image.getpixel((int(x), int(y)))
+    if not isinstance(pixel, tuple):  # a one-band image: grey
+        return (int(pixel or 0),) * 3
+    red, green, blue = (int(v) for v in pixel[:3])
+    return red, green, blue

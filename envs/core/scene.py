@@ -117,6 +117,7 @@ class Scene:
     pieces: list[Piece] = field(default_factory=list)
     cell_marks: dict[int, str] = field(default_factory=dict)
     highlight: list[int] = field(default_factory=list)
+    fallen: list[int] = field(default_factory=list)  # where a figure fell this decision
     arrow: tuple[int, int] | None = None
     dice: list[str] = field(default_factory=list)
     caption: str = ""

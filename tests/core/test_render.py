@@ -362,3 +362,16 @@ def test_write_video_errors(tmp_path):
     with pytest.raises(ValueError, match="frame 2"):
         write_video(bad, tmp_path / "episode.gif")
     assert not list(tmp_path.iterdir())
+
+
+def test_a_cross_marks_where_a_figure_fell_with_its_legend_line():
+    board = square_board()
+    cell = board.cell(2, 4)
+    base = render_frame(scene_for(board))
+    frame = render_frame(scene_for(board, fallen=[cell]))
+    r, c = centre_px(board, cell)
+    assert frame[r, c, 0] > 180 and frame[r, c, 1] < 90  # red at the cross's centre
+    assert np.array_equal(base[: r - 40], frame[: r - 40])  # nowhere else on the board
+    scene = scene_for(board, fallen=[cell])
+    assert "fallen" in glyph_kinds(scene)
+    assert "a figure fell here" in {entry.text for entry in legend_for(scene)}

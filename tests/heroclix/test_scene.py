@@ -457,3 +457,15 @@ def test_a_move_shows_the_movers_card_only_and_the_start_shows_none(H):
     )
     assert [card.role for card in scene.cards] == ["acting"]
     assert scene.cards[0].title.startswith("A (")
+
+
+def test_HC_4_5_a_cross_marks_the_square_of_a_kod_figure_and_its_card_says_so(H):
+    attacker = H.fig("a", "A", attack=12, damage=4)
+    target = H.fig("b", "B", clicks=2)
+    game, state = duel(H, attacker, target, dice=["5", "5"])
+    where = cell(game, 5, 6)
+    scene = game.scene(state, H.close(game, state, "A", "B"))
+    assert H.sq(game, state, "B") is None
+    assert scene.fallen == [where]
+    assert [card.role for card in scene.cards] == ["acting", "target"]
+    assert scene.cards[1].lines == ["KO'd"] and scene.cards[1].stats == []

@@ -426,7 +426,12 @@ class ClixScene:
     def named(self, text: str) -> int | None:
         """The figure whose name ``text`` starts with (the longest name), or None."""
         game = self.game
-        found = [f for f in range(game.n_figures) if text.startswith(game.label(f) + " ")]
+        found = [
+            f
+            for f in range(game.n_figures)
+            if text.startswith(game.label(f))
+            and text[len(game.label(f)) : len(game.label(f)) + 1] in ("", " ", ":", ",", ";")
+        ]
         return max(found, key=lambda f: len(game.label(f))) if found else None
 
     def cards(self, state: State, events: list[Event]) -> list[Any]:
@@ -552,6 +557,7 @@ class ClixScene:
             pieces=self.pieces(state),
             highlight=highlight,
             arrow=arrow,
+            fallen=[self.local(e.cells[0]) for e in events if e.kind == "ko" and e.cells],
             dice=[d for e in events for d in e.dice],
             caption=caption,
             status_lines=status,

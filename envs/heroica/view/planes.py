@@ -422,9 +422,7 @@ class HeroicaView:
             key.append((label, game.player_names[seat], seat))
         # Battle Heroica's monsters are the Monster Player's: their key swatch is its colour
         monster_owner = game.monster_seat if game.monster_seat >= 0 else None
-        key += [
-            (labels[name], game.pieces.monsters[name].name, monster_owner) for name in monsters
-        ]
+        key += [(labels[name], game.pieces.monsters[name].name, monster_owner) for name in monsters]
         last = last_action(events, local)
         text = last.text
         for symbol, words in SYMBOL_WORDS.items():
@@ -440,6 +438,7 @@ class HeroicaView:
                 local(game.targets[state.mission]): "T",
             },
             arrow=last.arrow,
+            fallen=[local(e.cells[-1]) for e in events or [] if e.kind == "defeat" and e.cells],
             dice=last.dice,
             caption=caption,
             status_lines=self.scene_status(state),

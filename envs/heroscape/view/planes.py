@@ -415,6 +415,13 @@ class HeroscapeView:
             pieces=pieces,
             cell_marks={local(c): "X" for c in game.hold_cells},
             arrow=last.arrow,
+            fallen=[
+                local(e.cells[1])
+                for e in events or []
+                if len(e.cells) == 2
+                and (found := ATTACK_TEXT.match(e.text))
+                and found["outcome"] == "destroyed"
+            ],
             dice=last.dice,
             caption=caption,
             status_lines=self.scene_status(state),
