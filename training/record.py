@@ -343,8 +343,9 @@ def record_episode(
     episode = Episode(env_name, seed, names)
     cell_px: dict[int, int] = {}  # per board: Epic missions change boards mid-game
 
-    def film(headline: str) -> None:
-        """The frame: what just happened in large type, what comes next under it."""
+    def film(headline: str, banner: list[str] | None = None) -> None:
+        """The frame: what just happened in large type, what comes next under it, and on the
+        first and last frames a banner with the title or the result."""
         state = env.game_state
         scene = game.scene(state, env.last_events)
         key = id(scene.board)
@@ -354,7 +355,9 @@ def record_episode(
             subtitle = "result: " + game.scene(state, []).caption + scores_text(game, state)
         else:
             subtitle = "next: " + game.scene(state, []).caption
-        scene = dataclasses.replace(scene, caption=headline, subtitle=subtitle)
+        if game.is_terminal(state):
+            banner = result_banner(game, state, names)
+        scene = dataclasses.replace(scene, caption=headline, subtitle=subtitle, banner=banner or [])
         episode.frames.add(scene, cell_px[key], height)
 
     board = game.scoreboard(env.game_state)
@@ -363,7 +366,9 @@ def record_episode(
     scores = episode.start_scores
     seats = " vs ".join(f"player_{k} {name}" for k, name in enumerate(names))
     shown_options = ", ".join(f"{k} {v}" for k, v in (options or {}).items())
-    film(f"{env_name}{f' ({shown_options})' if shown_options else ''}: {seats}")
+    title = [env_name + (f" ({shown_options})" if shown_options else "")]
+    title += [f"player_{k}: {name}" for k, name in enumerate(names)]
+    film(f"{env_name}{f' ({shown_options})' if shown_options else ''}: {seats}", title)
     for index in range(1, max_steps + 1):
         agent = env.agent_selection
         if game.is_terminal(env.game_state) or env.truncations[agent]:
@@ -406,6 +411,21 @@ def record_episode(
         episode.result = f"unfinished after {len(episode.steps)} decisions"
     env.close()
     return episode
+
+
+def result_banner(game: Any, state: Any, names: Sequence[str]) -> list[str]:
+    """The last frame's banner: who won (or a draw), then each seat's score."""
+    returns = [float(r) for r in game.returns(state)]
+    winners = [seat for seat, r in enumerate(returns) if r > 0]
+    if winners:
+        lines = ["winner: " + ", ".join(f"player_{seat} ({names[seat]})" for seat in winners)]
+    else:
+        lines = ["draw"]
+    board = game.scoreboard(state)
+    for seat, name in enumerate(names):
+        score = f" ({board.label} {board.values[seat]:g})" if board is not None else ""
+        lines.append(f"player_{seat} {name}{score}")
+    return lines
 
 
 def scores_text(game: Any, state: Any) -> str:

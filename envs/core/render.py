@@ -58,6 +58,7 @@ from .drawing import (
     thick_line,
 )
 from .legend import LegendEntry, explained, legend_for, level_range, level_shade
+from .render_banner import draw_banner
 from .render_panel import LINE_SPACING, draw_caption, draw_panel
 from .render_panel import caption_lines as _caption_lines
 from .render_pieces import (
@@ -269,6 +270,7 @@ def _render(scene: Scene, cell_px: int, min_height: int | None):
     draw_edges(canvas, scene)
     draw_paths(canvas, scene)
     draw_marks(canvas, scene, draw_pieces(canvas, scene))
+    draw_banner(canvas, scene.banner)
     # Caption after the board: a long label must never spill into it.
     draw_caption(canvas, scene.caption, scene.subtitle)
     draw_panel(canvas, scene)

@@ -122,6 +122,7 @@ class Scene:
     dice: list[str] = field(default_factory=list)
     caption: str = ""
     subtitle: str = ""  # one smaller line under the caption: what comes next
+    banner: list[str] = field(default_factory=list)  # over the board: a title or the result
     player_colors: list[RGB] | None = None
     status_lines: list[str] = field(default_factory=list)
     edges: list[EdgeMark] = field(default_factory=list)

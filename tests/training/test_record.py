@@ -95,6 +95,22 @@ def test_captions_say_what_just_happened_and_what_comes_next(monkeypatch):
     assert all(s.subtitle.startswith("next: ") for s in scenes[1:-1])
     assert scenes[-1].subtitle.startswith("result: game over")
     assert "kills: player_0" in scenes[-1].subtitle  # with the scoreboard
+    # a title over the first frame (each seat's agent, beside its colour), the result over
+    # the last, and nothing over the others
+    assert scenes[0].banner == [
+        "heroica_v0 (max_rounds 2)",
+        "player_0: heuristic",
+        "player_1: random",
+    ]
+    winners = [
+        f"player_{s} ({episode.agent_names[s]})" for s, r in enumerate(episode.returns) if r > 0
+    ]
+    assert scenes[-1].banner[0] == ("winner: " + ", ".join(winners) if winners else "draw")
+    kills = episode.steps[-1].scores
+    assert scenes[-1].banner[1:] == [
+        f"player_{s} {name} (kills {kills[s]:g})" for s, name in enumerate(episode.agent_names)
+    ]
+    assert not any(scene.banner for scene in scenes[1:-1])
 
 
 @pytest.mark.parametrize("env_name", ["heroica_v0", "heroscape_v0"])
