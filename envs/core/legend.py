@@ -221,10 +221,12 @@ def _terrain_entries(scene: Scene) -> list[LegendEntry]:
         colour = level_shade(scene.terrain_colors.get(code, DEFAULT_TERRAIN), level, lo, hi)
         out.append(LegendEntry(f"terrain:{code}", scene.terrain_names[code], _square(colour)))
     if hi > lo:
+        # from three levels on each space also shows its number (render.NUMBERED_LEVELS)
+        numbered = len(np.unique(scene.board.level[scene.board.exists])) >= 3
         out.append(
             LegendEntry(
                 "levels",
-                "level: lighter is higher",
+                ("level (its number)" if numbered else "level") + ": lighter is higher",
                 _levels(_common_terrain(scene), lo, hi),
                 max(1.6, 0.9 * (hi - lo + 1)),
             )

@@ -233,12 +233,29 @@ def _board_layer(
             if step:
                 width = max(s, round(layout.scale * (0.035 + 0.015 * min(step, 3))))
                 thick_line(draw, list(shared_edge(board, layout, a, b)), (25, 25, 30), width)
+        if len(np.unique(board.level[board.exists])) >= NUMBERED_LEVELS:
+            _level_numbers(draw, board, layout, colors, lo, hi)
     if walls and board.walls and board.topology is not Topology.HEX:
         wall_w = max(3 * s, round(layout.scale * 0.11))
         for a, b in sorted(board.walls):
             thick_line(draw, list(shared_edge(board, layout, a, b)), (0, 0, 0), wall_w)
         drawn.add("edge:wall")
     return image, layout, frozenset(drawn)
+
+
+NUMBERED_LEVELS = 3  # from this many levels, shades alone blur: each space shows its number
+
+
+def _level_numbers(draw, board: Board, layout: Layout, colors: dict, lo: int, hi: int) -> None:
+    """Each space's level as a small number at its foot, below where a piece stands."""
+    size = max(11 * SUPERSAMPLE, round(layout.scale * 0.24))
+    fnt = font(size)
+    for cell in np.flatnonzero(board.exists).tolist():
+        level = int(board.level[cell])
+        base = colors.get(int(board.terrain[cell]), DEFAULT_TERRAIN)
+        x, y = layout.px(board, cell)
+        fill = mix(contrast(level_shade(base, level, lo, hi)), (128, 128, 128), 0.25)
+        draw.text((x, y + layout.scale * 0.47), str(level), font=fnt, fill=fill, anchor="mm")
 
 
 # -- a frame ------------------------------------------------------------------------------------

@@ -375,3 +375,22 @@ def test_a_cross_marks_where_a_figure_fell_with_its_legend_line():
     scene = scene_for(board, fallen=[cell])
     assert "fallen" in glyph_kinds(scene)
     assert "a figure fell here" in {entry.text for entry in legend_for(scene)}
+
+
+def test_from_three_levels_each_space_shows_its_level_number(monkeypatch):
+    board = hex_board()  # levels 1-4
+    scene = scene_for(board)
+    texts = {entry.text for entry in legend_for(scene)}
+    assert "level (its number): lighter is higher" in texts
+    numbered = render_frame(scene)
+    import envs.core.render as render_module
+
+    monkeypatch.setattr(render_module, "NUMBERED_LEVELS", 99)
+    render_module._board_layer.cache_clear()
+    plain = render_frame(scene)
+    render_module._board_layer.cache_clear()
+    r, c = centre_px(board, board.cell(2, 3))
+    foot = (slice(r + 12, r + 36), slice(c - 8, c + 8))  # under the centre, 48 px cells
+    assert not np.array_equal(numbered[foot], plain[foot])
+    flat = scene_for(square_board())  # one level: no numbers, no level line
+    assert not any("level" in entry.text for entry in legend_for(flat))
