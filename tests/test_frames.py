@@ -53,17 +53,17 @@ GAMES = [
 SCENES_PER_GAME = 10
 # Frame sizes before frames were made readable (envs at seed 0, cell_px 24): unchanged.
 SIZES_AT_24 = {
-    ("heroica_v0", "tunnel"): (312, 588),
-    ("heroica_v0", "arena"): (312, 444),
-    ("heroica_v0", "caverns"): (438, 660),
-    ("heroscape_v0", "skirmish"): (312, 504),
-    ("heroscape_v0", "highlands_melee"): (376, 720),
-    ("heroclix_v0", "duel"): (462, 660),
-    ("heroclix_v0", "brawl"): (654, 852),
+    ("heroica_v0", "tunnel"): (312, 600),
+    ("heroica_v0", "arena"): (312, 456),
+    ("heroica_v0", "caverns"): (450, 672),
+    ("heroscape_v0", "skirmish"): (312, 516),
+    ("heroscape_v0", "highlands_melee"): (388, 732),
+    ("heroclix_v0", "duel"): (474, 672),
+    ("heroclix_v0", "brawl"): (666, 864),
 }
 FIT_720 = {
     ("heroica_v0", "tunnel"): 91,
-    ("heroscape_v0", "highlands_melee"): 50,
+    ("heroscape_v0", "highlands_melee"): 49,
     ("heroclix_v0", "duel"): 39,
 }
 

@@ -125,9 +125,14 @@ def _board_extent(board: Board) -> tuple[float, float, float, float]:
     return -0.5, -0.5, board.width - 0.5, board.height - 0.5
 
 
+def coordinate_margin(cell_px: int) -> int:
+    """Final-frame pixels around the board: room for the row and column numbers."""
+    return max(14, round(cell_px * 0.36))
+
+
 def _layout(board: Board, cell_px: int, min_height: int | None) -> Layout:
     m = panel_metrics(cell_px)
-    margin = max(8, cell_px // 4)
+    margin = coordinate_margin(cell_px)
     x0, y0, x1, y1 = _board_extent(board)
     board_w = math.ceil((x1 - x0) * cell_px) + 2 * margin
     board_h = math.ceil((y1 - y0) * cell_px) + 2 * margin
@@ -235,12 +240,33 @@ def _board_layer(
                 thick_line(draw, list(shared_edge(board, layout, a, b)), (25, 25, 30), width)
         if len(np.unique(board.level[board.exists])) >= NUMBERED_LEVELS:
             _level_numbers(draw, board, layout, colors, lo, hi)
+    _coordinates(draw, board, layout)
     if walls and board.walls and board.topology is not Topology.HEX:
         wall_w = max(3 * s, round(layout.scale * 0.11))
         for a, b in sorted(board.walls):
             thick_line(draw, list(shared_edge(board, layout, a, b)), (0, 0, 0), wall_w)
         drawn.add("edge:wall")
     return image, layout, frozenset(drawn)
+
+
+COORDINATES = (150, 155, 170)
+
+
+def _coordinates(draw, board: Board, layout: Layout) -> None:
+    """Row numbers left of the board and column numbers above it, as the notation counts
+    them ((row,col) in action names and events): a square named in a caption can be found."""
+    s = SUPERSAMPLE
+    margin = coordinate_margin(layout.cell_px) * s
+    fnt = font(max(10 * s, min(margin * 0.62, round(layout.scale * 0.24))))
+    x0, y0, _, _ = _board_extent(board)
+    left = layout.origin[0] + x0 * layout.scale - margin / 2
+    top = layout.origin[1] + y0 * layout.scale - margin / 2
+    for col in range(board.width):
+        x, _ = layout.px(board, board.cell(0, col))
+        draw.text((x, top), str(col), font=fnt, fill=COORDINATES, anchor="mm")
+    for row in range(board.height):
+        _, y = layout.px(board, board.cell(row, 0))
+        draw.text((left, y), str(row), font=fnt, fill=COORDINATES, anchor="mm")
 
 
 NUMBERED_LEVELS = 3  # from this many levels, shades alone blur: each space shows its number

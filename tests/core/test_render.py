@@ -394,3 +394,22 @@ def test_from_three_levels_each_space_shows_its_level_number(monkeypatch):
     assert not np.array_equal(numbered[foot], plain[foot])
     flat = scene_for(square_board())  # one level: no numbers, no level line
     assert not any("level" in entry.text for entry in legend_for(flat))
+
+
+@pytest.mark.parametrize("make_board", [square_board, hex_board])
+def test_rows_and_columns_are_numbered_as_the_notation_counts_them(make_board):
+    from envs.core.render import BACKGROUND, coordinate_margin
+
+    board = make_board()
+    frame = render_frame(scene_for(board)).astype(int)
+    margin = coordinate_margin(48)
+    for col in (0, 3, board.width - 1):
+        r, c = centre_px(board, board.cell(0, col))
+        strip = frame[r - 48 // 2 - margin : r - 48 // 2, c - 6 : c + 6]  # above row 0
+        assert (np.abs(strip - BACKGROUND).sum(axis=2) > 60).any(), f"no number over column {col}"
+    _, left = centre_px(board, board.cell(0, 1))
+    left -= 48  # column 0 of an even row (a hex board shifts odd rows right)
+    for row in (0, board.height - 1):
+        r, _ = centre_px(board, board.cell(row, 1))
+        strip = frame[r - 5 : r + 5, max(0, left - 48 // 2 - margin) : left - 48 // 2]
+        assert (np.abs(strip - BACKGROUND).sum(axis=2) > 60).any(), f"no number by row {row}"
