@@ -52,12 +52,14 @@ from .scene import Piece, Scene, key_covers, key_entries
 SINGLE_RADIUS = 0.4  # drawn extent, outline included
 SINGLE_MONSTER = 0.44  # its spikes included: the disc inside is about a figure's size
 SLOTS: dict[tuple[bool, int], tuple[tuple[tuple[float, float], ...], float]] = {
-    (False, 2): (((-0.235, 0.04), (0.235, 0.04)), 0.215),
-    (True, 2): (((-0.235, 0.04), (0.235, 0.04)), 0.215),
-    (False, 3): (((-0.22, -0.17), (0.22, -0.17), (0.0, 0.23)), 0.19),
-    (True, 3): (((-0.2, -0.14), (0.2, -0.14), (0.0, 0.22)), 0.17),
-    (False, 4): (((-0.22, -0.2), (0.22, -0.2), (-0.22, 0.22), (0.22, 0.22)), 0.19),
-    (True, 4): (((-0.19, -0.17), (0.19, -0.17), (-0.19, 0.2), (0.19, 0.2)), 0.16),
+    # as large as the cell allows without two pieces touching: two sharing a square reach
+    # a little past its sides (never into a neighbour's piece) rather than shrink
+    (False, 2): (((-0.27, 0.04), (0.27, 0.04)), 0.26),
+    (True, 2): (((-0.27, 0.04), (0.27, 0.04)), 0.26),
+    (False, 3): (((-0.24, -0.2), (0.24, -0.2), (0.0, 0.25)), 0.22),
+    (True, 3): (((-0.22, -0.16), (0.22, -0.16), (0.0, 0.24)), 0.2),
+    (False, 4): (((-0.24, -0.23), (0.24, -0.23), (-0.24, 0.24), (0.24, 0.24)), 0.22),
+    (True, 4): (((-0.21, -0.19), (0.21, -0.19), (-0.21, 0.22), (0.21, 0.22)), 0.19),
 }
 TOKEN_SCALE = 0.72  # a token's half size against a figure's radius in the same slot
 BADGE_SIZE = 0.26  # badge text, board units, for a lone piece; shared cells scale it down

@@ -413,3 +413,15 @@ def test_rows_and_columns_are_numbered_as_the_notation_counts_them(make_board):
         r, _ = centre_px(board, board.cell(row, 1))
         strip = frame[r - 5 : r + 5, max(0, left - 48 // 2 - margin) : left - 48 // 2]
         assert (np.abs(strip - BACKGROUND).sum(axis=2) > 60).any(), f"no number by row {row}"
+
+
+def test_pieces_sharing_a_square_stay_large_and_apart():
+    board = square_board()
+    cell = board.cell(2, 3)
+    (lone,) = piece_boxes(scene_for(board, pieces=[Piece(cell, "A", 0)]))
+    pair = piece_boxes(scene_for(board, pieces=[Piece(cell, "A", 0), Piece(cell, "B", 1)]))
+    width = lambda box: box[2] - box[0]  # noqa: E731
+    for piece in pair:  # at least 60% of a lone piece, not a dot
+        assert width(piece.boxes[0]) >= 0.6 * width(lone.boxes[0])
+    (a,), (b,) = (p.boxes for p in pair)
+    assert a[2] <= b[0] or b[2] <= a[0]  # side by side, not on top of one another
