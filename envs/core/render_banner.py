@@ -39,7 +39,7 @@ def draw_banner(canvas: Canvas, lines: list[str]) -> None:
             text_width(fnt, line) + (swatch + m["pad"] * s if _SEAT.match(line) else 0)
             for line, fnt in zip(lines, fonts)
         ]
-    step = [fnt.size * 1.35 for fnt in fonts]
+    step = [getattr(fnt, "size", size) * 1.35 for fnt in fonts]
     pad = m["pad"] * s * 1.5
     box_w, box_h = max(widths) + 2 * pad, sum(step) + 2 * pad
     cx = layout.board_right / 2

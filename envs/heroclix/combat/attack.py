@@ -43,6 +43,7 @@ class AttackSpec:
     damage_roll: bool = False  # Blades/Claws/Fangs: a d6 replaces the damage value
     damage_cap: int | None = None  # Quake: the damage value, reduced to this if higher
     bonus: int = 0  # the attacker's modifiers: a held object's strike bonus, Combat Expert +2
+    object_bonus: int = 0  # the held object's part of ``bonus``, named apart in the event text
     penetrating: bool = False  # Psychic Blast, Exploit Weakness: no reductions
     deals_damage: bool = True  # False: Incapacitate (damage 0, a 12 adds none)
     splash: bool = False  # Energy Explosion: also every figure adjacent to each target
@@ -51,7 +52,10 @@ class AttackSpec:
 
     @property
     def label(self) -> str:
-        return self.power.replace("_", " ") if self.power else f"{self.kind} attack"
+        """The event's name of the attack: its kind always, since a power's variant may be
+        close or ranged whatever the distance ("hypersonic speed (ranged attack)")."""
+        plain = f"{self.kind} attack"
+        return f"{self.power.replace('_', ' ')} ({plain})" if self.power else plain
 
 
 CLOSE = AttackSpec(AttackKind.CLOSE)

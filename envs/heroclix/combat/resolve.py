@@ -31,40 +31,50 @@ Damage *kinds* tell reductions what they may reduce: ``attack``, ``knockback`` a
 are reduced; ``pushing`` (HC-3.16), ``critical_miss`` (HC-4.6) and the clicks powers cost
 their own figure (``earthbound``, ``exhausted``, ``mind_control``, ``retaliation``) are not
 (R-3 default).
+
+The sums of steps 2 and 4 live in :mod:`envs.heroclix.combat.sums`; the attack's event shows
+them as the rules used them ("rolls 5+2 + attack 8 = 15 vs defense 17 (16 +1 hindering):
+miss"), and a damage event names the reductions that applied.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from envs.core.events import Event
-from envs.core.hooks import AFTER_ATTACK, ATTACK_VALUE, DAMAGE_TAKEN, DEFENSE_VALUE
+from envs.core.hooks import AFTER_ATTACK, DAMAGE_TAKEN
 from envs.heroclix.combat.attack import (
     REDUCIBLE,
-    AttackKind,
     AttackResult,
     AttackSpec,
     DamageKind,
 )
-from envs.heroclix.combat.targets import fire_snapshot
+from envs.heroclix.combat.sums import (
+    attack_total,
+    attack_words,
+    bonus_terms,
+    damage_per_hit,
+    damage_words,
+    defense_total,
+    defense_words,
+    rest_term,
+    signed,
+)
+from envs.heroclix.combat.sums import enhancement as enhancement  # the bots' import
 from envs.heroclix.flags import ROLLS_WITH_HITS
 from envs.heroclix.game import HeroclixBase
 from envs.heroclix.phases.interrupts import ACCEPT, DECLINE, KNOCKBACK, MASTERMIND, ask
 from envs.heroclix.powers.hooks import (
-    AIMS_FOR_FRIENDS,
     AVOIDS_TARGET,
-    ENHANCES_RANGED,
     EVADES,
     GROUNDED,
     HOOKS,
     LASTING,
-    LENDS_ATTACK,
-    LENDS_DEFENSE,
-    LENDS_DEFENSE_TEAM,
     NO_KNOCKBACK,
     RALLIES,
     REDUCTION_ROLL,
     RETALIATES,
     TRANSFERS_DAMAGE,
-    Trait,
     has_trait,
 )
 from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, SOAR, State
@@ -72,15 +82,28 @@ from envs.heroclix.state import GROUND, NO_CELL, NO_FIGURE, NO_OBJECT, NO_SEAT, 
 MAX_TOKENS = 2  # HC-3.17
 
 
-def reduced(game: HeroclixBase, state: State, figure: int, amount: int, kind: DamageKind) -> int:
-    """The damage after the figure's reductions for ``kind`` (rolls Impervious)."""
+def reduced(
+    game: HeroclixBase, state: State, figure: int, amount: int, kind: DamageKind
+) -> tuple[int, str]:
+    """The damage after the figure's reductions for ``kind`` (rolls Impervious), and how,
+    for the event ("2 -1 toughness"; "" when nothing reduced it)."""
     keys = game.powers(state, figure)
+    before = amount
     amount = int(HOOKS.total(DAMAGE_TAKEN, amount, game, state, figure, kind, keys=keys))
+    terms = [
+        (int(HOOKS.get(DAMAGE_TAKEN, key)(game, state, figure, kind)), key.replace("_", " "))
+        for key in keys
+        if HOOKS.has(DAMAGE_TAKEN, key)
+    ]
+    how = signed([*terms, *rest_term(amount - before, terms)])
     if amount > 0:
-        amount = int(
+        rolled = int(
             HOOKS.total(REDUCTION_ROLL, amount, game, state, figure, kind, amount, keys=keys)
         )
-    return max(0, amount)
+        rollers = " ".join(k.replace("_", " ") for k in keys if HOOKS.has(REDUCTION_ROLL, k))
+        how += signed([(rolled - amount, f"{rollers} roll")])
+        amount = rolled
+    return max(0, amount), f"{before}{how}" if how else ""
 
 
 def deal_damage(
@@ -99,8 +122,9 @@ def deal_damage(
     and critical misses). Returns the clicks actually taken."""
     if state.cell[figure] == NO_CELL or amount <= 0:
         return 0
+    how = ""
     if kind in REDUCIBLE and not penetrating:
-        amount = reduced(game, state, figure, amount, kind)
+        amount, how = reduced(game, state, figure, amount, kind)
     if amount <= 0:
         return 0
     dealer_seat = game.side(state, source)  # a Mind Controlled figure's damage: the controller's
@@ -112,7 +136,7 @@ def deal_damage(
     events.append(
         Event(
             "damage",
-            f"{game.label(figure)} takes {taken} ({kind})",
+            f"{game.label(figure)} takes {taken} ({kind}{' ' + how if how else ''})",
             state.seat,
             cells=(int(state.cell[figure]),),
         )
@@ -207,97 +231,6 @@ def knock_out(
                 heal(game, state, friend, 1, events)
 
 
-def attack_total(
-    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, roll: int
-) -> int:
-    base = game.attack_value(state, attacker)
-    if has_trait(game.powers(state, attacker), LENDS_ATTACK):  # TA-SS: the higher [impl]
-        base = max(
-            [
-                base,
-                *(
-                    game.attack_value(state, f)
-                    for f in members_beside(game, state, attacker, LENDS_ATTACK)
-                ),
-            ]
-        )
-    return int(
-        HOOKS.total(
-            ATTACK_VALUE,
-            roll + base,
-            game,
-            state,
-            spec,
-            attacker,
-            target,
-            keys=game.powers(state, attacker),
-        )
-    )
-
-
-def members_beside(game: HeroclixBase, state: State, figure: int, trait: Trait) -> list[int]:
-    """Adjacent friends whose powers (team abilities included) have ``trait``; friends by the
-    side they fight for now, so a Mind Controlled figure lends to and takes from its
-    controller's figures, not its owner's (P-SPD-6)."""
-    sides = game.sides(state)
-    side = sides[figure]
-    return [
-        f
-        for f in game.adjacent_figures(state, figure)
-        if sides[f] == side and has_trait(game.powers(state, f), trait)
-    ]
-
-
-def defense_base(game: HeroclixBase, state: State, target: int) -> int:
-    """The target's defense value, or an adjacent Defend friend's when higher (P-DEF-3;
-    TA-DEF between members)."""
-    lenders = members_beside(game, state, target, LENDS_DEFENSE)
-    if has_trait(game.powers(state, target), LENDS_DEFENSE_TEAM):
-        lenders += members_beside(game, state, target, LENDS_DEFENSE_TEAM)
-    return max(
-        [game.defense_value(state, target), *(game.defense_value(state, f) for f in lenders)]
-    )
-
-
-def defense_total(
-    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, hindered: bool
-) -> int:
-    base = defense_base(game, state, target) + int(hindered)
-    if spec.kind == AttackKind.RANGED and hydra_aim(game, state, attacker, target):
-        base -= 1  # TA-HYD
-    return int(
-        HOOKS.total(
-            DEFENSE_VALUE,
-            base,
-            game,
-            state,
-            spec,
-            attacker,
-            target,
-            keys=game.powers(state, target),
-        )
-    )
-
-
-def hydra_aim(game: HeroclixBase, state: State, attacker: int, target: int) -> bool:
-    """TA-HYD: a member next to the attacker with a clear line of fire to the target."""
-    helpers = members_beside(game, state, attacker, AIMS_FOR_FRIENDS)
-    if not helpers:
-        return False
-    snapshot = fire_snapshot(game, state)
-    return any(
-        snapshot.targets_from(
-            int(state.cell[h]), [int(state.cell[target])], attacker_flying=game.flies(state, h)
-        ).clear[0]
-        for h in helpers
-    )
-
-
-def enhancement(game: HeroclixBase, state: State, attacker: int) -> int:
-    """P-DMG-5: +1 per adjacent friend with Enhancement (not the attacker itself)."""
-    return len(members_beside(game, state, attacker, ENHANCES_RANGED))
-
-
 def avoids_targeting(
     game: HeroclixBase, state: State, attacker: int, target: int, events: list[Event]
 ) -> bool:
@@ -354,39 +287,48 @@ def resolve_attack(
     origin: int | None = None,
 ) -> AttackResult:
     """One attack (steps 1-6 of the module docstring). ``origin`` is the square knockback
-    pushes away from (the attacker's by default)."""
+    pushes away from (the attacker's by default). The attack's event is written once every
+    figure is resolved: the roll, the sums it was compared with and what each figure got."""
     dice = game.roll_for(state, attacker, 2)
     total_roll = sum(dice)
     result = AttackResult(attacker, spec, dice)
     source_cell = int(state.cell[attacker]) if origin is None else origin
     names = ", ".join(game.label(t) for t in targets)
-    events.append(
-        Event(
-            "attack",
-            f"{game.label(attacker)} {spec.label} on {names}: rolls {dice[0]}+{dice[1]}",
-            state.seat,
-            cells=(source_cell, int(state.cell[targets[0]])),
-            dice=tuple(str(d) for d in dice),
-        )
+    announce = Event(
+        "attack",
+        f"{game.label(attacker)} {spec.label} on {names}: rolls {dice[0]}+{dice[1]}",
+        state.seat,
+        cells=(source_cell, int(state.cell[targets[0]])),
+        dice=tuple(str(d) for d in dice),
     )
+    events.append(announce)
     if total_roll == 2:  # HC-4.6
+        announce.text += " = 2: critical miss"
         events.append(Event("critical_miss", "critical miss", state.seat))
         deal_damage(game, state, attacker, 1, DamageKind.CRITICAL_MISS, attacker, events)
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
         return result
     critical = total_roll == 12
-    per_hit = _damage_value(game, state, spec, attacker, len(targets))
+    per_hit, how = damage_per_hit(game, state, spec, attacker, len(targets))
+    told: list[Told] = []
     for victim, times, hindered_line in _victims(game, state, spec, attacker, targets, hindered):
         if state.cell[victim] == NO_CELL or times == 0:
             continue
-        hit = critical or attack_total(
-            game, state, spec, attacker, victim, total_roll
-        ) >= defense_total(game, state, spec, attacker, victim, hindered_line)
-        if not hit:
-            events.append(Event("miss", f"misses {game.label(victim)}", state.seat))
-            continue
+        told.append(Told(game.label(victim)))
+        if not critical:
+            attack = attack_total(game, state, spec, attacker, victim, total_roll)
+            defense = defense_total(game, state, spec, attacker, victim, hindered_line)
+            told[-1].sums = (
+                attack_words(game, state, spec, attacker, victim, total_roll, attack),
+                defense_words(game, state, spec, attacker, victim, hindered_line, defense),
+            )
+            if attack < defense:
+                told[-1].outcome = "miss"
+                events.append(Event("miss", f"misses {game.label(victim)}", state.seat))
+                continue
         result.hits.append(victim)
         if HOOKS.any(EVADES, game, state, spec, victim, keys=game.powers(state, victim)):
+            told[-1].outcome = "hit, evaded"
             events.append(
                 Event(
                     "evade",
@@ -413,8 +355,10 @@ def resolve_attack(
         if not spec.deals_damage:
             continue
         amount = per_hit * times + int(critical)  # HC-4.7 (P-ATT-2: +1 to each figure hit)
+        told[-1].outcome = "hit, " + damage_words(per_hit, how, times, critical)
         if spec.damage_roll:
-            amount = _rolled_damage(game, state, spec, attacker, events) + int(critical)
+            told[-1].outcome = "hit, a d6 of damage"
+            amount = _rolled_damage(game, state, spec, attacker, critical, events) + int(critical)
         victim, taken = land_damage(
             game,
             state,
@@ -427,9 +371,41 @@ def resolve_attack(
             events,
         )
         result.damage_taken[victim] = taken
+        if amount > 0 and taken == 0:  # its reductions took it all: no damage event says so
+            told[-1].outcome += ", none taken" + _reductions(game, state, victim)
+    announce.text += _sums_text(told, total_roll, len(targets) == 1)
     if state.cell[attacker] != NO_CELL:
         HOOKS.run(AFTER_ATTACK, game, state, result, events, keys=game.powers(state, attacker))
     return result
+
+
+@dataclass
+class Told:
+    """What the attack's event says of one figure it was rolled against."""
+
+    name: str
+    sums: tuple[str, str] | None = None  # (attack, defense) in words; None on a 12
+    outcome: str = "hit"
+
+
+def _sums_text(told: list[Told], roll: int, one_target: bool) -> str:
+    """The attack event's text after its dice: " + attack 8 = 15 vs defense 16: miss" for
+    one figure; per figure after "; " for several (Energy Explosion's included)."""
+    if roll == 12:  # HC-4.7: the roll alone decides
+        if one_target and len(told) == 1:
+            return f" = 12: critical {told[0].outcome}"
+        return " = 12: critical hit" + "".join(
+            f"; {t.name}: {t.outcome.removeprefix('hit, ')}" for t in told
+        )
+    attacks = {t.sums[0] for t in told if t.sums}
+    if len(attacks) != 1:  # only a power that changes the attack per target
+        return "".join(
+            f"; {t.name}: {t.sums[0]} vs {t.sums[1]}: {t.outcome}" for t in told if t.sums
+        )
+    text = f" + {attacks.pop()}"
+    if one_target and len(told) == 1 and told[0].sums:
+        return f"{text} vs {told[0].sums[1]}: {told[0].outcome}"
+    return text + "".join(f"; vs {t.name}'s {t.sums[1]}: {t.outcome}" for t in told if t.sums)
 
 
 def land_damage(
@@ -482,27 +458,32 @@ def land_damage(
     return victim, taken
 
 
-def _damage_value(
-    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, n_targets: int
-) -> int:
-    """Damage per hit before a 12 and the target's reductions (step 4)."""
-    base = game.damage_value(state, attacker) if spec.damage is None else spec.damage
-    if spec.damage_cap is not None:
-        base = min(base, spec.damage_cap)
-    amount = base + spec.bonus
-    if spec.kind == AttackKind.RANGED:
-        amount += enhancement(game, state, attacker)
-        if n_targets > 1 and not spec.splash:
-            amount = min(amount, 1)  # HC-4.25
-    return amount
+def _reductions(game: HeroclixBase, state: State, figure: int) -> str:
+    """The powers that reduce the damage ``figure`` takes, as ' (toughness)'; '' if none."""
+    keys = [
+        k.replace("_", " ")
+        for k in game.powers(state, figure)
+        if HOOKS.has(DAMAGE_TAKEN, k) or HOOKS.has(REDUCTION_ROLL, k)
+    ]
+    return f" ({', '.join(keys)})" if keys else ""
 
 
 def _rolled_damage(
-    game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, events: list[Event]
+    game: HeroclixBase,
+    state: State,
+    spec: AttackSpec,
+    attacker: int,
+    critical: bool,
+    events: list[Event],
 ) -> int:
-    """P-ATT-1: the d6 replaces the damage value; the modifiers still add."""
+    """P-ATT-1: the d6 replaces the damage value; the modifiers still add (``critical``:
+    the 12's +1, which the caller adds, is named in the event too)."""
     roll = game.roll_for(state, attacker)[0]
-    events.append(Event("damage_roll", f"damage roll {roll}", state.seat, dice=(str(roll),)))
+    how = signed([*bonus_terms(spec), (int(critical), "critical")])
+    total = f" = {roll + spec.bonus + int(critical)} damage" if how else ""
+    events.append(
+        Event("damage_roll", f"damage roll {roll}{how}{total}", state.seat, dice=(str(roll),))
+    )
     return roll + spec.bonus
 
 

@@ -162,7 +162,13 @@ def close_attack(
     """A close attack; a held object adds its strike bonus and is used (HC-6.11)."""
     bonus = strike_bonus(game, state, figure)
     if bonus:
-        spec = AttackSpec(**{**spec.__dict__, "bonus": spec.bonus + bonus})
+        spec = AttackSpec(
+            **{
+                **spec.__dict__,
+                "bonus": spec.bonus + bonus,
+                "object_bonus": spec.object_bonus + bonus,
+            }
+        )
     use_held_object(game, state, figure, events)
     return resolve_attack(game, state, figure, [target], spec, events)
 

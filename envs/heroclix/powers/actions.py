@@ -97,15 +97,22 @@ class Support(PowerAction):
         friend = int(state.occupant[cell])
         dice = game.roll_for(state, figure, 2)
         total = sum(dice)
-        events.append(
-            Event(
-                "support",
-                f"{game.label(figure)} supports {game.label(friend)}: rolls {dice[0]}+{dice[1]}",
-                state.seat,
-                cells=(int(state.cell[figure]), cell),
-                dice=tuple(str(d) for d in dice),
-            )
+        announce = Event(
+            "support",
+            f"{game.label(figure)} supports {game.label(friend)}: rolls {dice[0]}+{dice[1]}",
+            state.seat,
+            cells=(int(state.cell[figure]), cell),
+            dice=tuple(str(d) for d in dice),
         )
+        events.append(announce)
+        if total in (2, 12):
+            announce.text += f" = {total}: critical " + ("miss" if total == 2 else "success")
+        else:
+            attack, defense = game.attack_value(state, figure), self.defense(game, state, friend)
+            against = "defense " if game.options.support_vs_target_defense else ""
+            announce.text += f" + attack {attack} = {total + attack} vs {against}{defense}: " + (
+                "success" if total + attack >= defense else "failure"
+            )
         if total == 2:  # critical miss: no heal, 1 click to the supporter [impl]
             deal_damage(game, state, figure, 1, DamageKind.CRITICAL_MISS, figure, events)
         elif total == 12 or total + game.attack_value(state, figure) >= self.defense(

@@ -23,14 +23,8 @@ from __future__ import annotations
 
 from envs.core.events import Event
 from envs.heroclix.combat.attack import AttackKind, AttackSpec, DamageKind
-from envs.heroclix.combat.resolve import (
-    attack_total,
-    avoids_targeting,
-    deal_damage,
-    defense_total,
-    land_damage,
-    resolve_attack,
-)
+from envs.heroclix.combat.resolve import avoids_targeting, deal_damage, land_damage, resolve_attack
+from envs.heroclix.combat.sums import attack_total, attack_words, defense_total, defense_words
 from envs.heroclix.combat.targets import close_targets, ranged_targets, shots
 from envs.heroclix.game import ActionKind
 from envs.heroclix.movement import mark_destinations, reach, walk_to
@@ -247,23 +241,35 @@ class HypersonicSpeed(Variant):
         spec = AttackSpec(AttackKind.CLOSE, power=self.key)
         dice = game.roll_for(state, figure, 2)
         total = sum(dice)
-        events.append(
-            Event(
-                "attack",
-                f"{game.label(figure)} hypersonic strike {hits + 1} on "
-                f"{game.label(target)}: rolls {dice[0]}+{dice[1]}",
-                state.seat,
-                cells=(int(state.cell[figure]), action.cell),
-                dice=tuple(str(d) for d in dice),
-            )
+        announce = Event(
+            "attack",
+            f"{game.label(figure)} hypersonic strike {hits + 1} ({spec.kind} attack) on "
+            f"{game.label(target)}: rolls {dice[0]}+{dice[1]}",
+            state.seat,
+            cells=(int(state.cell[figure]), action.cell),
+            dice=tuple(str(d) for d in dice),
         )
+        events.append(announce)
         if total == 2:  # HC-4.6: a miss that costs a click
+            announce.text += " = 2: critical miss"
             deal_damage(game, state, figure, 1, DamageKind.CRITICAL_MISS, figure, events)
-        elif (
-            total == 12
-            or attack_total(game, state, spec, figure, target, total)
-            >= defense_total(game, state, spec, figure, target, False) + hits
-        ):
+            self.streak_damage(game, state, figure, events)
+            return
+        hit = total == 12
+        if hit:
+            announce.text += " = 12: critical hit"
+        else:
+            attack = attack_total(game, state, spec, figure, target, total)
+            defense = defense_total(game, state, spec, figure, target, False) + hits
+            hit = attack >= defense
+            announce.text += (
+                f" + {attack_words(game, state, spec, figure, target, total, attack)} vs "
+                + defense_words(
+                    game, state, spec, figure, target, False, defense, [(hits, "earlier hits")]
+                )
+                + (": hit" if hit else ": miss")
+            )
+        if hit:
             doubles = int(bool(state.variant_memory[1]) or dice[0] == dice[1])
             state.variant_memory = [hits + 1 + int(total == 12), doubles]
             state.variant_stage += 1

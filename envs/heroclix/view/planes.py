@@ -400,10 +400,18 @@ class ClixView:
             f"{state.actions_left} action(s) left | {state.phase.name.lower()}"
         )
 
+    def victory_points(self, state: State) -> tuple[float, ...]:
+        """The tally the game ends with if it ended now (``game.scoreboard``: KOs scored plus
+        the survivors' points, HC-7.5-7.8), not ``state.vp``'s KO points alone, so that the
+        panel agrees with the result."""
+        board = self.game.scoreboard(state)
+        return tuple(state.vp) if board is None else board.values
+
     def status_lines(self, state: State) -> list[str]:
         """Per seat: victory points, each figure's click / dial length and a ``*`` per
         action token (the text board's lines: the transcripts' goldens hold them)."""
         game = self.game
+        vp = self.victory_points(state)
         lines = []
         for seat in range(game.num_players):
             figures = [
@@ -412,7 +420,7 @@ class ClixView:
                 for f in game.alive(state, seat)
             ]
             lines.append(
-                f"{game.player_names[seat]} ({state.vp[seat]:g} VP): "
+                f"{game.player_names[seat]} ({vp[seat]:g} VP): "
                 + (", ".join(figures) or "no figures")
             )
         return lines
@@ -424,11 +432,12 @@ class ClixView:
         game = self.game
         labels = self.frames.labels
         edges = self.frames.start_seats(state)
+        vp = self.victory_points(state)
         lines = []
         for seat in range(game.num_players):
             edge = next((e for e, s in edges.items() if s == seat), "")
             lines.append(
-                f"{game.player_names[seat]}: {state.vp[seat]:g} VP"
+                f"{game.player_names[seat]}: {vp[seat]:g} VP"
                 + (f", edge {edge}" if edge else "")
                 + (" (to act)" if seat == state.seat and state.phase is not Phase.GAME_OVER else "")
             )

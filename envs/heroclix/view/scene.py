@@ -409,6 +409,9 @@ class ClixScene:
             if e.kind == "attack" and int(game.chebyshev[e.cells[0], e.cells[1]]) > 1:
                 continue  # drawn as its line of fire
             what = ARROW_WORDS.get(e.kind, e.kind.replace("_", " "))
+            if e.kind == "attack":  # HC-4.14: by its kind, which the event's head names
+                head = e.text.split(": rolls ", 1)[0]
+                what = "ranged attack" if "ranged attack" in head else "close attack"
             end = self.across_wall(e) if e.kind == "break_wall" else e.cells[1]
             return (local(e.cells[0]), local(end)), what
         return None, ""
