@@ -217,6 +217,8 @@ def test_HE_20_the_monster_player_wears_its_monsters_colour_and_seats_are_not_gr
     for seat in render.SEAT_COLORS:
         for ground in grounds:
             assert np.linalg.norm(_lab(seat) - _lab(ground)) >= 30, (seat, ground)
+        for other in render.SEAT_COLORS:  # nor one another's
+            assert seat == other or np.linalg.norm(_lab(seat) - _lab(other)) >= 30
 
 
 def _lab(rgb) -> np.ndarray:
