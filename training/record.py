@@ -30,9 +30,12 @@ From Python (a notebook)::
 ``html_height``, ``html_quality``.
 
 Every frame comes from the shared renderer (``envs.core.render``): the game's scene after
-each decision, with a caption naming the decision, the seat, its agent and the action,
-followed by the game's own caption (round, phase, last event). Frame 0 is the starting
-position, frame ``i`` follows decision ``i``; the last one shows the result.
+each decision, captioned in large type with what just happened (``12. player_1 (random):``
+and the decision's events in words, or the action's name when it has none) and under it, in
+small type, what comes next (``next: round 3 | player_0 ...``) or the result with the
+scoreboard. Frame 0 is the starting position, with a title banner over the board (the env,
+its options, each seat's agent beside its colour); frame ``i`` follows decision ``i``; the
+last one shows the result, with a banner naming the winner and each seat's score.
 
 Memory: an episode keeps each decision's scene (under 10 KB), not its pixels (a 720p
 frame is about 3 MB); ``episode.frames`` renders a frame when it is read, and ``write``
@@ -67,10 +70,11 @@ unchanged pixels transparent): the highlands game above is about 1.5 MB instead 
 ``--no-gif-optimize`` writes the plain adaptive palette.
 
 The HTML replay (``training.replay_html``) is one self-contained file with every decision's
-frame (never capped), embedded as data URIs (``--html-image png``, the default: 256-colour key frames and
-patches of what changed, 2.4 MB for the highlands game; ``webp`` and ``jpeg`` take
-``--html-quality``; ``--html-height`` downscales), a step slider, play / pause, prev / next,
-a speed control and the action log with dice and events, the current decision highlighted.
+frame (never capped), embedded as data URIs (``--html-image png``, the default: 256-colour
+key frames and patches of what changed; ``webp`` and ``jpeg`` take ``--html-quality``;
+``--html-height`` downscales), a step slider with the KOs and score changes marked, play /
+pause, prev / next, a speed control and the action log grouped by turn, with dice and
+events, the current decision highlighted.
 ``replay.html#step=5`` opens it at decision 5.
 """
 

@@ -317,6 +317,10 @@ Version history
   policies from before this change play by the old defaults.
   An illegal action in any phase is an ``IllegalActionError`` naming it (was an
   ``IndexError`` in some power phases).
+  Events say their arithmetic (an attack's dice, attack value and modifiers against the
+  defense, the damage and what reduced it); the text board's victory points are the tally
+  the game ends with (``game.scoreboard``), no longer the KO points alone. Observations,
+  masks, rewards and games are unchanged.
 """
 
 from __future__ import annotations

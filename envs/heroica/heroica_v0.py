@@ -142,6 +142,8 @@ Version history
   A Hero moved back (HE-6.9) onto the target space by a fight completes the mission and the
   turn stops there (HE-16.1); before, the fight's turn went on, and in Battle Heroica a
   finished game's winners stayed in a running game (found by ``envs.fuzz``).
+  Event texts name no rule IDs ("most monsters defeated", was "(HE-18.3)"); games are
+  unchanged.
 """
 
 from __future__ import annotations

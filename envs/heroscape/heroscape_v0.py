@@ -122,6 +122,8 @@ Version history
   ``parallel_env`` added.
   Observations stay inside that space for any army: a card stat, height or army size of 10
   or more reads 1 (published cards stay under 10; the shipped scenarios read as before).
+  An attack's event says its arithmetic ("2 skulls from 3 attack dice (attack 2 + 1
+  height) vs 1 shield from 1 defense die: destroyed"); games are unchanged.
 """
 
 from __future__ import annotations
