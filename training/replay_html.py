@@ -15,7 +15,8 @@ game's scoreboard at the current frame is printed. Beside the frame, filling the
 window, the action log with dice and events is grouped by turn; routine steps (selections,
 card choices, passes, ends of turns) can be hidden. The decision of the current frame is
 highlighted and scrolled into view. Keys: left / right step, space plays or pauses, Home /
-End jump to the ends, f goes full screen. Clicking a log line shows its frame.
+End jump to the ends, f goes full screen, l hides the log (the frame takes the width).
+Clicking a log line shows its frame.
 
 The URL fragment selects a decision: ``replay.html#step=5`` opens at decision 5 (its line
 highlighted, the frame that first shows it), ``#frame=3`` at the fourth frame, and ``&play=1``
@@ -304,6 +305,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
 #log li.result { cursor: default; color: #f2c84b; }
 #log li.turn { cursor: default; margin-top: 4px; border-top: 1px solid #30323c; }
 #log.hide-routine li.routine { display: none; }
+body.no-log #log { display: none; }
 #filter { color: #a8abb8; font-size: 13px; }
 .n { color: #7d8090; }
 .who { color: var(--seat, inherit); font-weight: 600; }
@@ -328,6 +330,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
 <option value="4">4&times;</option><option value="8">8&times;</option>
 </select></label>
 <button id="full" type="button" title="full screen (f)">&#x26F6;</button>
+<button id="wide" type="button" title="hide or show the log: the frame takes the width (l)">log</button>
 <span id="where"></span>
 </div>
 <div id="strip" title="KOs and score changes: click to jump"></div>
@@ -376,6 +379,8 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
   document.getElementById("full").addEventListener("click", function () {
     if (canvas.requestFullscreen) { canvas.requestFullscreen(); }
   });
+  function wide() { document.body.classList.toggle("no-log"); }
+  document.getElementById("wide").addEventListener("click", wide);
 
   // The first frame that shows a decision: a frame sums up every decision since the last one.
   function frameOf(step) {
@@ -455,7 +460,8 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; align-items: fl
     var keys = { ArrowLeft: function () { step(-1); }, ArrowRight: function () { step(1); },
                  " ": toggle, Home: function () { stop(); show(0); },
                  End: function () { stop(); show(last); },
-                 f: function () { if (canvas.requestFullscreen) { canvas.requestFullscreen(); } } };
+                 f: function () { if (canvas.requestFullscreen) { canvas.requestFullscreen(); } },
+                 l: wide };
     var action = keys[event.key];
     if (!action) { return; }
     // the page's keys win over a focused button's or the slider's own handling

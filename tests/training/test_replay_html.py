@@ -207,7 +207,9 @@ def test_heroarena_record_html_is_the_same_command(tmp_path, capsys):
     assert "html quality" in capsys.readouterr().err
 
 
-def _drive(page: Path, tmp_path: Path, fragment: str, script: str, budget: int = 4000) -> list:
+def _drive(
+    page: Path, tmp_path: Path, fragment: str, script: str, budget: int = 4000, *window: str
+) -> list:
     """Open ``page`` with ``script`` added (run once its frames are loaded; it calls
     ``done(result)``) and return the result, read back from the dumped DOM."""
     driven = tmp_path / f"driven_{page.name}"
@@ -227,7 +229,9 @@ def _drive(page: Path, tmp_path: Path, fragment: str, script: str, budget: int =
         "  else { setTimeout(wait, 20); }\n}());\n</script>\n</body>"
     )
     driven.write_text(page.read_text(encoding="utf-8").replace("</body>", driver), encoding="utf-8")
-    dom = _browser(f"--virtual-time-budget={budget}", "--dump-dom", f"{driven.as_uri()}{fragment}")
+    dom = _browser(
+        f"--virtual-time-budget={budget}", *window, "--dump-dom", f"{driven.as_uri()}{fragment}"
+    )
     found = re.search(r'data-test="([^"]*)"', dom)
     assert found, "the driver script did not finish: the page never drew its frames"
     return json.loads(html.unescape(found.group(1)))
@@ -365,3 +369,19 @@ def test_chromium_marks_kos_and_score_changes_on_the_strip_and_hides_routine_ste
     assert score == "figures: " + " \u00b7 ".join(
         f"player_{seat} {value:g}" for seat, value in enumerate(values)
     )
+
+
+def test_chromium_hiding_the_log_gives_the_frame_the_window(replay, tmp_path):
+    path, _ = replay
+    script = (
+        "var before = document.getElementById('frame').getBoundingClientRect().width;"
+        "key('l');"
+        "var after = document.getElementById('frame').getBoundingClientRect().width;"
+        "done([before, after, window.innerWidth]);"
+    )
+    page = path.read_text(encoding="utf-8")
+    wide = tmp_path / "wide.html"
+    wide.write_text(page, encoding="utf-8")
+    # a 1400 x 900 window: the log beside the frame took a third of the width
+    before, after, window = _drive(wide, tmp_path, "", script, 4000, "--window-size=1400,900")
+    assert window == 1400 and after > 1.2 * before and after >= 0.85 * window
