@@ -31,7 +31,7 @@ from envs.core.render import (
     piece_boxes,
     render_frame,
 )
-from envs.core.scene import dice_groups, key_entries
+from envs.core.scene import dice_groups, key_covers, key_entries
 from envs.core.textboard import render_text
 from envs.heroica.view.planes import SPACE_COLOR
 
@@ -203,12 +203,11 @@ def test_HE_20_the_monster_player_wears_its_monsters_colour_and_seats_are_not_gr
 
     monster_seat = game.num_players - 1
     assert scene.player_colors[monster_seat] == MONSTER_RING
-    monsters = [(label, owner) for label, _, owner in key_entries(scene) if owner == monster_seat]
-    pieces = {p.label for p in scene.pieces if p.kind == "monster"}
-    assert pieces and {label for label, _ in monsters} >= {
-        label for label, _ in monsters if label in pieces
-    }
-    assert any(label in {p[: len(label)] for p in pieces} for label, _ in monsters)
+    pieces = [p.label for p in scene.pieces if p.kind == "monster"]
+    assert pieces
+    for label in pieces:  # each monster's key line carries the Monster Player's swatch
+        owners = {owner for key, _, owner in key_entries(scene) if key_covers(key, label)}
+        assert owners == {monster_seat}, (label, owners)
     # no seat takes a terrain's colour (CIE76 distance in Lab; 30 is far apart at a glance)
     from envs.heroclix.view.scene import BASE_COLORS
     from envs.heroscape.view.planes import TERRAIN_COLORS
