@@ -195,14 +195,18 @@ class HeroscapeView:
         ]
         self._phase_channels = [start + at for at in self.phase_at]
         self._hold_scale = max(1, game.hold_target)
+        # the observation kernel's scratch: one value per constant channel, a count per seat
+        self._constants = np.zeros(self.shape[0] - self.constant_start, dtype=np.float32)
+        self._counts = np.zeros(game.num_players, dtype=np.int64)
 
     def observe(self, state: State, player: int) -> np.ndarray:
         destination = state.destination
         if destination != NO_CELL:
             destination += self.destination_channel * self.game.board.n_cells
         start = self.constant_start
-        flat = stamp(
-            self._flat_static,
+        flat = self._flat_static.copy()
+        stamp(
+            flat,
             self._tables[player],
             self._values,
             self._turn_cols,
@@ -221,6 +225,8 @@ class HeroscapeView:
             hold_array(tuple(state.hold_rounds)),
             self._hold_scale,
             self._seat_channels[player],
+            self._constants,
+            self._counts,
         )
         return flat.reshape(self.shape)
 

@@ -18,13 +18,13 @@ STAT_SCALE = 10.0  # figures left are counted in tens, like the cards' stats
 
 
 @kernel(
-    "float32[::1]("
+    "void("
     "float32[::1], int64[:, ::1], float32[:, ::1], int64[::1], int16[::1], "
     "int16[::1], boolean[::1], boolean[::1], int64, int64, int64, int64, int64, "
-    "int64, int64, float64, int64[::1], int64, int64[:, ::1])"
+    "int64, int64, float64, int64[::1], int64, int64[:, ::1], float32[::1], int64[::1])"
 )
 def stamp(
-    static: np.ndarray,
+    out: np.ndarray,
     table: np.ndarray,
     values: np.ndarray,
     turn_cols: np.ndarray,
@@ -43,9 +43,13 @@ def stamp(
     hold: np.ndarray,
     hold_scale: int,
     seat_channels: np.ndarray,
-) -> np.ndarray:
-    """The flat observation of ``n_channels`` x ``n_cells``: ``static`` (the board planes,
-    zero elsewhere) with each figure's values at its spaces and the constant channels filled.
+    constants: np.ndarray,
+    counts: np.ndarray,
+) -> None:
+    """Fill the flat observation ``out`` of ``n_channels`` x ``n_cells``, which holds the
+    board planes (zero elsewhere), with each figure's values at its spaces and the constant
+    channels. ``constants`` (one per constant channel) and ``counts`` (one per seat) are
+    scratch space the caller keeps, so a call allocates nothing.
 
     ``table[f]``: the flat offset of each of ``values``' columns for figure ``f`` (the
     observer's channels), then its owner, card and double-space flag; ``turn_cols``: the
@@ -54,7 +58,6 @@ def stamp(
     ``round_value``, and per seat (``seat_channels`` rows: hold, figures left) its
     ``hold / hold_scale`` and figures left / 10 (at most 1).
     """
-    out = static.copy()
     n_figures, n_columns = values.shape
     # The numpy version wrote every figure's first space, then the double-space figures'
     # second spaces; the same order keeps the result the same should two writes meet.
@@ -75,18 +78,17 @@ def stamp(
     if destination >= 0:
         out[destination] = 1.0
     n_seats = seat_channels.shape[1]
-    constants = np.zeros(n_channels - constant_start, dtype=np.float32)
+    constants[:] = 0.0
     constants[phase_channel - constant_start] = 1.0
     constants[round_value_channel - constant_start] = round_value
-    counts = np.zeros(n_seats, dtype=np.int64)
+    counts[:] = 0
     for f in range(n_figures):
         if cell[f] >= 0:
             counts[table[f, n_columns + OWNER]] += 1
     for seat in range(n_seats):
         constants[seat_channels[0, seat] - constant_start] = hold[seat] / hold_scale
         constants[seat_channels[1, seat] - constant_start] = min(1.0, counts[seat] / STAT_SCALE)
-    n_cells = static.shape[0] // n_channels
+    n_cells = out.shape[0] // n_channels
     for k in range(constants.shape[0]):
         start = (constant_start + k) * n_cells
         out[start : start + n_cells] = constants[k]
-    return out
