@@ -433,12 +433,9 @@ def result_banner(game: Any, state: Any, names: Sequence[str]) -> list[str]:
 
 
 def scores_text(game: Any, state: Any) -> str:
-    """`` | VP: player_0 105, player_1 80`` from the game's scoreboard ("" without one)."""
+    """`` | VP: player_0 105 · player_1 80`` from the game's scoreboard ("" without one)."""
     board = game.scoreboard(state)
-    if board is None:
-        return ""
-    values = ", ".join(f"player_{seat} {value:g}" for seat, value in enumerate(board.values))
-    return f" | {board.label}: {values}"
+    return "" if board is None else f" | {board.text()}"
 
 
 # -- command line ---------------------------------------------------------------------------

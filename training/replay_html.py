@@ -27,8 +27,9 @@ tenth frame whole (a key frame), the others as the rectangle that changed with t
 pixels transparent, all 256-colour PNGs (``envs.core.video.palette_image``), near-lossless
 for the renderer's flat colours; the page draws them on a canvas, a frame shown out of order
 from the key frame before it. At 720p a 4-player Heroscape game is a few MB (about 20 KB a
-frame), whole frames would be three times that. ``webp`` and ``jpeg`` store whole frames, lossy at ``quality`` (WebP
-100 = lossless), and come out larger for these pictures; ``height`` downscales.
+frame), whole frames would be three times that. ``webp`` and ``jpeg`` store whole frames,
+lossy at ``quality`` (WebP 100 = lossless), and come out larger for these pictures;
+``height`` downscales.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from envs.core.game import Scoreboard
 from envs.core.video import palette_image
 from training.storyboard import SECONDS, Beat
 
@@ -205,11 +207,7 @@ def _scores(episode: Any) -> list[str]:
     if not episode.score_label:
         return [""] * len(episode.frames)
     rows = [episode.start_scores] + [step.scores for step in episode.steps]
-    return [
-        f"{episode.score_label}: "
-        + " \u00b7 ".join(f"player_{seat} {value:g}" for seat, value in enumerate(row))
-        for row in rows
-    ]
+    return [Scoreboard(episode.score_label, row).text() for row in rows]
 
 
 def replay_page(episode: Any, pictures: Sequence[dict[str, Any]], speed: float = 1.0) -> str:

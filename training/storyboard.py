@@ -112,12 +112,9 @@ def plan(
     def ticks(seconds: float, rounding=round) -> float:
         return seconds if tick is None else max(1, rounding(seconds / tick + 1e-9)) * tick
 
-    ends = (0, len(frames) - 1)
-    shots = [
-        Shot(f, ticks(SECONDS[b]), b)
-        for i, (f, b) in enumerate(zip(frames, beats))
-        for b in [Beat.DECISIVE if i in ends else Beat(b)]
-    ]
+    last = len(frames) - 1
+    beats = [Beat.DECISIVE if i in (0, last) else Beat(b) for i, b in enumerate(beats)]
+    shots = [Shot(f, ticks(SECONDS[b]), b) for f, b in zip(frames, beats)]
     if not max_seconds:
         return shots
     for level in (Beat.ROUTINE, Beat.PLAY):

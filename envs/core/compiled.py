@@ -4,9 +4,9 @@ A kernel module marks each function Python calls with ``@kernel("numba signature
 each function only kernels call with ``@kernel_helper``. Two ways to run them:
 
 - **ahead of time** (AOT): ``python -m envs.core.build_kernels`` (``make`` runs it when it
-  sets up ``.venv`` and whenever a kernel module changes) compiles every kernel of :data:`KERNEL_MODULES` with ``numba.pycc`` into one
-  extension module, ``envs/_compiled_kernels*.so``, and a manifest of the sources it was
-  built from. A process that finds both, built from the kernel sources as they are now,
+  sets up ``.venv`` and whenever a kernel module changes) compiles every kernel of
+  :data:`KERNEL_MODULES` with ``numba.pycc`` into one extension module,
+  ``envs/_compiled_kernels*.so``, and a manifest of the sources it was built from. A process that finds both, built from the kernel sources as they are now,
   calls that machine code and never imports numba or LLVM: about 120 MiB less per process
   and no compile on a cold cache.
 - **just in time** (JIT): otherwise ``numba.njit(cache=True)``, compiled on first use and
@@ -127,16 +127,14 @@ def _aot_build() -> tuple[Any, dict] | None:
     requested = _requested_backend()
     if requested == "jit":
         return None
-    problem = _stale_reason()
-    if problem is None:
+    manifest, problem = _current_manifest()
+    if manifest is not None:
         import importlib
 
         try:
-            extension = importlib.import_module(f"envs.{EXTENSION}")
+            return importlib.import_module(f"envs.{EXTENSION}"), manifest
         except ImportError as error:
             problem = f"envs.{EXTENSION} does not import: {error}"
-        else:
-            return extension, json.loads(MANIFEST.read_text())
     if requested == "aot":
         raise KernelBuildError(
             f"{BACKEND_VARIABLE}=aot but {problem}; build the kernels with "
@@ -152,22 +150,23 @@ def _aot_build() -> tuple[Any, dict] | None:
     return None
 
 
-def _stale_reason() -> str | None:
-    """Why the ahead-of-time build cannot be used, or None when it is current."""
+def _current_manifest() -> tuple[dict | None, str]:
+    """(the build's manifest, "") when the ahead-of-time build is current; else (None, why
+    it cannot be used)."""
     if not MANIFEST.exists():
-        return f"{MANIFEST.name} is missing (the kernels were not built ahead of time)"
+        return None, f"{MANIFEST.name} is missing (the kernels were not built ahead of time)"
     try:
         manifest = json.loads(MANIFEST.read_text())
         built = manifest["sources"]
         runtime = manifest["runtime"]
     except (ValueError, KeyError, TypeError) as error:
-        return f"{MANIFEST} is unreadable: {error!r}"
+        return None, f"{MANIFEST} is unreadable: {error!r}"
     if runtime != _runtime_tag():
-        return f"the build is for {runtime}, this process runs {_runtime_tag()}"
+        return None, f"the build is for {runtime}, this process runs {_runtime_tag()}"
     for module in KERNEL_MODULES:
         if built.get(module) != source_digest(module):
-            return f"{module} changed since the kernels were built"
-    return None
+            return None, f"{module} changed since the kernels were built"
+    return manifest, ""
 
 
 def backend() -> str:

@@ -24,7 +24,6 @@ RGB = tuple[int, int, int]
 SUPERSAMPLE = 2
 HEX_RADIUS = 1.0 / math.sqrt(3.0)  # centre-to-vertex when adjacent centres are 1.0 apart
 
-# Okabe-Ito colours: distinguishable under the common forms of colour blindness.
 # Okabe-Ito colours, safe for the common colour blindnesses: blue, orange, reddish purple,
 # vermillion. Bluish green is left out: figures must never take the colour of grass.
 SEAT_COLORS: tuple[RGB, ...] = ((0, 114, 178), (230, 159, 0), (204, 121, 167), (213, 94, 0))
@@ -38,7 +37,8 @@ CAPTION_BG: RGB = (14, 15, 19)
 TEXT: RGB = (232, 232, 232)
 DIM_TEXT: RGB = (170, 175, 190)
 HIGHLIGHT: RGB = (255, 230, 40)
-ARROW: RGB = (235, 35, 35)
+FALLEN: RGB = (225, 40, 40)  # the cross where a figure fell
+LAST_MOVE: RGB = (255, 255, 255)  # the last move's squares are lightened toward it
 BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
 

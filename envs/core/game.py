@@ -237,6 +237,13 @@ class Scoreboard:
     label: str
     values: tuple[float, ...]
 
+    def text(self) -> str:
+        """``VP: player_0 105 · player_1 80``, the seats named as the envs' agents are."""
+        seats = " \u00b7 ".join(
+            f"player_{seat} {value:g}" for seat, value in enumerate(self.values)
+        )
+        return f"{self.label}: {seats}"
+
 
 def zero_sum_returns(winners: list[int], num_players: int) -> np.ndarray:
     """Terminal rewards: winners share +1, the others share -1; all or none winning is 0.

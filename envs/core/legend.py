@@ -24,7 +24,9 @@ from .board import Topology
 from .drawing import (
     BLACK,
     DEFAULT_TERRAIN,
+    FALLEN,
     HIGHLIGHT,
+    LAST_MOVE,
     MONSTER_COLOR,
     RGB,
     draw_centered,
@@ -67,6 +69,14 @@ def level_shade(base: RGB, level: int, lo: int, hi: int) -> RGB:
     mid, half = (lo + hi) / 2, (hi - lo) / 2
     t = (level - mid) / half
     return mix(base, (0, 0, 0), -t * 0.4) if t < 0 else mix(base, (255,) * 3, t * 0.3)
+
+
+NUMBERED_LEVELS = 3  # from this many levels, shades alone blur: each space shows its number
+
+
+def numbered_levels(board) -> bool:
+    """Whether ``board``'s spaces show their level numbers (three levels or more)."""
+    return len(np.unique(board.level[board.exists])) >= NUMBERED_LEVELS
 
 
 def level_range(board) -> tuple[int, int]:
@@ -151,7 +161,7 @@ def _highlight(draw, x0, y0, x1, y1):
 def _fallen(draw, x0, y0, x1, y1):
     h = y1 - y0
     for a, b in (((x0, y0), (x0 + h, y1)), ((x0, y1), (x0 + h, y0))):
-        draw.line([a, b], fill=(225, 40, 40), width=max(2, round(h * 0.18)))
+        draw.line([a, b], fill=FALLEN, width=max(2, round(h * 0.18)))
 
 
 def _arrow(draw, x0, y0, x1, y1):
@@ -160,7 +170,7 @@ def _arrow(draw, x0, y0, x1, y1):
     half = h * 0.45
     draw.rectangle([x0, y0 + h * 0.15, x0 + half, y1 - h * 0.15], fill=(150, 150, 150))
     end = [x0 + h - half, y0 + h * 0.15, x0 + h, y1 - h * 0.15]
-    draw.rectangle(end, fill=(215, 215, 215), outline=(255, 255, 255), width=max(2, round(h * 0.1)))
+    draw.rectangle(end, fill=(215, 215, 215), outline=LAST_MOVE, width=max(2, round(h * 0.1)))
 
 
 def _path(kind: str, ring: bool) -> Swatch:
@@ -221,12 +231,11 @@ def _terrain_entries(scene: Scene) -> list[LegendEntry]:
         colour = level_shade(scene.terrain_colors.get(code, DEFAULT_TERRAIN), level, lo, hi)
         out.append(LegendEntry(f"terrain:{code}", scene.terrain_names[code], _square(colour)))
     if hi > lo:
-        # from three levels on each space also shows its number (render.NUMBERED_LEVELS)
-        numbered = len(np.unique(scene.board.level[scene.board.exists])) >= 3
         out.append(
             LegendEntry(
                 "levels",
-                ("level (its number)" if numbered else "level") + ": lighter is higher",
+                ("level (its number)" if numbered_levels(scene.board) else "level")
+                + ": lighter is higher",
                 _levels(_common_terrain(scene), lo, hi),
                 max(1.6, 0.9 * (hi - lo + 1)),
             )

@@ -31,7 +31,6 @@ import numpy as np
 
 from .board import HEX_ROW_PITCH, Board, Topology
 from .drawing import (
-    ARROW,
     BACKGROUND,
     CAPTION_BG,
     DEFAULT_TERRAIN,
@@ -57,7 +56,14 @@ from .drawing import (
     shared_edge,
     thick_line,
 )
-from .legend import LegendEntry, explained, legend_for, level_range, level_shade
+from .legend import (
+    LegendEntry,
+    explained,
+    legend_for,
+    level_range,
+    level_shade,
+    numbered_levels,
+)
 from .render_banner import draw_banner
 from .render_panel import LINE_SPACING, draw_caption, draw_panel
 from .render_panel import caption_lines as _caption_lines
@@ -76,7 +82,6 @@ from .render_pieces import (
 from .scene import DiceGroup, EdgeMark, FigureCard, PathMark, Piece, Scene
 
 __all__ = [
-    "ARROW",
     "BACKGROUND",
     "CAPTION_BG",
     "DEFAULT_TERRAIN",
@@ -238,7 +243,7 @@ def _board_layer(
             if step:
                 width = max(s, round(layout.scale * (0.035 + 0.015 * min(step, 3))))
                 thick_line(draw, list(shared_edge(board, layout, a, b)), (25, 25, 30), width)
-        if len(np.unique(board.level[board.exists])) >= NUMBERED_LEVELS:
+        if numbered_levels(board):
             _level_numbers(draw, board, layout, colors, lo, hi)
     _coordinates(draw, board, layout)
     if walls and board.walls and board.topology is not Topology.HEX:
@@ -267,9 +272,6 @@ def _coordinates(draw, board: Board, layout: Layout) -> None:
     for row in range(board.height):
         _, y = layout.px(board, board.cell(row, 0))
         draw.text((left, y), str(row), font=fnt, fill=COORDINATES, anchor="mm")
-
-
-NUMBERED_LEVELS = 3  # from this many levels, shades alone blur: each space shows its number
 
 
 def _level_numbers(draw, board: Board, layout: Layout, colors: dict, lo: int, hi: int) -> None:

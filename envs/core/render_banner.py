@@ -22,23 +22,25 @@ def draw_banner(canvas: Canvas, lines: list[str]) -> None:
         return
     layout, s = canvas.layout, SUPERSAMPLE
     m = panel_metrics(layout.cell_px)
-    size = m["caption"] * s * BANNER_SCALE
-    fonts = [font(size * 1.25)] + [font(size)] * (len(lines) - 1)
-    # a box no wider than the board: lines too long for it are cut by the font size
-    room = layout.board_right * 0.9
-    swatch = size * 0.8
-    widths = []
-    for line, fnt in zip(lines, fonts):
-        extra = swatch + m["pad"] * s if _SEAT.match(line) else 0
-        widths.append(text_width(fnt, line) + extra)
-    while max(widths) > room and size > m["caption"] * s:
-        scale = room / max(widths)
-        size *= max(0.8, scale)
+    swatch_room = m["pad"] * s  # between a seat's swatch and its text
+
+    def measured(size: float):
+        """The lines' fonts (the first larger) and widths, a seat's swatch included."""
         fonts = [font(size * 1.25)] + [font(size)] * (len(lines) - 1)
         widths = [
-            text_width(fnt, line) + (swatch + m["pad"] * s if _SEAT.match(line) else 0)
+            text_width(fnt, line) + (size * 0.8 + swatch_room if _SEAT.match(line) else 0)
             for line, fnt in zip(lines, fonts)
         ]
+        return fonts, widths
+
+    size = m["caption"] * s * BANNER_SCALE
+    fonts, widths = measured(size)
+    # a box no wider than the board: the text shrinks (not below the caption's size) to fit
+    room = layout.board_right * 0.9
+    while max(widths) > room and size > m["caption"] * s:
+        size *= max(0.8, room / max(widths))
+        fonts, widths = measured(size)
+    swatch = size * 0.8
     step = [getattr(fnt, "size", size) * 1.35 for fnt in fonts]
     pad = m["pad"] * s * 1.5
     box_w, box_h = max(widths) + 2 * pad, sum(step) + 2 * pad
@@ -62,6 +64,6 @@ def draw_banner(canvas: Canvas, lines: list[str]) -> None:
             canvas.draw.rectangle(
                 [x, mid - swatch / 2, x + swatch, mid + swatch / 2], fill=colour, outline=(0, 0, 0)
             )
-            x += swatch + m["pad"] * s
+            x += swatch + swatch_room
         canvas.draw.text((x, y), line, font=fnt, fill=TEXT)
         y += height

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from .board import Topology
 from .drawing import (
     BLACK,
+    FALLEN,
     HIGHLIGHT,
+    LAST_MOVE,
     MONSTER_COLOR,
     NEUTRAL_COLOR,
     RGB,
@@ -374,9 +376,6 @@ def draw_paths(canvas: Canvas, scene: Scene) -> None:
                 canvas.drawn.add(f"path_mark:{path.kind}")
 
 
-FALLEN = (225, 40, 40)  # the cross where a figure fell
-
-
 def draw_fallen(canvas: Canvas, scene: Scene) -> None:
     """A red cross on each square where a figure fell this decision (KO'd, destroyed,
     defeated), under whatever stands there now: the figure vanished, the cross says why."""
@@ -394,9 +393,6 @@ def draw_fallen(canvas: Canvas, scene: Scene) -> None:
             draw.line([(x0, y0), (x1, y1)], fill=BLACK, width=width + 2 * SUPERSAMPLE)
             draw.line([(x0, y0), (x1, y1)], fill=FALLEN, width=width)
         canvas.drawn.add("fallen")
-
-
-LAST_MOVE = (255, 255, 255)  # start and end squares of the last move, lightened toward it
 
 
 def draw_last_move(canvas: Canvas, scene: Scene) -> None:

@@ -55,6 +55,13 @@ def dice_by_position() -> bool:
     return (HOOKS.active(ATTACK_VALUE), HOOKS.active(DEFENSE_VALUE)) == _HEIGHT_ONLY
 
 
+def height_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> tuple[int, int]:
+    """HS-12.4's extra (attack, defense) die: the two effects the registry holds in the basic
+    game, called directly."""
+    args = (game, state, attacker, defender)
+    return attack_from_above(*args), defend_from_above(*args)
+
+
 def combat_dice(game: HeroscapeBase, state: State, attacker: int, defender: int) -> tuple[int, int]:
     """(attack dice, defense dice) of ``attacker`` against ``defender``.
 
@@ -64,8 +71,8 @@ def combat_dice(game: HeroscapeBase, state: State, attacker: int, defender: int)
     """
     attack, defense = int(game.fig_attack[attacker]), int(game.fig_defense[defender])
     if dice_by_position():
-        mine, theirs = game.base_level(state, attacker), game.base_level(state, defender)
-        return attack + (mine > theirs), defense + (theirs > mine)
+        up, down = height_dice(game, state, attacker, defender)
+        return attack + up, defense + down
     return (
         HOOKS.total(ATTACK_VALUE, attack, game, state, attacker, defender),
         HOOKS.total(DEFENSE_VALUE, defense, game, state, attacker, defender),
@@ -96,19 +103,15 @@ class Dice(NamedTuple):
         return f"{dice} ({side} {self.base}{added})"
 
 
-_HEIGHT = (("height", 1),)
-
-
 def dice_terms(
     game: HeroscapeBase, state: State, attacker: int, defender: int
 ) -> tuple[Dice, Dice]:
     """The sums behind :func:`combat_dice` (same totals), for the attack event to show."""
     attack, defense = int(game.fig_attack[attacker]), int(game.fig_defense[defender])
     if dice_by_position():
-        mine, theirs = game.base_level(state, attacker), game.base_level(state, defender)
-        return (
-            Dice(attack, _HEIGHT if mine > theirs else ()),
-            Dice(defense, _HEIGHT if theirs > mine else ()),
+        up, down = height_dice(game, state, attacker, defender)
+        return Dice(attack, (("height", up),) if up else ()), Dice(
+            defense, (("height", down),) if down else ()
         )
     args = (game, state, attacker, defender)
     return Dice(attack, _bonuses(ATTACK_VALUE, args)), Dice(defense, _bonuses(DEFENSE_VALUE, args))

@@ -383,9 +383,10 @@ def test_from_three_levels_each_space_shows_its_level_number(monkeypatch):
     texts = {entry.text for entry in legend_for(scene)}
     assert "level (its number): lighter is higher" in texts
     numbered = render_frame(scene)
+    import envs.core.legend as legend_module
     import envs.core.render as render_module
 
-    monkeypatch.setattr(render_module, "NUMBERED_LEVELS", 99)
+    monkeypatch.setattr(legend_module, "NUMBERED_LEVELS", 99)
     render_module._board_layer.cache_clear()
     plain = render_frame(scene)
     render_module._board_layer.cache_clear()

@@ -57,8 +57,10 @@ from envs.heroclix.combat.sums import (
     damage_words,
     defense_total,
     defense_words,
+    hook_terms,
     rest_term,
     signed,
+    words,
 )
 from envs.heroclix.combat.sums import enhancement as enhancement  # the bots' import
 from envs.heroclix.flags import ROLLS_WITH_HITS
@@ -90,17 +92,13 @@ def reduced(
     keys = game.powers(state, figure)
     before = amount
     amount = int(HOOKS.total(DAMAGE_TAKEN, amount, game, state, figure, kind, keys=keys))
-    terms = [
-        (int(HOOKS.get(DAMAGE_TAKEN, key)(game, state, figure, kind)), key.replace("_", " "))
-        for key in keys
-        if HOOKS.has(DAMAGE_TAKEN, key)
-    ]
+    terms = hook_terms(DAMAGE_TAKEN, keys, game, state, figure, kind)
     how = signed([*terms, *rest_term(amount - before, terms)])
     if amount > 0:
         rolled = int(
             HOOKS.total(REDUCTION_ROLL, amount, game, state, figure, kind, amount, keys=keys)
         )
-        rollers = " ".join(k.replace("_", " ") for k in keys if HOOKS.has(REDUCTION_ROLL, k))
+        rollers = " ".join(words(k) for k in keys if HOOKS.has(REDUCTION_ROLL, k))
         how += signed([(rolled - amount, f"{rollers} roll")])
         amount = rolled
     return max(0, amount), f"{before}{how}" if how else ""
@@ -461,7 +459,7 @@ def land_damage(
 def _reductions(game: HeroclixBase, state: State, figure: int) -> str:
     """The powers that reduce the damage ``figure`` takes, as ' (toughness)'; '' if none."""
     keys = [
-        k.replace("_", " ")
+        words(k)
         for k in game.powers(state, figure)
         if HOOKS.has(DAMAGE_TAKEN, k) or HOOKS.has(REDUCTION_ROLL, k)
     ]

@@ -41,21 +41,10 @@ ATTACK_COLUMN, DEFENSE_COLUMN, DAMAGE_COLUMN = 1, 2, 3  # the dial's columns (HC
 def attack_total(
     game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, roll: int
 ) -> int:
-    base = game.attack_value(state, attacker)
-    if has_trait(game.powers(state, attacker), LENDS_ATTACK):  # TA-SS: the higher [impl]
-        base = max(
-            [
-                base,
-                *(
-                    game.attack_value(state, f)
-                    for f in members_beside(game, state, attacker, LENDS_ATTACK)
-                ),
-            ]
-        )
     return int(
         HOOKS.total(
             ATTACK_VALUE,
-            roll + base,
+            roll + attack_source(game, state, attacker)[0],
             game,
             state,
             spec,
@@ -64,6 +53,26 @@ def attack_total(
             keys=game.powers(state, attacker),
         )
     )
+
+
+def attack_source(game: HeroclixBase, state: State, attacker: int) -> tuple[int, int | None]:
+    """(attack value, the friend it is taken from or None): the attacker's own, or an
+    adjacent TA-SS member's when higher [impl]."""
+    lenders = []
+    if has_trait(game.powers(state, attacker), LENDS_ATTACK):
+        lenders = members_beside(game, state, attacker, LENDS_ATTACK)
+    return _highest(game.attack_value, state, attacker, lenders)
+
+
+def _highest(value, state: State, figure: int, others: list[int]) -> tuple[int, int | None]:
+    """The highest ``value`` of ``figure`` and ``others``, and the first other holding it
+    when it beats the figure's own (None when the figure's own is the highest)."""
+    best, source = value(state, figure), None
+    for other in others:
+        theirs = value(state, other)
+        if theirs > best:
+            best, source = theirs, other
+    return best, source
 
 
 def members_beside(game: HeroclixBase, state: State, figure: int, trait: Trait) -> list[int]:
@@ -86,21 +95,16 @@ def defense_lenders(game: HeroclixBase, state: State, target: int) -> list[int]:
     return lenders
 
 
-def defense_base(game: HeroclixBase, state: State, target: int) -> int:
-    """The target's defense value, or an adjacent Defend friend's when higher (P-DEF-3;
-    TA-DEF between members)."""
-    return max(
-        [
-            game.defense_value(state, target),
-            *(game.defense_value(state, f) for f in defense_lenders(game, state, target)),
-        ]
-    )
+def defense_source(game: HeroclixBase, state: State, target: int) -> tuple[int, int | None]:
+    """(defense value, the friend it is taken from or None): the target's own, or an
+    adjacent Defend friend's when higher (P-DEF-3; TA-DEF between members)."""
+    return _highest(game.defense_value, state, target, defense_lenders(game, state, target))
 
 
 def defense_total(
     game: HeroclixBase, state: State, spec: AttackSpec, attacker: int, target: int, hindered: bool
 ) -> int:
-    base = defense_base(game, state, target) + int(hindered)
+    base = defense_source(game, state, target)[0] + int(hindered)
     if spec.kind == AttackKind.RANGED and hydra_aim(game, state, attacker, target):
         base -= 1  # TA-HYD
     return int(
@@ -146,7 +150,7 @@ def damage_per_hit(
         how = _stat(game, state, attacker, DAMAGE_COLUMN, base)
     else:
         base = spec.damage
-        how = f"{_words(spec.power) or 'object'} {base}"
+        how = f"{words(spec.power) or 'object'} {base}"
     if spec.damage_cap is not None and base > spec.damage_cap:
         base = spec.damage_cap
         how += f" capped at {base}"
@@ -174,7 +178,7 @@ def signed(terms: Sequence[Term]) -> str:
 def bonus_terms(spec: AttackSpec) -> list[Term]:
     """The attacker's damage modifiers of ``spec.bonus``: the power's and a held object's."""
     own = spec.bonus - spec.object_bonus
-    return [(own, _words(spec.power) or "bonus"), (spec.object_bonus, "held object")]
+    return [(own, words(spec.power) or "bonus"), (spec.object_bonus, "held object")]
 
 
 def attack_words(
@@ -187,17 +191,12 @@ def attack_words(
     total: int,
 ) -> str:
     """How ``total`` (:func:`attack_total`) adds up past the roll: "attack 8 = 15"."""
-    own = game.attack_value(state, attacker)
-    lenders = []
-    if has_trait(game.powers(state, attacker), LENDS_ATTACK):
-        lenders = members_beside(game, state, attacker, LENDS_ATTACK)
-    best = max([own, *(game.attack_value(state, f) for f in lenders)])
-    if best > own:
-        lender = next(f for f in lenders if game.attack_value(state, f) == best)
+    best, lender = attack_source(game, state, attacker)
+    if lender is not None:
         start = f"{game.label(lender)}'s attack {best}"
     else:
-        start = _stat(game, state, attacker, ATTACK_COLUMN, own, "attack ")
-    terms = _hook_terms(
+        start = _stat(game, state, attacker, ATTACK_COLUMN, best, "attack ")
+    terms = hook_terms(
         ATTACK_VALUE, game.powers(state, attacker), game, state, spec, attacker, target
     )
     terms += rest_term(total - roll - best, terms)
@@ -216,18 +215,15 @@ def defense_words(
 ) -> str:
     """How ``total`` (:func:`defense_total`, plus ``extra``) adds up: "defense 16", or with
     modifiers "defense 17 (16 +1 hindering)"."""
-    own = game.defense_value(state, target)
-    lenders = defense_lenders(game, state, target)
-    base = max([own, *(game.defense_value(state, f) for f in lenders)])
-    if base > own:
-        lender = next(f for f in lenders if game.defense_value(state, f) == base)
+    base, lender = defense_source(game, state, target)
+    if lender is not None:
         start = f"{game.label(lender)}'s {base}"
     else:
-        start = _stat(game, state, target, DEFENSE_COLUMN, own)
+        start = _stat(game, state, target, DEFENSE_COLUMN, base)
     terms = [(int(hindered), "hindering")]
     if spec.kind == AttackKind.RANGED and hydra_aim(game, state, attacker, target):
         terms.append((-1, "hydra aim"))
-    terms += _hook_terms(
+    terms += hook_terms(
         DEFENSE_VALUE, game.powers(state, target), game, state, spec, attacker, target
     )
     terms += [*extra, *rest_term(total - base, [*terms, *extra])]
@@ -252,10 +248,10 @@ def _stat(
     return f"{prefix}{printed}{signed([(value - printed, 'perplex')])}"
 
 
-def _hook_terms(point: HookPoint, keys: tuple[str, ...], *args: Any) -> list[Term]:
+def hook_terms(point: HookPoint, keys: tuple[str, ...], *args: Any) -> list[Term]:
     """Each power's answer at ``point``, named by the power (``HOOKS.total`` sums them)."""
     return [
-        (int(HOOKS.get(point, key)(*args)), _words(key)) for key in keys if HOOKS.has(point, key)
+        (int(HOOKS.get(point, key)(*args)), words(key)) for key in keys if HOOKS.has(point, key)
     ]
 
 
@@ -265,5 +261,6 @@ def rest_term(missing: int, terms: Sequence[Term]) -> list[Term]:
     return [(rest, "other")] if rest else []
 
 
-def _words(key: str) -> str:
+def words(key: str) -> str:
+    """A power or effect key as it reads in an event: ``toughness``, ``energy shield``."""
     return key.replace("_", " ")

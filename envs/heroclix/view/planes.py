@@ -246,8 +246,9 @@ class ClixView:
         shown = state.cell != NO_CELL
         if state.passenger != NO_FIGURE:
             shown[state.passenger] = False  # carried: shown by decision:passenger
+        flat = obs.reshape(-1)
         stamp_figures(
-            obs.reshape(-1),
+            flat,
             game.n_cells,
             shown,
             state.cell,
@@ -276,7 +277,6 @@ class ClixView:
         for target, stat, delta, _ in state.perplex:  # P-DMG-9: the values as they are now
             if shown[target]:
                 at = self.row_offsets[stat] + state.cell[target]
-                flat = obs.reshape(-1)
                 flat[at] = min(1.0, max(0.0, flat[at] + delta / STAT_SCALE))
         decision = self.decision_start
         if state.selected != NO_FIGURE and state.cell[state.selected] != NO_CELL:

@@ -37,7 +37,7 @@ import numpy as np
 
 from envs.core import render
 from envs.core.events import Event
-from envs.core.render import EdgeMark, PathMark, Piece, Scene
+from envs.core.render import EdgeMark, FigureCard, PathMark, Piece, Scene
 from envs.heroclix.data.maps import Terrain
 from envs.heroclix.dials import COLUMNS
 from envs.heroclix.powers.catalog import POWERS
@@ -437,11 +437,10 @@ class ClixScene:
         ]
         return max(found, key=lambda f: len(game.label(f))) if found else None
 
-    def cards(self, state: State, events: list[Event]) -> list[Any]:
+    def cards(self, state: State, events: list[Event]) -> list[FigureCard]:
         """The dial cards of the figure that acted and of the one it attacked (HC-2.8:
         the values and powers its dial shows now), for the side panel."""
-        card = getattr(render, "FigureCard", None)
-        if card is None or not events:
+        if not events:
             return []
         acting = target = None
         for event in events:
@@ -453,14 +452,10 @@ class ClixScene:
                 target = there if there != NO_FIGURE else self.named(rest)
         if acting is None and state.selected != NO_FIGURE:
             acting = int(state.selected)
-        chosen = [
-            (f, role) for f, role in ((acting, "acting"), (target, "target")) if f is not None
-        ]
-        return [
-            card(role, *self.dial_card(state, f))
-            for f, role in chosen
-            if f != acting or role == "acting"
-        ]
+        cards = [] if acting is None else [FigureCard("acting", *self.dial_card(state, acting))]
+        if target is not None and target != acting:
+            cards.append(FigureCard("target", *self.dial_card(state, target)))
+        return cards
 
     def dial_card(self, state: State, figure: int) -> tuple[str, int, list, list[str]]:
         """(title, owner, stats, lines) of ``figure``'s card: its name and frame label, its
@@ -485,9 +480,8 @@ class ClixScene:
 
     def who(self, event: Event) -> str:
         """The frame label of the figure an event's text starts with ("" if none)."""
-        game = self.game
-        found = [f for f in range(game.n_figures) if event.text.startswith(game.label(f) + " ")]
-        return self.labels[max(found, key=lambda f: len(game.label(f)))] if found else ""
+        figure = self.named(event.text)
+        return "" if figure is None else self.labels[figure]
 
     def dice_groups(self, events: list[Event]) -> list[Any]:
         """One group per roll of the last decision: who rolled for what, the faces, the

@@ -51,8 +51,8 @@ def stamp_figures(
     owner; ``rows[f, click]``: the values written at ``row_offsets``, except the turn's
     columns, written as they are now: half the action ``tokens``, ``acted``, and whether
     ``mode`` is ``soar``. A figure that ``held`` an object (>= 0) gets 0.5, or 1 for a heavy
-    one, at ``held_offset``. With ``dial_offset`` >= 0, the next
-    ``dial_ahead`` clicks' four values (over ``stat_scale``, at most 1) follow it.
+    one, at ``held_offset``. With ``dial_offset`` >= 0, the next ``dial_ahead`` clicks' four
+    values (over ``stat_scale``, at most 1) follow it.
     The writes go channel group by channel group, as the numpy version made them.
     """
     n_figures = shown.shape[0]
