@@ -349,6 +349,16 @@ class HeroclixBase(DialForces, MapTerrain, StandardGame[State]):
             found = memo[key] = tuple(on_map.nonzero()[0].tolist())
         return list(found)
 
+    def seats_standing(self, state: State) -> frozenset[int]:
+        """The seats that still have a figure on the map (owners, not Mind Control's sides):
+        asked at every action's and turn's end (HC-7.1, HC-2.11), kept by the squares."""
+        memo = named_lru(self.caches, "seats_standing", ALIVE_MEMO_SIZE)
+        key = state.cell.tobytes()
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = frozenset(self.owner[state.cell != NO_CELL].tolist())
+        return found
+
     def side(self, state: State, figure: int) -> int:
         """The seat a figure fights for now: its owner's, or its Mind Controller's during
         the action it is given (P-SPD-6)."""

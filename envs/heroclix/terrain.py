@@ -124,6 +124,7 @@ class MapTerrain:
         table = self._adjacency_cache.get(key)
         if table is None:
             table = adjacency_table(self.board, state.blocking, neighbors=self.neighbors(state))
+            table.setflags(write=False)  # read-only: squares_next_to keeps its reverse index
             self._adjacency_cache[key] = table
         return table
 

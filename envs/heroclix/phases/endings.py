@@ -96,9 +96,8 @@ def end_turn(game: HeroclixBase, state: State, events: list[Event]) -> None:
     state.tokens[mine & ~state.acted] = 0  # HC-3.15, HC-3.17
     state.acted[mine] = False
     state.carried[mine] = False
-    nxt = game.next_turn(
-        state, seat, state.first_player, may_play=lambda s: bool(game.alive(state, s))
-    )
+    standing = game.seats_standing(state)
+    nxt = game.next_turn(state, seat, state.first_player, may_play=standing.__contains__)
     if state.round >= game.max_rounds:
         events.append(Event("time", f"round {game.max_rounds} is over", seat))
         finish_game(game, state, events)
@@ -137,8 +136,7 @@ def turn_start_powers(game: HeroclixBase, state: State, seat: int, events: list[
 
 def check_end(game: HeroclixBase, state: State, events: list[Event]) -> bool:
     """HC-7.1 (a): at most one player still has figures."""
-    standing = [s for s in range(game.num_players) if game.alive(state, s)]
-    if len(standing) > 1:
+    if len(game.seats_standing(state)) > 1:
         return False
     finish_game(game, state, events)
     return True
