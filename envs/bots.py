@@ -126,6 +126,8 @@ class MatchResult:
     *loss* when negative and a *draw* when zero (e.g. the round cap). ``win_rate`` counts draws
     as non-wins: wins / games. ``ci_low`` .. ``ci_high`` is the 95% Wilson score interval of it.
     ``seat_games[s]`` / ``seat_wins[s]``: games and wins of bot_a playing seat ``s``.
+    ``ms_per_decision_a`` / ``_b``: each bot's mean time in ``act`` per decision (its thinking
+    budget, as spent; the engine's own time is in ``seconds`` only).
     """
 
     bot_a: str
@@ -141,6 +143,8 @@ class MatchResult:
     games_per_second: float
     seat_games: list[int] = field(default_factory=list)
     seat_wins: list[int] = field(default_factory=list)
+    ms_per_decision_a: float = 0.0
+    ms_per_decision_b: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -149,7 +153,8 @@ class MatchResult:
         return (
             f"{self.bot_a} vs {self.bot_b}: {self.games} games, {self.wins} wins / "
             f"{self.draws} draws / {self.losses} losses; win rate {self.win_rate:.3f} "
-            f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s"
+            f"(95% CI {self.ci_low:.3f}-{self.ci_high:.3f}); {self.games_per_second:.1f} games/s; "
+            f"ms per decision {self.ms_per_decision_a:.2f} / {self.ms_per_decision_b:.2f}"
         )
 
 
@@ -211,6 +216,27 @@ def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, flo
     return low, high
 
 
+class _Timed:
+    """A bot whose time in ``act`` is counted (a match's per-decision thinking time)."""
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+        self.name = getattr(bot, "name", type(bot).__name__)
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def act(self, game: Game, state: Any, rng: np.random.Generator) -> int:
+        start = time.perf_counter()
+        action = self.bot.act(game, state, rng)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1e3 * self.seconds / self.decisions if self.decisions else 0.0
+
+
 def _make_game(game_or_factory: Game | Callable[[], Game]) -> Game:
     return game_or_factory if isinstance(game_or_factory, Game) else game_or_factory()
 
@@ -242,10 +268,11 @@ def play_match(
     wins = draws = losses = 0
     seat_games = [0] * n
     seat_wins = [0] * n
+    timed_a, timed_b = _Timed(bot_a), _Timed(bot_b)
     start = time.perf_counter()
     for i in range(games):
         seat_a = seat_cycle[i % len(seat_cycle)]
-        bots = [bot_a if s == seat_a else bot_b for s in range(n)]
+        bots = [timed_a if s == seat_a else timed_b for s in range(n)]
         result = play_game(game, bots, seed + i, validate=validate)[seat_a]
         seat_games[seat_a] += 1
         if result > 0:
@@ -258,8 +285,8 @@ def play_match(
     seconds = time.perf_counter() - start
     low, high = wilson_interval(wins, games)
     return MatchResult(
-        bot_a=getattr(bot_a, "name", type(bot_a).__name__),
-        bot_b=getattr(bot_b, "name", type(bot_b).__name__),
+        bot_a=timed_a.name,
+        bot_b=timed_b.name,
         games=games,
         wins=wins,
         draws=draws,
@@ -271,4 +298,6 @@ def play_match(
         games_per_second=games / seconds if seconds > 0 else float("inf"),
         seat_games=seat_games,
         seat_wins=seat_wins,
+        ms_per_decision_a=round(timed_a.ms_per_decision, 3),
+        ms_per_decision_b=round(timed_b.ms_per_decision, 3),
     )

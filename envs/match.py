@@ -7,13 +7,17 @@ Usage::
     python -m envs.match heroica_v0 heuristic random --option battle=true --option num_players=3 \\
         --seats 2          # bot_a only as the Monster Player (the last seat)
     python -m envs.match heroica_v0 heuristic random --games 4 --json
+    python -m envs.match heroica_v0 search:runs/x/final_model.zip lookahead --games 100
 
 ``--option key=value`` passes a game option (the engine's constructor keyword, e.g. mission,
 num_players, battle, max_rounds, heroes); values are read as JSON when they parse
 (``3``, ``true``, ``["fork","tunnel"]``), else as strings, and a comma list such as
-``heroes=wizard,thief`` becomes a list. bot_a plays every seat in turn (seat ``i % n`` in game
-``i``) unless ``--seats`` restricts it; bot_b fills the other seats. Draws count as non-wins.
-Exit status 2 for an unknown env, bot or option.
+``heroes=wizard,thief`` becomes a list. A player is a bot name, a saved model (``.zip``) or
+tree search over one (``search:MODEL.zip``, ``search(simulations=128):MODEL.zip``; see
+:mod:`training.agents`, which needs torch). bot_a plays every seat in turn (seat ``i % n`` in
+game ``i``) unless ``--seats`` restricts it; bot_b fills the other seats. Draws count as
+non-wins. Each bot's mean thinking time per decision is reported beside the win rate. Exit
+status 2 for an unknown env, bot or option.
 """
 
 from __future__ import annotations
@@ -89,8 +93,10 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         prog="python -m envs.match", description=__doc__.split("\n")[0]
     )
     parser.add_argument("env", help=f"registered env name: {', '.join(env_names())}")
-    parser.add_argument("bot_a", help="the bot whose win rate is reported")
-    parser.add_argument("bot_b", help="its opponent (fills every other seat)")
+    parser.add_argument(
+        "bot_a", help="the player whose win rate is reported: a bot, MODEL.zip or search:MODEL.zip"
+    )
+    parser.add_argument("bot_b", help="its opponent (fills every other seat), the same kinds")
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
     parser.add_argument(
@@ -118,14 +124,7 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         raise UsageError(f"--games must be positive, got {args.games}")
     options = parse_options(args.option)
     factory = game_factory(args.env, options)
-    bots = []
-    for name in (args.bot_a, args.bot_b):
-        try:
-            bots.append(get_bot(args.env, name))
-        except KeyError:
-            raise UsageError(
-                f"unknown bot {name!r} for {args.env}; known: {bot_names(args.env)}"
-            ) from None
+    bots = [load_player(spec, args.env, factory()) for spec in (args.bot_a, args.bot_b)]
     try:
         result = play_match(
             factory,
@@ -158,7 +157,39 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
             )
         )
         print(f"speed: {result.games_per_second:.1f} games/s ({result.seconds:.1f} s)")
+        print(
+            f"thinking: {result.ms_per_decision_a:.2f} ms per decision ({result.bot_a}), "
+            f"{result.ms_per_decision_b:.2f} ms ({result.bot_b})"
+        )
     return report
+
+
+def load_player(spec: str, env_name: str, game: Game, flag: str = "") -> Any:
+    """A bot by name, or a model (``.zip``) or search over one (``search:MODEL.zip``) through
+    :func:`training.agents.load_agent`, which needs torch (imported only then), checked to fit
+    ``game``. A bad spec is a :class:`UsageError` (prefixed with ``flag``, the option it came
+    from, if any)."""
+    if spec in bot_names(env_name):
+        return get_bot(env_name, spec)
+    prefix = f"{flag} {spec!r}" if flag else repr(spec)
+    if not spec.endswith(".zip"):
+        raise UsageError(
+            f"{prefix} is an unknown bot for {env_name} (known: {', '.join(bot_names(env_name))})"
+            " and no model file (.zip) or search:MODEL.zip"
+        )
+    from training.agents import check_compatible, load_agent
+
+    try:
+        agent = load_agent(spec, env_name)
+    except (FileNotFoundError, ValueError) as error:
+        raise UsageError(f"{flag + ': ' if flag else ''}{error}") from None
+    except Exception as error:  # noqa: BLE001 - a corrupt or foreign zip fails in many ways
+        raise UsageError(f"{prefix}: cannot load the model: {error}") from None
+    try:
+        check_compatible(agent, game)
+    except ValueError as error:
+        raise UsageError(f"{prefix}: {error}") from None
+    return agent
 
 
 def main(argv: Sequence[str] | None = None) -> int:

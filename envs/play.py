@@ -9,9 +9,9 @@ Usage::
     python -m envs.play heroclix_v0 --window                      # also draw the board (pygame)
 
 You play ``--seat k`` (default 0; ``player_k``); every other seat is the ``--opponent``: a bot
-name (``random``, ``heuristic``; ``envs.bots.bot_names``) or a saved MaskablePPO model
-(``.zip``, or ``name=path.zip``; loaded by ``training.agents.load_agent``, which needs torch and
-is only imported for a model). ``--option key=value`` passes a game or env option as in
+name (``random``, ``heuristic``; ``envs.bots.bot_names``), a saved MaskablePPO model
+(``.zip``, or ``name=path.zip``) or tree search over one (``search:path.zip``); models are
+loaded by ``training.agents.load_agent``, which needs torch and is only imported for a model. ``--option key=value`` passes a game or env option as in
 ``python -m envs.match`` (values read as JSON when they parse, ``a,b`` as a list; e.g.
 ``mission=tunnel``, ``max_rounds=20``, ``scenario=duel``, ``max_turns=50``). ``--seed`` fixes
 the dice and the bots' choices; without it a seed is drawn and printed so a game can be
@@ -55,7 +55,7 @@ import numpy as np
 from . import env_names, make
 from .bots import bot_names, get_bot
 from .core.game import GameError
-from .match import UsageError, parse_options
+from .match import UsageError, load_player, parse_options
 from .registry import ENVS
 
 HELP_WORDS = ("help", "?")
@@ -122,24 +122,7 @@ def load_opponent(spec: str, env_name: str, game: Any, seats: int) -> list[Any]:
     """One player per opponent seat from ``spec``: a fresh bot each, or one shared model."""
     if spec in bot_names(env_name):
         return [get_bot(env_name, spec) for _ in range(seats)]
-    if not spec.endswith(".zip"):
-        raise UsageError(
-            f"--opponent {spec!r} is neither a bot of {env_name} "
-            f"({', '.join(bot_names(env_name))}) nor a model file (.zip)"
-        )
-    from training.agents import check_compatible, load_agent  # torch only when a model is asked for
-
-    try:
-        agent = load_agent(spec, env_name)
-    except (FileNotFoundError, ValueError) as error:
-        raise UsageError(f"--opponent: {error}") from None
-    except Exception as error:  # noqa: BLE001 - a corrupt or foreign zip fails in many ways
-        raise UsageError(f"--opponent {spec!r}: cannot load the model: {error}") from None
-    try:
-        check_compatible(agent, game)
-    except ValueError as error:
-        raise UsageError(f"--opponent {spec!r}: {error}") from None
-    return [agent] * seats
+    return [load_player(spec, env_name, game, "--opponent")] * seats
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -153,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponent",
         default="heuristic",
-        help="bot name (random, heuristic) or a saved model .zip; plays every other "
+        help="bot name (random, heuristic), a saved model .zip or search:MODEL.zip; plays every other "
         "seat (default: heuristic)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")

@@ -1,15 +1,43 @@
 """Trained policies as players: a saved MaskablePPO model behind the ``envs.bots.Bot`` protocol,
-so matches, evaluation during training and tournaments use one code path for bots and models.
+so matches, evaluation during training and tournaments use one code path for bots and models;
+and tree search over such a model, ``search:model.zip``.
+
+Search over a model (:mod:`envs.search` with the model as its evaluator) is a player wherever
+a bot name or a model is (``match``, ``evaluate``, ``play``, ``record``). Spec: ``search:PATH``
+or ``search(simulations=128,ms=200,c_puct=1.5,shaping=1.0):PATH``, optionally with a display
+name in front (``deep=search(simulations=256):runs/x/final_model.zip``); the options are
+:class:`envs.search.SearchBudget`'s and ``shaping``.
+
+:class:`PolicyEvaluator` asks the network once per position, one batch of every seat's
+observation:
+
+* priors: the policy's probabilities of the seat to act, over its legal actions;
+* values: each seat's value head on its own observation. A run trained with reward shaping
+  (``reward_shaping: w`` in its config) learned ``V(s) - w * phi(s)``, ``phi`` the game's
+  position value (potential-based shaping sums to ``-w * phi(s)`` from any position on,
+  whatever the discount), so ``w * phi(s)`` is added back. ``w`` is read from the run folder's
+  ``config.yaml`` (the nearest one above the model, as for resuming); a model outside a run
+  folder needs ``shaping=`` in the spec, since nothing else says what its values mean.
+
+The value head was trained on the learner's own decisions; asking it for the seats that do
+not act now is a reading it was not trained for, which the search accepts (every seat's value
+in the seat's own terms is what a game of more than two players needs).
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from envs.core.errors import OptionError
+from envs.search import SearchBot
+
+SEARCH_SPEC = re.compile(r"search(?:\((?P<options>[^()]*)\))?:(?P<path>.+)", re.DOTALL)
 
 
 @contextlib.contextmanager
@@ -60,20 +88,23 @@ class PolicyBot:
         return int(np.asarray(action).reshape(-1)[0])
 
 
+DISPLAY_NAME = re.compile(r"(?P<name>[\w.+-]+)=(?P<target>.*)", re.DOTALL)
+
+
 def load_agent(spec: str, game_name: str) -> Any:
     """A player from a command-line style spec, for ``game_name`` (e.g. ``"heroica_v0"``).
 
     ``spec`` is a bot name (``random``, ``heuristic``; see ``envs.bots.bot_names``), a path to
-    a saved model (``runs/x/final_model.zip``), or either prefixed with a display name:
-    ``ppo150k=runs/x/checkpoints/model_150000_steps.zip``. Returns an object with ``name`` and
-    ``act(game, state, rng)`` (an ``envs.bots.Bot``).
+    a saved model (``runs/x/final_model.zip``), search over one (``search:runs/x/final_model.zip``,
+    ``search(simulations=128):...``; module docstring), or any of them prefixed with a display
+    name: ``ppo150k=runs/x/checkpoints/model_150000_steps.zip``. Returns an object with
+    ``name`` and ``act(game, state, rng)`` (an ``envs.bots.Bot``).
     """
     from envs.bots import bot_names, get_bot
 
-    if Path(spec).is_file() or "=" not in spec:  # a path may contain '=' (runs/lr=1e-4/x.zip)
-        name, target = "", spec
-    else:
-        name, target = spec.split("=", 1)
+    named = None if Path(spec).is_file() else DISPLAY_NAME.fullmatch(spec)
+    # a path may hold '=' (runs/lr=1e-4/x.zip), a name no '/', ':' or '('
+    name, target = (named["name"], named["target"]) if named else ("", spec)
     if not target:
         raise ValueError(f"agent spec {spec!r}: nothing after '='")
     if target in bot_names(game_name):
@@ -81,17 +112,25 @@ def load_agent(spec: str, game_name: str) -> Any:
         if name:
             bot.name = name
         return bot
+    if SEARCH_SPEC.fullmatch(target):
+        return load_search_agent(target, game_name, name)
     path = Path(target)
     if path.suffix != ".zip":
         raise ValueError(
             f"agent spec {spec!r}: {target!r} is neither a bot of {game_name} "
-            f"({', '.join(bot_names(game_name))}) nor a model file (.zip)"
+            f"({', '.join(bot_names(game_name))}), a model file (.zip) nor search:MODEL.zip"
         )
-    if not path.is_file():
-        raise FileNotFoundError(f"agent spec {spec!r}: model file {path} does not exist")
+    _check_model_file(path, spec)
     agent = PolicyBot.load(path)
     agent.name = name or _model_display_name(path)
     return agent
+
+
+def _check_model_file(path: Path, spec: str) -> None:
+    if path.suffix != ".zip":
+        raise ValueError(f"agent spec {spec!r}: {str(path)!r} is not a model file (.zip)")
+    if not path.is_file():
+        raise FileNotFoundError(f"agent spec {spec!r}: model file {path} does not exist")
 
 
 def check_compatible(agent: Any, game: Any) -> None:
@@ -112,3 +151,111 @@ def check_compatible(agent: Any, game: Any) -> None:
 def _model_display_name(path: Path) -> str:
     """``final_model`` files are named after their run folder: ``heroica_v0_2026.../final_model``."""
     return f"{path.parent.name}/{path.stem}" if path.stem == "final_model" else path.stem
+
+
+# ==========================================================================================
+# Search over a model
+# ==========================================================================================
+def parse_search_spec(target: str) -> tuple[Path, dict[str, Any]]:
+    """(model path, options) of ``search(k=v,...):PATH``; ValueError naming a bad part."""
+    found = SEARCH_SPEC.fullmatch(target)
+    if found is None:
+        raise ValueError(f"{target!r} is not search:PATH or search(key=value,...):PATH")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in (found["options"] or "").split(","))):
+        key, sep, value = (x.strip() for x in part.partition("="))
+        if not sep or not key or not value:
+            raise ValueError(f"search option {part!r} in {target!r} is not key=value")
+        options[key] = _number(value, key, target)
+    return Path(found["path"]), options
+
+
+def _number(text: str, key: str, target: str) -> float | int | None:
+    if text.lower() == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    raise ValueError(f"search option {key}={text!r} in {target!r} is not a number")
+
+
+class PolicyEvaluator:
+    """A MaskablePPO model's priors and values for :class:`envs.search.SearchBot` (module
+    docstring); ``shaping`` is the ``reward_shaping`` the model was trained with."""
+
+    def __init__(self, model: Any, game_name: str, shaping: float):
+        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or shaping < 0:
+            raise OptionError(
+                "shaping", f"must be a number >= 0 (the run's reward_shaping), got {shaping!r}"
+            )
+        self.policy = model.policy
+        self.shaping = float(shaping)
+        self.potential = None
+        if self.shaping:
+            from envs.lookahead import position_value
+
+            self.potential = position_value(game_name)
+
+    def evaluate(self, game: Any, state: Any) -> tuple[np.ndarray, np.ndarray]:
+        import torch
+
+        seat = game.current_player(state)
+        seats = range(game.num_players)
+        observations = np.stack([game.observe(state, s) for s in seats])
+        with torch.no_grad(), single_thread():
+            logits, values = self._forward(self.policy.obs_to_tensor(observations)[0])
+        mask = game.legal_mask(state)
+        legal = logits[seat][mask].astype(np.float64)
+        priors = np.zeros(mask.size)
+        priors[mask] = np.exp(legal - legal.max())
+        if self.potential is not None:
+            potentials = np.array([self.potential(game, state, s) for s in seats])
+            values = values + self.shaping * potentials
+        return priors, values
+
+    def _forward(self, tensor: Any) -> tuple[np.ndarray, np.ndarray]:
+        policy = self.policy
+        net = getattr(policy, "net", None)
+        if net is not None:  # training.networks.SpatialPolicy: logits and values in one pass
+            logits, values = net(policy.extract_features(tensor))
+        else:  # any MaskableActorCriticPolicy
+            logits = policy.get_distribution(tensor).distribution.logits
+            values = policy.predict_values(tensor)
+        return logits.numpy(), values.reshape(-1).double().numpy()
+
+
+class ModelSearchBot(SearchBot):
+    """:class:`envs.search.SearchBot` over a model; ``model`` is kept for
+    :func:`check_compatible`."""
+
+    def __init__(self, model: Any, game_name: str, shaping: float, name: str, **options: Any):
+        super().__init__(PolicyEvaluator(model, game_name, shaping), name=name, **options)
+        self.model = model
+
+
+def run_shaping(path: Path) -> float | None:
+    """The ``reward_shaping`` of the run folder holding ``path`` (None: in no run folder)."""
+    from .config import load_config, run_folder_of
+
+    run = run_folder_of(path)
+    return None if run is None else float(load_config(run / "config.yaml").reward_shaping)
+
+
+def load_search_agent(target: str, game_name: str, name: str = "") -> ModelSearchBot:
+    """The player of ``search(...):PATH`` (module docstring) for ``game_name``."""
+    path, options = parse_search_spec(target)
+    _check_model_file(path, target)
+    shaping = options.pop("shaping", None)
+    if shaping is None:
+        shaping = run_shaping(path)
+    if shaping is None:
+        raise ValueError(
+            f"agent spec {target!r}: {path} is in no run folder (no config.yaml above it), so "
+            "what its value head learned is unknown; give the run's reward_shaping, e.g. "
+            f"search(shaping=0):{path}"
+        )
+    model = PolicyBot.load(path).model
+    label = name or f"search:{_model_display_name(path)}"
+    return ModelSearchBot(model, game_name, shaping, label, **options)

@@ -354,9 +354,20 @@ def _validate(
         ) from None
 
 
+def run_folder_of(path: Path) -> Path | None:
+    """The run folder holding ``path`` (``<run>/checkpoints/x.zip``, ``<run>/snapshots/x.zip`` or
+    ``<run>/final_model.zip``): the nearest folder above it with a ``config.yaml``."""
+    for folder in (path.parent.parent, path.parent):
+        if (folder / "config.yaml").is_file():
+            return folder
+    return None
+
+
 def load_config(
-    path: str | os.PathLike[str], overrides: Sequence[str] = (), model: type[ModelT] = TrainConfig
-) -> ModelT:  # type: ignore[assignment]
+    path: str | os.PathLike[str],
+    overrides: Sequence[str] = (),
+    model: type[ModelT] = TrainConfig,  # type: ignore[assignment]
+) -> ModelT:
     """Load a training config from YAML, apply ``key=value`` overrides and validate it against
     ``model`` (:class:`TrainConfig`, or another schema such as ``training.rllib_config``'s).
 

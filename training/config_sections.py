@@ -266,6 +266,9 @@ class PretrainConfig(pydantic.BaseModel):
     short run still spends most of its time learning."""
 
 
+EvalOpponent = Literal["random", "heuristic", "lookahead"]
+
+
 class EvalConfig(pydantic.BaseModel):
     """Periodic evaluation of the learner against fixed bots (win rate with a 95% CI)."""
 
@@ -278,8 +281,8 @@ class EvalConfig(pydantic.BaseModel):
     final_games: PosInt | None = None
     """Games per opponent for the final evaluation; null = ``games``. The final figure is the
     one a results table quotes, so it usually gets more games (a narrower interval)."""
-    opponents: Annotated[list[Literal["random", "heuristic", "lookahead"]], Field(min_length=1)] = (
-        Field(default_factory=lambda: ["random", "heuristic"])
+    opponents: Annotated[list[EvalOpponent], Field(min_length=1)] = Field(
+        default_factory=lambda: list[EvalOpponent](["random", "heuristic"])
     )
     """Bots to evaluate against."""
 

@@ -9,8 +9,9 @@
         --agents random heuristic r2=random h2=heuristic --games 8
 
 Agents are specs as in ``training.agents.load_agent``: a bot name (``random``, ``heuristic``), a
-model file (``.zip``; a ``final_model.zip`` is named after its run folder) or ``name=spec`` to
-choose the display name. Names must be unique. ``--option key=value`` is passed to
+model file (``.zip``; a ``final_model.zip`` is named after its run folder), tree search over
+one (``search:model.zip``, ``search(simulations=128):model.zip``) or ``name=spec`` to choose the
+display name. Names must be unique. ``--option key=value`` is passed to
 ``envs.make`` (values are YAML: ``max_rounds=50``, ``mission=[fork,tunnel]``). The game's seat
 count comes from its options: Heroica ``num_players=3`` (three Heroes) or ``num_players=4``
 with ``battle=true`` (three Heroes and the Monster Player), Heroscape
@@ -221,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         "--agents",
         nargs="+",
         required=True,
-        help="bot names, model .zip files or name=spec (at least two)",
+        help="bot names, model .zip files, search:MODEL.zip or name=spec (at least two)",
     )
     parser.add_argument(
         "--games",

@@ -11,7 +11,8 @@ Command line::
         --option scenario=highlands_melee --frames turn --html     # + a replay page
 
 ``--agents`` lists one agent per seat: a bot name (``random``, ``heuristic``), a saved model
-(``.zip``) or ``name=target`` (see ``training.agents.load_agent``). ``--option key=value`` is
+(``.zip``), tree search over one (``search:model.zip``) or ``name=target`` (see
+``training.agents.load_agent``). ``--option key=value`` is
 a game or env option, its value read as YAML (``max_rounds=3``, ``mission=[fork, tunnel]``).
 Episode ``i`` uses seed ``seed + i`` and is written to
 ``<out>/<env>_<agent0>_vs_<agent1>_seed<k>.mp4`` (and ``.gif``, and ``.html`` with

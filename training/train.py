@@ -88,7 +88,7 @@ from .callbacks import (
     reload_snapshots,
     result_fields,
 )
-from .config import TrainConfig, dump_config, load_config
+from .config import TrainConfig, dump_config, load_config, run_folder_of
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN, spatial_policy
 from .pretrain import pretrain
@@ -105,15 +105,6 @@ class ResumePoint:
 
     checkpoint: Path
     run: Path | None
-
-
-def run_folder_of(path: Path) -> Path | None:
-    """The run folder holding ``path`` (``<run>/checkpoints/x.zip``, ``<run>/snapshots/x.zip`` or
-    ``<run>/final_model.zip``): the nearest folder above it with a ``config.yaml``."""
-    for folder in (path.parent.parent, path.parent):
-        if (folder / "config.yaml").is_file():
-            return folder
-    return None
 
 
 def _one_line(text: str) -> str:
