@@ -2,11 +2,19 @@
 
     python -m training.results runs/heroica_v0_x runs/heroscape_v0_y runs/heroclix_v0_z
     python -m training.results --newest            # the newest run of every env under runs/
+    python -m training.results --pool runs/heroica_s0 runs/heroica_s1 runs/heroica_s2
 
-One row per run, from its ``summary.json`` (written at the end of ``training.train``): the env,
-learner steps, wall time, and for each opponent of the final evaluation the win rate with its
-95% Wilson interval and the games played, then the rate in each seat (``s0``, ``s1``, ...).
-A run that was interrupted, or has not finished, is listed with what it has and marked.
+One row per run, from its ``summary.json`` (written at the end of ``training.train``): the env
+and the run's seed, learner steps, wall time, and for each opponent of the final evaluation
+the win rate with its 95% Wilson interval and the games played, then the rate in each seat
+(``s0``, ``s1``, ...). A run that was interrupted, or has not finished, is listed with what it
+has and marked.
+
+``--pool``: after the runs of each env (in the order given), one more row pools them, as one
+claim over several seeds should: the games and wins of every run summed, per opponent and
+per seat, and the interval of the sum. An opponent some run was not evaluated against is not
+pooled ("-"); a pool with an interrupted run says so; runs of one env that share a seed are
+an error (the same seed twice is one run's luck counted twice).
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from envs.bots import wilson_interval
 
 OPPONENT_ORDER = ("random", "heuristic", "lookahead")
 
@@ -33,12 +43,14 @@ def load_summary(run: Path) -> dict[str, Any]:
         raise ValueError(f"{path}: not valid JSON ({error})") from None
 
 
-def run_env(run: Path) -> str | None:
+def run_config(run: Path) -> dict[str, Any]:
+    """The run's ``config.yaml`` as a plain mapping (empty if it has none)."""
     path = run / "config.yaml"
-    if not path.is_file():
-        return None
-    config = yaml.safe_load(path.read_text()) or {}
-    return (config.get("env") or {}).get("name")
+    return (yaml.safe_load(path.read_text()) or {}) if path.is_file() else {}
+
+
+def run_env(run: Path) -> str | None:
+    return (run_config(run).get("env") or {}).get("name")
 
 
 def newest_runs(root: Path) -> list[Path]:
@@ -74,8 +86,59 @@ def seats_cell(result: dict[str, Any] | None) -> str:
     )
 
 
-def table_rows(runs: Sequence[Path]) -> tuple[list[str], list[list[str]]]:
-    """The header and one row of cells per run."""
+def rate(wins: int, games: int) -> dict[str, Any]:
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else None,
+        "ci_low": round(low, 4),
+        "ci_high": round(high, 4),
+    }
+
+
+def pooled_final(summaries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per opponent every run was evaluated against: the games and wins summed over the runs,
+    overall and per seat, with the interval of the sums."""
+    finals = [summary.get("final") or {} for summary in summaries]
+    pooled = {}
+    for name in opponents_of(summaries):
+        results = [final.get(name) for final in finals]
+        if any(result is None for result in results):
+            continue
+        seat_count = max(len(result.get("seats") or []) for result in results)
+        seats = []
+        for k in range(seat_count):
+            per_run = [r["seats"][k] for r in results if k < len(r.get("seats") or [])]
+            seats.append(rate(sum(s["wins"] for s in per_run), sum(s["games"] for s in per_run)))
+        pooled[name] = {
+            **rate(sum(r["wins"] for r in results), sum(r["games"] for r in results)),
+            "seats": seats,
+        }
+    return pooled
+
+
+def _row(label: str, summary: dict[str, Any], opponents: list[str]) -> list[str]:
+    final = summary.get("final") or {}
+    return (
+        [label, str(summary["timesteps"]), f"{summary['train_minutes']:g}"]
+        + [rate_cell(final.get(name)) for name in opponents]
+        + [seats_cell(final.get(name)) for name in opponents]
+    )
+
+
+def _check_distinct_seeds(env: str, group: Sequence[dict[str, Any]]) -> None:
+    seeds = [summary["seed"] for summary in group]
+    repeated = sorted({str(seed) for seed in seeds if seeds.count(seed) > 1})
+    if repeated:
+        raise ValueError(
+            f"--pool: runs of {env} share seed {', '.join(repeated)}; pooling one seed twice "
+            "would count one run's luck twice (train each with its own seed=)"
+        )
+
+
+def table_rows(runs: Sequence[Path], pool: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The header and one row of cells per run (with ``pool``, then a pooled row per env)."""
     summaries = [load_summary(run) for run in runs]
     opponents = opponents_of(summaries)
     header = (
@@ -83,20 +146,31 @@ def table_rows(runs: Sequence[Path]) -> tuple[list[str], list[list[str]]]:
         + [f"vs {name}" for name in opponents]
         + [f"{name} per seat" for name in opponents]
     )
+    by_env: dict[str, list[dict[str, Any]]] = {}
+    for run, summary in zip(runs, summaries):
+        by_env.setdefault(summary["env"], []).append(summary)
+        summary["seed"] = run_config(run).get("seed")
     rows = []
-    for _run, summary in zip(runs, summaries):
-        final = summary.get("final") or {}
-        env = summary["env"] + (" (interrupted)" if summary.get("interrupted") else "")
-        rows.append(
-            [env, str(summary["timesteps"]), f"{summary['train_minutes']:g}"]
-            + [rate_cell(final.get(name)) for name in opponents]
-            + [seats_cell(final.get(name)) for name in opponents]
-        )
+    for env, group in by_env.items():
+        for summary in group:
+            seed = "" if summary["seed"] is None else f" (seed {summary['seed']})"
+            marked = " (interrupted)" if summary.get("interrupted") else ""
+            rows.append(_row(env + seed + marked, summary, opponents))
+        if pool:
+            _check_distinct_seeds(env, group)
+            pooled = {
+                "timesteps": sum(s["timesteps"] for s in group),
+                "train_minutes": round(sum(s["train_minutes"] for s in group), 1),
+                "final": pooled_final(group),
+            }
+            interrupted = ", one interrupted" if any(s.get("interrupted") for s in group) else ""
+            label = f"**{env} pooled ({len(group)} runs{interrupted})**"
+            rows.append(_row(label, pooled, opponents))
     return header, rows
 
 
-def markdown_table(runs: Sequence[Path]) -> str:
-    header, rows = table_rows(runs)
+def markdown_table(runs: Sequence[Path], pool: bool = False) -> str:
+    header, rows = table_rows(runs, pool)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
@@ -113,12 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--root", type=Path, default=Path("runs"), help="where --newest looks (default runs/)"
     )
+    parser.add_argument(
+        "--pool", action="store_true", help="a row pooling each env's runs (several seeds)"
+    )
     args = parser.parse_args(argv)
     runs = list(args.runs) + (newest_runs(args.root) if args.newest else [])
     if not runs:
         parser.error("give run folders, or --newest")
     try:
-        print(markdown_table(runs))
+        print(markdown_table(runs, pool=args.pool))
     except (FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import imageio.v2 as imageio
 import pytest
+import yaml
 
 from training.config import load_config
 from training.train import main as train_main
@@ -116,7 +117,8 @@ def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     header, rule, row = table.stdout.strip().splitlines()
     assert header.startswith("| env | steps | wall (min) | vs random | vs heuristic |")
     heuristic = summary["final"]["heuristic"]
-    assert row.startswith(f"| {summary['env']} | {summary['timesteps']} |")
+    seed = yaml.safe_load((run / "config.yaml").read_text())["seed"]
+    assert row.startswith(f"| {summary['env']} (seed {seed}) | {summary['timesteps']} |")
     assert (
         f"{heuristic['win_rate']:.3f} [{heuristic['ci_low']:.3f}, {heuristic['ci_high']:.3f}] "
         f"({heuristic['games']})" in row
