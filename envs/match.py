@@ -173,9 +173,10 @@ def load_player(spec: str, env_name: str, game: Game, flag: str = "") -> Any:
         return get_bot(env_name, spec)
     prefix = f"{flag} {spec!r}" if flag else repr(spec)
     if not spec.endswith(".zip"):
+        unknown = f"{prefix} is an unknown bot" if flag else f"unknown bot {spec!r}"
         raise UsageError(
-            f"{prefix} is an unknown bot for {env_name} (known: {', '.join(bot_names(env_name))})"
-            " and no model file (.zip) or search:MODEL.zip"
+            f"{unknown} for {env_name} (known: {', '.join(bot_names(env_name))}), and no model "
+            "file (.zip) or search:MODEL.zip"
         )
     from training.agents import check_compatible, load_agent
 

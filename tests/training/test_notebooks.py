@@ -103,7 +103,7 @@ def test_evaluate_policies_notebook_plays_a_tournament_and_plots_it(
     assert len(outputs_of(book, "image/png")) == 4
     table = outputs_of(book, "text/markdown")
     assert len(table) == 1
-    assert "| heroica_v0 |" in table[0] and "| heroscape_v0 |" in table[0]
+    assert "| heroica_v0 (seed " in table[0] and "| heroscape_v0 (seed " in table[0]
     assert all(f"vs {bot}" in table[0] for bot in ("random", "heuristic", "lookahead"))
 
 
