@@ -19,8 +19,12 @@ Per decision (a single legal action is played at once, nothing searched):
    least 1, so the first pick follows the priors); ``n(a)``: the action's.
 3. The first node not yet expanded is evaluated (priors kept, values added along the path
    from the root, each seat's value to that seat); a finished game adds its returns instead.
-4. After ``simulations`` (or ``ms`` milliseconds, checked after each simulation; at least one
-   runs), the most visited action at the root is played; ties go to the higher prior.
+   Simulations run in waves of ``batch``: the leaves of a wave are evaluated in one call, and
+   a walk counts as a lost visit for the seat that chose each step until its leaf's values
+   are in (a *virtual loss*, as in AlphaZero), so the walks of one wave spread out.
+4. After ``simulations`` (or ``ms`` milliseconds, checked after each wave; at least one wave
+   runs), the most visited action at the root is played; ties go to the higher prior. With
+   ``confident``, a decision whose highest prior reaches it is played without a search.
 
 Dice make it *open loop*: a node is a sequence of actions, not a position, so its statistics
 average over the rolls the simulations met. An action legal after one roll and not after
@@ -60,7 +64,9 @@ class Evaluator(Protocol):
     ``evaluate(game, state)`` returns ``(priors, values)``: ``priors`` a float array over the
     whole action space (only the legal actions' entries are read; they need not sum to 1)
     and ``values`` a float array of one value per seat, each in [-1, 1] for that seat. It must
-    not change ``state`` (nor roll its dice)."""
+    not change ``state`` (nor roll its dice). An evaluator may also offer
+    ``evaluate_many(game, states)``, the answers for several positions at once (a network's
+    batch); the search then uses it for each wave of leaves."""
 
     def evaluate(self, game: Game, state: Any) -> tuple[np.ndarray, np.ndarray]: ...
 
@@ -71,18 +77,27 @@ class SearchBudget:
     raises :class:`~envs.core.errors.OptionError` naming it).
 
     ``simulations``: walks down the tree per decision; ``ms``: a wall-clock cap per decision
-    in milliseconds (None: none); ``c_puct``: the weight of the priors against the values
-    found (higher: follow the priors longer)."""
+    in milliseconds (None: none), checked after each wave; ``batch``: the walks of one wave,
+    whose leaves the evaluator gets in one call (a network evaluates several positions for
+    little more than one); ``c_puct``: the weight of the priors against the values found
+    (higher: follow the priors longer); ``confident``: a decision whose highest prior is at
+    least this is played at once, unsearched (None: every decision with a choice is searched),
+    so that the time goes to the decisions the policy is unsure of."""
 
     simulations: int = 64
     ms: float | None = None
+    batch: int = 8
     c_puct: float = 1.5
+    confident: float | None = None
 
     def __post_init__(self) -> None:
         integer("simulations", self.simulations)
         if self.ms is not None:
             positive_number("ms", self.ms)
+        integer("batch", self.batch)
         positive_number("c_puct", self.c_puct)
+        if self.confident is not None and not 0 < positive_number("confident", self.confident) <= 1:
+            raise OptionError("confident", f"must be in (0, 1] or None, got {self.confident!r}")
 
     @classmethod
     def of(cls, options: dict[str, Any]) -> SearchBudget:
@@ -157,6 +172,13 @@ class _Node:
         score[~legal] = -np.inf
         return int(np.argmax(score))
 
+    def virtual_loss(self, index: int, seat: int, sign: int) -> None:
+        """A walk on its way through ``index`` counts as a visit that ``seat`` lost until its
+        leaf is evaluated (``sign`` -1 takes it back)."""
+        self.visits += sign
+        self.child_visits[index] += sign
+        self.child_values[index, seat] -= sign
+
     def child(self, index: int) -> _Node:
         found = self.children.get(index)
         if found is None:
@@ -175,15 +197,22 @@ def _normalised(weights: np.ndarray) -> np.ndarray:
 
 class SearchBot:
     """PUCT tree search with an :class:`Evaluator` (module docstring); options as in
-    :class:`SearchBudget`. ``stats`` counts decisions, searches, simulations and evaluations;
-    ``last`` is the latest searched decision (None until one)."""
+    :class:`SearchBudget`. ``stats`` counts decisions, searches (``confident`` ones among them,
+    played unsearched), simulations and evaluations; ``last`` is the latest searched decision
+    (None until one)."""
 
     def __init__(self, evaluator: Evaluator, name: str = "search", **options: Any):
         self.evaluator = evaluator
         self.name = name
         self.budget = SearchBudget.of(options)
         self.last: SearchResult | None = None
-        self.stats = {"decisions": 0, "searches": 0, "simulations": 0, "evaluations": 0}
+        self.stats = {
+            "decisions": 0,
+            "searches": 0,
+            "confident": 0,
+            "simulations": 0,
+            "evaluations": 0,
+        }
 
     def act(self, game: Game, state: Any, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
@@ -201,16 +230,27 @@ class SearchBot:
         budget = self.budget
         seat = game.current_player(state)
         root = _Node(game.num_players)
-        priors, values = self._evaluate(game, state)
-        root.expand(game.legal_mask(state), priors)
+        mask = game.legal_mask(state)
+        ((priors, values),) = self._evaluate(game, [state])
+        root.expand(mask, priors)
         root.visits, root.value_sum[:] = 1, values
         start = time.perf_counter()
         done = 0
-        while done < budget.simulations:
-            sim = state.copy()
-            sim.dice = Dice(int(rng.integers(SEED_BOUND, dtype=np.uint64)))
-            self._simulate(game, sim, root)
-            done += 1
+        confident = budget.confident is not None and root.priors.max() >= budget.confident
+        self.stats["confident"] += confident
+        while done < budget.simulations and not confident:
+            wave = [self._descend(game, state, root, rng)]
+            while len(wave) < min(budget.batch, budget.simulations - done):
+                wave.append(self._descend(game, state, root, rng))
+            waiting = [leaf for leaf in wave if leaf.values is None]
+            answers = self._evaluate(game, [leaf.sim for leaf in waiting]) if waiting else []
+            for leaf, (leaf_priors, leaf_values) in zip(waiting, answers):
+                if leaf.node.actions is None:
+                    leaf.node.expand(leaf.mask, leaf_priors)
+                leaf.values = leaf_values
+            for leaf in wave:
+                leaf.back_up()
+            done += len(wave)
             if budget.ms is not None and (time.perf_counter() - start) * 1e3 >= budget.ms:
                 break
         self.stats["simulations"] += done
@@ -228,46 +268,75 @@ class SearchBot:
             seat, root.actions, root.priors, visits.copy(), means, int(root.actions[best]), done
         )
 
-    def _simulate(self, game: Game, sim: Any, root: _Node) -> None:
-        c_puct = self.budget.c_puct
-        path: list[tuple[_Node, int]] = []
+    def _descend(self, game: Game, state: Any, root: _Node, rng: np.random.Generator) -> _Leaf:
+        """One simulation's walk from the root, on a copy of ``state`` with fresh dice, to a
+        finished game (its returns) or a position to evaluate (a virtual loss on its way, so
+        the next walks of the same wave spread out)."""
+        sim = state.copy()
+        sim.dice = Dice(int(rng.integers(SEED_BOUND, dtype=np.uint64)))
+        leaf = _Leaf(sim)
         node = root
         for _ in range(MAX_SIMULATION_DEPTH):
             seat = game.current_player(sim)
             if seat < 0:
-                values = np.clip(game.returns(sim), -1.0, 1.0)
+                leaf.values = np.clip(game.returns(sim), -1.0, 1.0)
                 break
-            mask = game.legal_mask(sim)
-            index = -1 if node.actions is None else node.select(mask, seat, c_puct)
+            leaf.mask = game.legal_mask(sim)
+            index = -1 if node.actions is None else node.select(leaf.mask, seat, self.budget.c_puct)
             if index < 0:
-                priors, values = self._evaluate(game, sim)
-                if node.actions is None:
-                    node.expand(mask, priors)
                 break
-            path.append((node, index))
             assert node.actions is not None
+            leaf.path.append((node, index, seat))
+            node.virtual_loss(index, seat, +1)
             game.apply_legal(sim, int(node.actions[index]))
             node = node.child(index)
         else:
             raise RuntimeError(f"a simulation ran past {MAX_SIMULATION_DEPTH} decisions")
-        node.visits += 1
-        node.value_sum += values
-        for parent, index in path:
-            parent.visits += 1
-            parent.value_sum += values
-            parent.child_visits[index] += 1
-            parent.child_values[index] += values
+        leaf.node = node
+        return leaf
 
-    def _evaluate(self, game: Game, state: Any) -> tuple[np.ndarray, np.ndarray]:
-        self.stats["evaluations"] += 1
-        priors, values = self.evaluator.evaluate(game, state)
-        values = np.asarray(values, dtype=float)
-        if values.shape != (game.num_players,):
-            raise ValueError(
-                f"the evaluator gave values of shape {values.shape}, expected one per seat "
-                f"({game.num_players},)"
-            )
-        return priors, np.clip(values, -1.0, 1.0)
+    def _evaluate(self, game: Game, states: list[Any]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The evaluator's answers for ``states``, in one call where it takes several."""
+        self.stats["evaluations"] += len(states)
+        many = getattr(self.evaluator, "evaluate_many", None)
+        if many is not None:
+            answers = list(many(game, states))
+        else:
+            answers = [self.evaluator.evaluate(game, state) for state in states]
+        checked = []
+        for priors, values in answers:
+            values = np.asarray(values, dtype=float)
+            if values.shape != (game.num_players,):
+                raise ValueError(
+                    f"the evaluator gave values of shape {values.shape}, expected one per seat "
+                    f"({game.num_players},)"
+                )
+            checked.append((priors, np.clip(values, -1.0, 1.0)))
+        return checked
+
+
+class _Leaf:
+    """Where one simulation's walk ended: the copy it played on, the (node, action index,
+    seat) steps from the root, and its values once known."""
+
+    def __init__(self, sim: Any):
+        self.sim = sim
+        self.path: list[tuple[_Node, int, int]] = []
+        self.node: _Node
+        self.mask: np.ndarray = np.zeros(0, dtype=bool)
+        self.values: np.ndarray | None = None
+
+    def back_up(self) -> None:
+        """Add the values along the path, taking back the virtual losses."""
+        assert self.values is not None
+        self.node.visits += 1
+        self.node.value_sum += self.values
+        for parent, index, seat in self.path:
+            parent.virtual_loss(index, seat, -1)
+            parent.visits += 1
+            parent.value_sum += self.values
+            parent.child_visits[index] += 1
+            parent.child_values[index] += self.values
 
 
 class ValueEvaluator:

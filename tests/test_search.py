@@ -119,11 +119,56 @@ def test_one_evaluation_per_simulation_and_the_root():
     assert evaluator.calls == bot.stats["evaluations"] <= 26
 
 
-def test_millisecond_cap_ends_the_search_after_one_simulation():
+def test_millisecond_cap_ends_the_search_after_one_wave():
     game = Toss((1, 6, 3), turns=50)
-    bot = SearchBot(Flat([1, 1, 1]), simulations=10_000, ms=1e-6)
+    bot = SearchBot(Flat([1, 1, 1]), simulations=10_000, ms=1e-6, batch=3)
     bot.act(game, TossState(Dice(0)), np.random.default_rng(0))
-    assert bot.last.simulations == 1
+    assert bot.last.simulations == 3
+
+
+class Batched(Flat):
+    """Flat, answering a wave of positions in one call (as a network does)."""
+
+    def __init__(self, priors: list[float]):
+        super().__init__(priors)
+        self.waves: list[int] = []
+
+    def evaluate_many(self, game, states):
+        self.waves.append(len(states))
+        return [self.evaluate(game, state) for state in states]
+
+
+def test_leaves_of_a_wave_are_evaluated_in_one_call():
+    game = Toss((1, 6, 3), turns=3)
+    evaluator = Batched([1, 1, 1])
+    SearchBot(evaluator, simulations=20, batch=8).act(
+        game, TossState(Dice(0)), np.random.default_rng(0)
+    )
+    # the root, then waves of 8, 8 and 4 walks; a walk that ends the game needs no evaluation
+    assert evaluator.waves[0] == 1 and len(evaluator.waves) == 4
+    assert all(size <= limit for size, limit in zip(evaluator.waves[1:], (8, 8, 4)))
+
+
+def test_virtual_loss_spreads_one_wave_over_the_actions():
+    game = Toss((4, 4, 4), turns=3)
+    # one walk at a time, the favourite's prior wins the second walk too (the first found 0)
+    alone = SearchBot(Flat([0.6, 0.2, 0.2]), simulations=3, batch=1)
+    alone.act(game, TossState(Dice(0)), np.random.default_rng(0))
+    assert alone.last.visits[0] >= 2
+    # in one wave, the first walk's virtual loss sends the next ones elsewhere
+    wave = SearchBot(Flat([0.6, 0.2, 0.2]), simulations=3, batch=3)
+    wave.act(game, TossState(Dice(0)), np.random.default_rng(0))
+    assert wave.last.visits.tolist() == [1, 1, 1]
+
+
+def test_a_confident_policy_is_played_without_a_search():
+    game = Toss((1, 6, 3))
+    bot = SearchBot(Flat([0.05, 0.9, 0.05]), simulations=50, confident=0.9)
+    assert bot.act(game, TossState(Dice(0)), np.random.default_rng(0)) == 1
+    assert bot.stats["confident"] == 1 and bot.stats["simulations"] == 0
+    unsure = SearchBot(Flat([0.2, 0.3, 0.5]), simulations=50, confident=0.9)
+    assert unsure.act(game, TossState(Dice(0)), np.random.default_rng(0)) == 1
+    assert unsure.stats["simulations"] == 50
 
 
 def test_visit_policy_is_a_distribution_over_the_action_space():
@@ -137,7 +182,15 @@ def test_visit_policy_is_a_distribution_over_the_action_space():
 
 @pytest.mark.parametrize(
     "option, value",
-    [("simulations", 0), ("simulations", 2.5), ("ms", 0), ("c_puct", -1.0), ("depth", 3)],
+    [
+        ("simulations", 0),
+        ("simulations", 2.5),
+        ("ms", 0),
+        ("batch", 0),
+        ("c_puct", -1.0),
+        ("confident", 1.5),
+        ("depth", 3),
+    ],
 )
 def test_bad_budget_option_names_the_option(option, value):
     with pytest.raises(OptionError, match=option):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -199,20 +199,34 @@ class PolicyEvaluator:
             self.potential = position_value(game_name)
 
     def evaluate(self, game: Any, state: Any) -> tuple[np.ndarray, np.ndarray]:
+        return self.evaluate_many(game, [state])[0]
+
+    def evaluate_many(
+        self, game: Any, states: Sequence[Any]
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """One network call for every seat's observation of every position."""
         import torch
 
-        seat = game.current_player(state)
-        seats = range(game.num_players)
-        observations = np.stack([game.observe(state, s) for s in seats])
+        seats = game.num_players
+        observations = np.stack([game.observe(state, s) for state in states for s in range(seats)])
         with torch.no_grad(), single_thread():
             logits, values = self._forward(self.policy.obs_to_tensor(observations)[0])
+        answers = []
+        for k, state in enumerate(states):
+            rows = slice(k * seats, (k + 1) * seats)
+            answers.append(self._answer(game, state, logits[rows], values[rows]))
+        return answers
+
+    def _answer(
+        self, game: Any, state: Any, logits: np.ndarray, values: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         mask = game.legal_mask(state)
-        legal = logits[seat][mask].astype(np.float64)
+        legal = logits[game.current_player(state)][mask].astype(np.float64)
         priors = np.zeros(mask.size)
         priors[mask] = np.exp(legal - legal.max())
         if self.potential is not None:
-            potentials = np.array([self.potential(game, state, s) for s in seats])
-            values = values + self.shaping * potentials
+            potentials = [self.potential(game, state, s) for s in range(game.num_players)]
+            values = values + self.shaping * np.array(potentials)
         return priors, values
 
     def _forward(self, tensor: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -76,7 +76,7 @@ def test_a_model_outside_a_run_folder_needs_its_shaping(tmp_path):
 
 
 @pytest.mark.parametrize("spatial", [True, False], ids=["spatial", "mlp"])
-def test_priors_cover_the_legal_actions_and_shaping_is_added_back(tmp_path, spatial):
+def test_priors_cover_the_legal_actions_shaping_is_added_back_and_batches_agree(tmp_path, spatial):
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(save_model(tmp_path / "m.zip", spatial=spatial)), device="cpu")
@@ -92,6 +92,13 @@ def test_priors_cover_the_legal_actions_and_shaping_is_added_back(tmp_path, spat
     potentials = [value(game, state, seat) for seat in range(game.num_players)]
     _, shaped_values = shaped.evaluate(game, state)
     assert shaped_values == pytest.approx(values + 2.0 * np.array(potentials))
+    later = state.copy()
+    game.apply(later, int(np.flatnonzero(mask)[0]))
+    batched = shaped.evaluate_many(game, [state, later])  # one network call for both
+    for (batch_priors, batch_values), alone in zip(batched, (state, later)):
+        one_priors, one_values = shaped.evaluate(game, alone)
+        assert batch_priors == pytest.approx(one_priors, abs=1e-5)
+        assert batch_values == pytest.approx(one_values, abs=1e-5)
 
 
 def test_match_seats_search_over_a_model_and_reports_its_thinking_time(run_folder):
