@@ -45,6 +45,8 @@ trains up to ``total_timesteps`` counted from the run's start, not that many mor
 checkpoint does not include), and puts the run's snapshots up to that step back in the opponent
 pool (``summary.json``'s ``resumed_from`` lists them). The warm start is not repeated.
 
+Several seeds: ``python -m training.seeds`` trains a config once per seed and pools the results.
+
 Torch runs on one thread while rollouts are collected and on all threads for the gradient
 updates (``RolloutThreadsCallback``). The learner's forced decisions (one legal action) are
 played by the env, not sampled (``auto_play_forced``). With ``time_limit_minutes`` the progress
