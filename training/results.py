@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from envs.bots import wilson_interval
+
+from .evaluate import load_eval_csv
 
 OPPONENT_ORDER = ("random", "heuristic", "lookahead")
 
@@ -64,6 +68,56 @@ def newest_runs(root: Path) -> list[Path]:
         ):
             newest[env] = summary.parent
     return [newest[env] for env in sorted(newest)]
+
+
+SEED_SUFFIX = re.compile(r"(?P<base>.+)_seed(?P<seed>\d+)")
+
+
+def seed_groups(root: Path) -> dict[str, list[Path]]:
+    """Finished runs under ``root`` named ``<base>_seed<k>`` (``training.seeds``), by base,
+    each group in seed order; newest group first."""
+    groups: dict[str, list[tuple[int, Path]]] = {}
+    for summary in root.glob("*_seed*/summary.json"):
+        found = SEED_SUFFIX.fullmatch(summary.parent.name)
+        if found:
+            groups.setdefault(found["base"], []).append((int(found["seed"]), summary.parent))
+
+    def finished(base: str) -> float:
+        return max((folder / "summary.json").stat().st_mtime for _, folder in groups[base])
+
+    ordered = sorted(groups, key=finished, reverse=True)
+    return {base: [folder for _, folder in sorted(groups[base])] for base in ordered}
+
+
+def seed_curves(runs: Sequence[Path]) -> dict[str, dict[str, Any]]:
+    """The learning curves of several runs of one config (seeds), per opponent.
+
+    ``timesteps``: the evaluation steps every run has; ``mean``, ``low``, ``high``: the mean,
+    smallest and largest win rate of the runs there; ``runs``: each run's own
+    ``(timesteps, win_rate)``. Where a run evaluated twice at one step (its final evaluation
+    on the last periodic one's step) the two are pooled (wins over games)."""
+    per_run = [load_eval_csv(run / "eval.csv") for run in runs]
+    curves: dict[str, dict[str, Any]] = {}
+    shared = set.intersection(*(set(c) for c in per_run)) if per_run else set()
+    ordered = [o for o in OPPONENT_ORDER if o in shared] + sorted(shared - set(OPPONENT_ORDER))
+    for opponent in ordered:
+        rates = []
+        for curves_of_run in per_run:
+            curve = curves_of_run[opponent]
+            steps = np.unique(curve["timesteps"])
+            wins = np.array([curve["wins"][curve["timesteps"] == t].sum() for t in steps])
+            games = np.array([curve["games"][curve["timesteps"] == t].sum() for t in steps])
+            rates.append(dict(zip(steps.tolist(), (wins / np.maximum(games, 1)).tolist())))
+        common = sorted(set.intersection(*(set(r) for r in rates)))
+        table = np.array([[r[t] for t in common] for r in rates]).reshape(len(rates), len(common))
+        curves[opponent] = {
+            "timesteps": np.array(common, dtype=np.int64),
+            "mean": table.mean(axis=0),
+            "low": table.min(axis=0),
+            "high": table.max(axis=0),
+            "runs": [(np.array(sorted(r)), np.array([r[t] for t in sorted(r)])) for r in rates],
+        }
+    return curves
 
 
 def opponents_of(summaries: Sequence[dict[str, Any]]) -> list[str]:

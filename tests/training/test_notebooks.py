@@ -54,6 +54,32 @@ def tiny_heroscape_run(tmp_path_factory) -> Path:
     return train_tiny(tmp_path_factory.mktemp("runs"), "smoke_heroscape.yaml", "heroscape_v0_tiny")
 
 
+@pytest.fixture(scope="module")
+def tiny_seed_runs(tmp_path_factory) -> list[Path]:
+    """Two tiny runs of one config with seeds 0 and 1 (training.seeds)."""
+    runs = tmp_path_factory.mktemp("runs")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.seeds",
+            "--config",
+            str(ROOT / "configs" / "smoke_heroica.yaml"),
+            "--seeds",
+            "0,1",
+            f"run_dir={runs}",
+            "run_name=tiny",
+            "progress_bar=false",
+            "video.enabled=false",
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return [runs / "tiny_seed0", runs / "tiny_seed1"]
+
+
 def execute(name: str, tmp_path: Path, **parameters) -> nbformat.NotebookNode:
     output = tmp_path / name
     papermill.execute_notebook(
@@ -80,7 +106,7 @@ def outputs_of(book: nbformat.NotebookNode, mime: str) -> list[str]:
 
 @pytest.mark.slow
 def test_evaluate_policies_notebook_plays_a_tournament_and_plots_it(
-    tiny_run: Path, tiny_heroscape_run: Path, tmp_path: Path
+    tiny_run: Path, tiny_heroscape_run: Path, tiny_seed_runs: list[Path], tmp_path: Path
 ):
     out_dir = tmp_path / "tournament"
     book = execute(
@@ -93,18 +119,21 @@ def test_evaluate_policies_notebook_plays_a_tournament_and_plots_it(
         options={"max_rounds": 4},
         out_dir=str(out_dir),
         result_runs=[str(tiny_run), str(tiny_heroscape_run)],
+        seed_runs=[str(run) for run in tiny_seed_runs],
     )
     tournament = json.loads((out_dir / "tournament.json").read_text())
     # the default bots (random, heuristic, lookahead), one checkpoint and the final model
     assert len(tournament["agents"]) == 5 and {"lookahead", "final"} <= set(tournament["agents"])
     assert len(tournament["games"]) == 10 * 2
-    # the win-rate matrix, the ratings, the learning curves, and the results per game: the
-    # results page's table with a row per game and a column per bot, and each run's learning curves
-    assert len(outputs_of(book, "image/png")) == 4
-    table = outputs_of(book, "text/markdown")
-    assert len(table) == 1
-    assert "| heroica_v0 (seed " in table[0] and "| heroscape_v0 (seed " in table[0]
-    assert all(f"vs {bot}" in table[0] for bot in ("random", "heuristic", "lookahead"))
+    # the win-rate matrix, the ratings, the learning curves, the results per game (the results
+    # page's table with a row per game and a column per bot, and each run's learning curves),
+    # and the seeds: their pooled table and their curves with the spread
+    assert len(outputs_of(book, "image/png")) == 5
+    table, seeds = outputs_of(book, "text/markdown")
+    assert "| heroica_v0 (seed " in table and "| heroscape_v0 (seed " in table
+    assert all(f"vs {bot}" in table for bot in ("random", "heuristic", "lookahead"))
+    assert "| heroica_v0 (seed 0)" in seeds and "| heroica_v0 (seed 1)" in seeds
+    assert "**heroica_v0 pooled (2 runs)**" in seeds
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from envs.bots import wilson_interval
-from training.results import main, markdown_table
+from training.results import main, markdown_table, seed_curves, seed_groups
 
 
 def result(wins: tuple[int, int], games: tuple[int, int]) -> dict:
@@ -80,3 +80,36 @@ def test_runs_sharing_a_seed_are_not_pooled(tmp_path, capsys):
     assert main(["--pool", *map(str, runs)]) == 2
     assert "share seed 7" in capsys.readouterr().err
     assert "(seed 7)" in markdown_table(runs)  # listing them without pooling is fine
+
+
+def write_eval_csv(run: Path, rows: list[tuple[int, str, int, int]]) -> None:
+    """eval.csv rows (timesteps, opponent, games, wins), as training writes them."""
+    lines = ["timesteps,opponent,games,wins,draws,losses,win_rate,ci_low,ci_high"]
+    for steps, opponent, games, wins in rows:
+        lines.append(f"{steps},{opponent},{games},{wins},0,{games - wins},{wins / games},0,1")
+    (run / "eval.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_seed_curves_give_mean_and_spread_at_the_steps_every_seed_has(tmp_path):
+    a = write_run(tmp_path / "x_seed0", 0, {})
+    b = write_run(tmp_path / "x_seed1", 1, {})
+    write_eval_csv(
+        a, [(0, "heuristic", 10, 4), (100, "heuristic", 10, 6), (150, "heuristic", 30, 21)]
+    )
+    # seed 1's final evaluation shares step 100 with a periodic one: pooled, 8 + 22 of 40
+    write_eval_csv(
+        b, [(0, "heuristic", 10, 2), (100, "heuristic", 10, 8), (100, "heuristic", 30, 22)]
+    )
+    curve = seed_curves([a, b])["heuristic"]
+    assert curve["timesteps"].tolist() == [0, 100]
+    assert curve["mean"] == pytest.approx([0.3, (0.6 + 0.75) / 2])
+    assert curve["low"] == pytest.approx([0.2, 0.6]) and curve["high"] == pytest.approx([0.4, 0.75])
+    steps, rates = curve["runs"][0]
+    assert steps.tolist() == [0, 100, 150] and rates == pytest.approx([0.4, 0.6, 0.7])
+
+
+def test_seed_groups_gather_runs_by_name_in_seed_order(tmp_path):
+    for name, seed in (("h_seed2", 2), ("h_seed0", 0), ("h_seed1", 1), ("other", 5)):
+        write_run(tmp_path / name, seed, {})
+    (tmp_path / "g_seed0").mkdir()  # unfinished: no summary.json
+    assert seed_groups(tmp_path) == {"h": [tmp_path / f"h_seed{k}" for k in range(3)]}
