@@ -122,9 +122,13 @@ class SearchResult:
     simulations: int
 
     def visit_policy(self, size: int) -> np.ndarray:
-        """float32[size]: the root's visit counts as a distribution over the action space."""
+        """float32[size]: the root's visit counts as a distribution over the action space (all
+        on the choice when nothing was visited: a confident decision)."""
         policy = np.zeros(size, dtype=np.float32)
-        policy[self.actions] = self.visits / max(self.visits.sum(), 1)
+        if self.visits.sum() > 0:
+            policy[self.actions] = self.visits / self.visits.sum()
+        else:
+            policy[self.choice] = 1.0
         return policy
 
 
@@ -237,7 +241,7 @@ class SearchBot:
         start = time.perf_counter()
         done = 0
         confident = budget.confident is not None and root.priors.max() >= budget.confident
-        self.stats["confident"] += confident
+        self.stats["confident"] += int(confident)
         while done < budget.simulations and not confident:
             wave = [self._descend(game, state, root, rng)]
             while len(wave) < min(budget.batch, budget.simulations - done):

@@ -45,6 +45,7 @@ from .config_sections import (
     MODEL,
     EnvConfig,
     EvalConfig,
+    ExpertIterationConfig,
     FieldCheckError,
     LeagueConfig,
     ModelT,
@@ -109,6 +110,8 @@ class TrainConfig(pydantic.BaseModel):
     """Opponent pool and sampling weights."""
     pretrain: PretrainConfig = Field(default_factory=PretrainConfig)
     """Behaviour-cloning warm start before PPO (off by default)."""
+    expert_iteration: ExpertIterationConfig = Field(default_factory=ExpertIterationConfig)
+    """Imitating tree search over the learner during PPO (off by default)."""
     eval: EvalConfig = Field(default_factory=EvalConfig)
     """Evaluation schedule."""
     video: VideoConfig = Field(default_factory=VideoConfig)

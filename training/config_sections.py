@@ -266,6 +266,34 @@ class PretrainConfig(pydantic.BaseModel):
     short run still spends most of its time learning."""
 
 
+class ExpertIterationConfig(pydantic.BaseModel):
+    """Expert iteration during PPO: the learner imitates tree search over itself; see
+    ``training.expert``. Off unless ``every_steps`` is set."""
+
+    model_config = MODEL
+
+    every_steps: PosInt | None = None
+    """Learner steps between iterations (each before the next rollout); null = off."""
+    games: PosInt = 8
+    """Games of search over the current policy against itself per iteration."""
+    max_samples: PosInt = 5_000
+    """Keep at most this many decisions per iteration."""
+    simulations: PosInt = 32
+    """Simulations per searched decision (``envs.search``)."""
+    batch: PosInt = 8
+    """Leaves per network call in the search."""
+    c_puct: PosFloat = 1.5
+    """The search's weight of the priors."""
+    epochs: PosInt = 2
+    """Passes over an iteration's decisions."""
+    batch_size: PosInt = 128
+    """Decisions per gradient step."""
+    learning_rate: PosFloat = 3e-4
+    """Adam step size of the imitation (PPO's own optimizer is left as it is)."""
+    value_coef: NonNegFloat = 0.5
+    """Weight of the value loss (each decision's discounted final return)."""
+
+
 EvalOpponent = Literal["random", "heuristic", "lookahead"]
 
 

@@ -15,6 +15,8 @@ is that minus the decision's potential ``w * V(s)``, so the target is too.
 
 Loss per minibatch: ``-log pi(action | obs, mask) + value_coef * (V(obs) - target)^2``, with
 the masked distribution of the policy itself (``evaluate_actions``), Adam, ``epochs`` passes.
+Data from a search (:func:`collect_search_games`, expert iteration: ``training.expert``) has
+soft targets, the search's visits ``p``: the policy term is then ``-sum_a p(a) log pi(a)``.
 Observations are stored as float16 to halve the memory (their values are small fractions and
 counts; float16 keeps them to 3 significant digits).
 
@@ -55,6 +57,7 @@ class Demonstrations:
     actions: np.ndarray  # (N,) int64
     values: np.ndarray  # (N,) float32
     games: int
+    policies: np.ndarray | None = None  # (N, A) float32: a search's visits, the soft targets
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -105,6 +108,33 @@ def collect_demonstrations(
     return _collect_in_processes(task, game, games, max_samples, workers)
 
 
+def collect_search_games(
+    game_factory: Callable[[], Any],
+    game_name: str,
+    searcher: Any,
+    games: int,
+    seed: int,
+    gamma: float,
+    max_samples: int,
+    skip_forced: bool = False,
+    reward_shaping: float = 0.0,
+) -> Demonstrations:
+    """Expert iteration's data: ``games`` games of ``searcher`` (an :class:`envs.search.SearchBot`,
+    in this process: it holds the live model) against itself, every decision recorded as by
+    :func:`collect_demonstrations`, plus the search's visits at the root as ``policies`` (a
+    decision it did not search: the action played)."""
+    game = game_factory()
+    task = _Collection(
+        game_factory, game_name, "search", seed, gamma, skip_forced, None, reward_shaping, searcher
+    )
+    arrays = _allocate(game, max_samples, np.empty)
+    arrays += (np.empty((max_samples, game.layout.size), dtype=np.float32),)
+    spans = task.play(range(games), arrays, game)
+    count = spans[-1][2]
+    kept = [array[:count] for array in arrays]
+    return Demonstrations(*kept[:4], games=len(spans), policies=kept[4])
+
+
 def _allocate(
     game: Any, samples: int, allocate: Callable[..., np.ndarray]
 ) -> tuple[np.ndarray, ...]:
@@ -130,15 +160,17 @@ class _Collection:
     skip_forced: bool
     deadline: float | None
     reward_shaping: float = 0.0
+    searcher: Any = None  # an envs.search.SearchBot to play instead (its visits as targets)
 
     def play(
         self, indices: Iterable[int], arrays: tuple[np.ndarray, ...], game: Any
     ) -> list[tuple[int, int, int]]:
         """Play the games ``indices`` into ``arrays`` until they are full; returns each game
         played as (index, first row, end row)."""
-        observations, masks, actions, values = arrays
+        observations, masks, actions, values = arrays[:4]
+        policies = arrays[4] if len(arrays) > 4 else None
         capacity = len(actions)
-        bot = get_bot(self.game_name, self.demonstrator)
+        bot = self.searcher or get_bot(self.game_name, self.demonstrator)
         potential = position_value(self.game_name) if self.reward_shaping else None
         spans: list[tuple[int, int, int]] = []
         count = 0
@@ -155,6 +187,7 @@ class _Collection:
             seats: list[int] = []
             recorded: list[int] = []
             while (seat := game.current_player(state)) >= 0:
+                searches = self.searcher.stats["searches"] if self.searcher else 0
                 action = bot.act(game, state, rng)
                 mask = game.legal_mask(state)
                 if not (self.skip_forced and np.count_nonzero(mask) == 1):
@@ -164,6 +197,13 @@ class _Collection:
                         observations[count] = game.observe(state, seat)
                         masks[count] = mask
                         actions[count] = action
+                        if policies is not None:  # the visits, or the one action it had
+                            searched = self.searcher.stats["searches"] > searches
+                            policies[count] = 0.0
+                            if searched:
+                                policies[count] = self.searcher.last.visit_policy(mask.size)
+                            else:
+                                policies[count, action] = 1.0
                         # the return's shaped part is known now: minus this decision's potential
                         values[count] = (
                             0.0
@@ -294,7 +334,13 @@ def clone(
             targets = torch.as_tensor(data.values[batch], device=policy.device)
             values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
             value_loss = torch.nn.functional.mse_loss(values.flatten(), targets)
-            loss = -log_prob.mean() + value_coef * value_loss
+            if data.policies is None:
+                policy_loss = -log_prob.mean()
+            else:  # cross-entropy to the search's visits: its illegal actions have no weight
+                logits = policy.get_distribution(obs, action_masks=masks).distribution.logits
+                soft = torch.as_tensor(data.policies[batch], device=policy.device)
+                policy_loss = -(soft * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            loss = policy_loss + value_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -304,7 +350,7 @@ def clone(
                     obs, action_masks=masks
                 ).distribution.probs.argmax(dim=1)
                 correct += (predicted == actions).sum().item()
-                total_nll -= log_prob.sum().item()
+                total_nll += policy_loss.item() * len(batch)  # the soft targets' cross-entropy
                 total_value += value_loss.item() * len(batch)
                 seen += len(batch)
         stats = {

@@ -19,8 +19,8 @@ and only then creates one run folder (``run_dir/run_name``), which holds:
 * ``summary.json`` - steps, wall time and the final win rates with their intervals and per
   seat (what a results table quotes: ``python -m training.results <run>``), the throughput
   (learner and env decisions per second), how far PPO moved the policy (``ppo_updates``: mean
-  and last approximate KL and clip fraction), whether the run was interrupted and what it
-  resumed from.
+  and last approximate KL and clip fraction), expert iteration's totals (``training.expert``),
+  whether the run was interrupted and what it resumed from.
 
 The script reads top to bottom: check inputs -> build envs -> build or load the model -> warm
 start (if the config's ``pretrain.games`` > 0: clone the heuristic bot, ``training.pretrain``,
@@ -91,6 +91,7 @@ from .callbacks import (
     result_fields,
 )
 from .config import TrainConfig, dump_config, load_config, run_folder_of
+from .expert import ExpertIterationCallback
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN, spatial_policy
 from .pretrain import pretrain
@@ -307,6 +308,7 @@ class Progress:
     results: dict | None = None
     throughput: dict | None = None
     updates: dict | None = None
+    expert: dict | None = None
 
 
 def seat_rates(result: Any) -> list[dict]:
@@ -349,6 +351,7 @@ def write_summary(
         "pretrain": progress.pretrain,
         "throughput": progress.throughput,
         "ppo_updates": progress.updates,
+        "expert_iteration": progress.expert,
         "final": None
         if progress.results is None
         else {
@@ -467,10 +470,11 @@ def train(config: TrainConfig) -> Path:
                 # the cloned policy's level: eval.csv row 0 (and the pretrain scalars, at step 0)
                 evaluate_and_log(model, config, run / "eval.csv", 0, logger=model.logger)
             progress.phase = "learning"
-            stopper, throughput, updates = (
+            stopper, throughput, updates, expert = (
                 StopOnSignal(stop),
                 ThroughputCallback(),
                 UpdateStatsCallback(),
+                ExpertIterationCallback(config),
             )
             # learn() counts on from a loaded model's steps: ask only for what is left
             remaining = config.total_timesteps - model.num_timesteps
@@ -486,6 +490,7 @@ def train(config: TrainConfig) -> Path:
                     PeriodicCheckpoint(config, run, stop),
                     SnapshotCallback(config, run / "snapshots", stop),
                     EvalCallback(config, run / "eval.csv", stop),
+                    *([expert] if config.expert_iteration.every_steps else []),
                 ]
             )
             learn_started = time.monotonic()
@@ -503,6 +508,7 @@ def train(config: TrainConfig) -> Path:
                 progress.learn_seconds = time.monotonic() - learn_started
                 progress.learned_steps = stopper.learned if remaining > 0 else model.num_timesteps
                 progress.throughput, progress.updates = throughput.totals or None, updates.summary()
+                progress.expert = expert.summary() if config.expert_iteration.every_steps else None
             stop.check()
             progress.phase = "final evaluation"
             vec_env.close()
