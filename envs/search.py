@@ -237,6 +237,7 @@ class SearchBot:
         mask = game.legal_mask(state)
         ((priors, values),) = self._evaluate(game, [state])
         root.expand(mask, priors)
+        assert root.actions is not None and root.priors is not None
         root.visits, root.value_sum[:] = 1, values
         start = time.perf_counter()
         done = 0
@@ -258,7 +259,6 @@ class SearchBot:
             if budget.ms is not None and (time.perf_counter() - start) * 1e3 >= budget.ms:
                 break
         self.stats["simulations"] += done
-        assert root.actions is not None and root.priors is not None
         visits = root.child_visits
         means = np.divide(
             root.child_values[:, seat],
