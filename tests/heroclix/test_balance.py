@@ -3,6 +3,8 @@ suggested 100-point forces, HC-2.3 build total)."""
 
 from __future__ import annotations
 
+import pytest
+
 from envs.heroclix.bots.balance import FORCES, pairs, play_pair, points, scenario_text
 from envs.heroclix.data.scenarios import SCENARIOS_DIR, scenario_from_text
 from envs.heroclix.rules import HeroclixGame
@@ -21,3 +23,14 @@ def test_balance_pair_swaps_seats_and_counts_every_game():
     assert result.wins + result.draws + result.losses == 2
     assert 0.0 <= result.ci_low <= result.win_rate <= result.ci_high <= 1.0
     assert (result.points_a, result.points_b) == (85, 100)
+
+
+def test_balance_takes_any_player_in_both_seats_and_names_a_bad_one(capsys):
+    from envs.heroclix.bots.balance import main
+
+    result = play_pair("quarry+thug", "mender+shift+thug", games=2, seed=3, agent="random")
+    assert result.wins + result.draws + result.losses == 2
+    with pytest.raises(SystemExit) as stopped:
+        main(["--games", "1", "--pairs", "0", "--agent", "grandmaster"])
+    assert stopped.value.code == 2
+    assert "--agent 'grandmaster' is an unknown bot" in capsys.readouterr().err

@@ -1,11 +1,14 @@
-"""HeroClix force balance: every pair of 100-point forces, heuristic bot against heuristic bot.
+"""HeroClix force balance: every pair of 100-point forces, one player in both seats.
 
 ``python -m envs.heroclix.bots.balance --games 200`` plays each pair of :data:`FORCES` on the
 ``small`` map of the default duel (its objects, starting edges S and N), ``--games`` games per
 pair with the forces swapping seats every game, and prints one row per pair: the first
 force's wins, draws and losses, its win rate with a 95% Wilson interval (draws count as
 non-wins) and the points of each force. ``--json`` prints the rows as JSON; ``--pairs`` picks
-rows by index (``0 3 7``) so a long table can be split over processes.
+rows by index (``0 3 7``) so a long table can be split over processes. ``--agent`` is the
+player in both seats: the heuristic bot by default, or any player ``envs.match`` takes (a bot
+name, a model ``.zip`` trained on the duel, ``search:model.zip``), so the table can be rerun
+with the strongest agent there is: a balance measured by a weak player measures the player.
 
 The forces are the five 100-point forces suggested by envs/heroclix/RULES.md (F) (the figure
 ids of ``envs/heroclix/data/figures``). A force that wins more than 0.65 against one of equal
@@ -21,10 +24,11 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from envs.bots import get_bot, play_game, wilson_interval
+from envs.bots import play_game, wilson_interval
 from envs.heroclix.data.figures import load_figure
 from envs.heroclix.data.scenarios import SCENARIOS_DIR, load_scenario, scenario_from_text
 from envs.heroclix.rules import HeroclixGame
+from envs.match import UsageError, load_player
 
 FORCES: dict[str, tuple[str, ...]] = {
     "razorback+gloam": ("razorback", "gloam"),
@@ -80,14 +84,17 @@ def scenario_text(seat0: Sequence[str], seat1: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def play_pair(name_a: str, name_b: str, games: int, seed: int = 0) -> PairResult:
-    """``games`` games, force A in seat 0 in the even ones and seat 1 in the odd ones."""
+def play_pair(
+    name_a: str, name_b: str, games: int, seed: int = 0, agent: str = "heuristic"
+) -> PairResult:
+    """``games`` games, force A in seat 0 in the even ones and seat 1 in the odd ones, with
+    ``agent`` (a player spec, :func:`envs.match.load_player`) in both seats."""
     a, b = FORCES[name_a], FORCES[name_b]
     seatings = [
         (HeroclixGame(scenario_from_text(scenario_text(a, b), base=SCENARIOS_DIR)), 0),
         (HeroclixGame(scenario_from_text(scenario_text(b, a), base=SCENARIOS_DIR)), 1),
     ]
-    bot = get_bot("heroclix_v0", "heuristic")
+    bot = load_player(agent, "heroclix_v0", seatings[0][0], "--agent")
     wins = draws = losses = 0
     for i in range(games):
         game, seat_a = seatings[i % 2]
@@ -123,6 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pairs", type=int, nargs="*", help="row indices (default: all)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--agent",
+        default="heuristic",
+        help="the player in both seats: a bot, a model .zip or search:MODEL.zip",
+    )
     args = parser.parse_args(argv)
     table = pairs()
     chosen = range(len(table)) if not args.pairs else args.pairs
@@ -130,7 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for index in chosen:
         if not 0 <= index < len(table):
             parser.error(f"--pairs: {index} is not a row 0..{len(table) - 1}")
-        rows.append(play_pair(*table[index], args.games, args.seed))
+        try:
+            rows.append(play_pair(*table[index], args.games, args.seed, args.agent))
+        except UsageError as error:
+            parser.error(str(error))
         if not args.json:
             r = rows[-1]
             print(
