@@ -47,6 +47,7 @@ KERNEL_MODULES = (
     "envs.heroscape.reach",
     "envs.heroscape.view.stamp",
     "envs.heroclix.view.stamp",
+    "envs.heroclix.reach",
 )
 """Every module holding kernels, in the order the build imports them."""
 

@@ -71,6 +71,8 @@ __all__ = [
     "NOT_REACHED",
     "ModeRules",
     "ModeReach",
+    "mode_reach",
+    "mode_steps",
     "reachable_modes",
     "squares_next_to",
     "touching_table",
@@ -319,7 +321,7 @@ def reachable_modes(
         ends[part] = end
     seed_states = np.array([mode * n + cell for cell, mode, _ in seeds], dtype=np.int64)
     seed_costs = np.array([spent for _, _, spent in seeds], dtype=np.int64)
-    best, pred, best_stop, pred_stop = search_modes(
+    found = search_modes(
         n,
         seed_states,
         seed_costs,
@@ -331,14 +333,40 @@ def reachable_modes(
         switches,
         switch_cost,
     )
+    return mode_reach(seeds, found, ends, n)
+
+
+def mode_steps(
+    neighbors: np.ndarray, step_costs: Sequence[np.ndarray | None]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The CSR steps (offsets, targets, costs) of every mode over the states
+    ``mode * n + cell``, one ``step_cost`` table per mode (None: 1 per step), as
+    :func:`reachable_modes` searches them; cached while the tables are the same read-only
+    arrays. For a game that builds the search's masks itself (a kernel of its own); the
+    tables are not checked here."""
+    n = neighbors.shape[0]
+    return _all_steps([_steps(neighbors, cost) for cost in step_costs], n)
+
+
+def mode_reach(
+    seeds: Sequence[Seed],
+    found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    can_end: np.ndarray,
+    n: int,
+) -> ModeReach:
+    """The :class:`ModeReach` of a search's result ``found`` (best going-on cost, its
+    predecessor, best stopped cost, its predecessor, over the states), ``can_end`` (bool over
+    the states: where the move may end) and its ``seeds``."""
+    best, pred, best_stop, pred_stop = found
+    n_modes = best.shape[0] // n
     going_on = best.reshape(n_modes, n)
     cost = np.minimum(going_on, best_stop.reshape(n_modes, n))
-    ends = (cost != NOT_REACHED) & ends.reshape(n_modes, n)
+    ends = (cost != NOT_REACHED) & can_end.reshape(n_modes, n)
     for cell, mode, _ in seeds:
         ends[mode, cell] = True
     for array in (cost, going_on, ends, pred, pred_stop):
         array.setflags(write=False)
-    return ModeReach(seeds, cost, going_on, ends, pred, pred_stop)
+    return ModeReach(tuple(seeds), cost, going_on, ends, pred, pred_stop)
 
 
 # -------------------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ from envs.core.actions import DecodedAction
 from envs.core.events import Event
 from envs.core.flow import LegalMask
 from envs.core.lru import named_lru
-from envs.core.modemove import ModeReach, ModeRules, reachable_modes, squares_next_to
+from envs.core.modemove import ModeReach, ModeRules, mode_reach, mode_steps, squares_next_to
+from envs.heroclix import reach as kernel
 from envs.heroclix.flags import IGNORES_ENEMY_STOPS
 from envs.heroclix.game import ActionKind, HeroclixBase
 from envs.heroclix.powers.hooks import (
@@ -288,11 +289,76 @@ def reach(game: HeroclixBase, state: State, figure: int) -> ModeReach:
     if found is None:
         seed = (int(state.cell[figure]), int(state.mode[figure]), int(state.move_spent))
         budget = max(state.move_budget, state.move_spent)
-        found = reachable_modes(
-            game.walls.open_neighbors, [seed], budget, mode_rules(game, state, figure)
-        )
-        cache[key] = found
+        found = cache[key] = figure_reach(game, state, figure, seed, budget)
     return found
+
+
+def _figure_steps(
+    game: HeroclixBase, state: State, tables: MoveTables, *, flying: bool, traits: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The steps of every mode of the figure (walking or hovering, then soaring for a flyer)
+    as the search takes them; cached as the step costs are."""
+    key = (state.walls_intact.tobytes(), flying, traits)
+    cache = named_lru(game.caches, "figure_steps", STEP_COST_CACHE_SIZE)
+    steps = cache.get(key)
+    if steps is None:
+        walk = _step_costs(game, state, tables, flying=flying, traits=traits)
+        modes = [walk, tables.soar_cost] if flying else [walk]
+        steps = cache[key] = mode_steps(game.walls.open_neighbors, modes)
+    return steps
+
+
+# Traits as the bits of the kernel's rules (mode_rules reads the same traits).
+TRAIT_BITS = (
+    (PASSES_FIGURES, kernel.PASSES_FIGURES),
+    (IGNORES_HINDERING, kernel.IGNORES_HINDERING),
+    (CROSSES_BLOCKING_INDOORS, kernel.CROSSES_INDOORS),
+    (CROSSES_BLOCKING_OUTDOORS, kernel.CROSSES_OUTDOORS),
+)
+
+
+def figure_reach(
+    game: HeroclixBase, state: State, figure: int, seed: tuple[int, int, int], budget: int
+) -> ModeReach:
+    """``reachable_modes(open_neighbors, [seed], budget, mode_rules(game, state, figure))``
+    in one compiled call (:mod:`envs.heroclix.reach`; the tests hold the two equal)."""
+    tables = move_tables(game)
+    traits = figure_traits(game, state, figure)
+    flying = game.flies(state, figure)
+    rules = sum(bit for trait, bit in TRAIT_BITS if trait in traits)
+    rules |= kernel.FLYING if flying else 0
+    if game.options.hindering_to_hindering_continues:
+        rules |= kernel.CHAINING
+    if state.move_ignores_enemies or game.has_trait(state, figure, IGNORES_ENEMY_STOPS):
+        rules |= kernel.IGNORES_ENEMY_STOPS
+    steps = _figure_steps(game, state, tables, flying=flying, traits=traits)
+    n = game.n_cells
+    broke_away = np.zeros(game.n_figures, dtype=bool)
+    broke_away[state.broke_away] = True
+    can_end = np.empty((2 if flying else 1) * n, dtype=bool)
+    cell, mode, spent = seed
+    found = kernel.figure_search(
+        *steps,
+        n,
+        state.cell,
+        game.sides(state),
+        figure,
+        state.passenger,
+        broke_away,
+        state.mode,
+        game.board.exists,
+        state.blocking,
+        game.indoor,
+        game.hindering(state, movement=True),
+        game.adjacency(state),
+        game.touching,
+        rules,
+        mode * n + cell,
+        spent,
+        budget,
+        can_end,
+    )
+    return mode_reach([seed], found, can_end, n)
 
 
 # -- a move's start, its breakaway and its legs ------------------------------------------------

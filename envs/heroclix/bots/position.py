@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.lru import LRU, named_lru
-from envs.core.modemove import ModeReach, reachable_modes
+from envs.core.modemove import ModeReach
 from envs.heroclix.bots.control import controlled_by_us, hostile_scores
 from envs.heroclix.bots.evaluation import FAR, THROW, Evaluator
 from envs.heroclix.bots.variants import best_shot, best_strike
-from envs.heroclix.movement import mode_rules, move_budget
+from envs.heroclix.movement import figure_reach, move_budget
 from envs.heroclix.powers.hooks import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJECTS, has_trait
 from envs.heroclix.state import GROUND, NO_CELL, SOAR, Phase
 
@@ -116,9 +116,7 @@ class Positions(Evaluator):
         proxy.move_ignores_enemies = ignore_enemies
         proxy.broke_away = game.adjacent_enemies(state, figure)
         seed = seed or (int(state.cell[figure]), int(state.mode[figure]), 0)
-        return reachable_modes(
-            game.walls.open_neighbors, [seed], budget, mode_rules(game, proxy, figure)
-        )
+        return figure_reach(game, proxy, figure, seed, budget)
 
     def lines(self, figure: int, cells: np.ndarray, modes: np.ndarray) -> list[Lines]:
         """Each enemy seen from ``cells`` (with ``figure`` lifted off its square); kept by
