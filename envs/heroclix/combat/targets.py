@@ -131,10 +131,27 @@ def close_targets(game: HeroclixBase, state: State, figure: int) -> list[int]:
     return sorted(found)
 
 
+def reach_against(state: State, target: int, reach: int) -> int:
+    """HC-4.22: a soaring target is shot at half the range, rounded up."""
+    return (reach + 1) // 2 if state.mode[target] == SOAR else reach
+
+
 def in_range(game: HeroclixBase, state: State, cell: int, target: int, reach: int) -> bool:
-    if state.mode[target] == SOAR:
-        reach = (reach + 1) // 2  # HC-4.22
-    return int(game.chebyshev[cell, state.cell[target]]) <= reach
+    return int(game.chebyshev[cell, state.cell[target]]) <= reach_against(state, target, reach)
+
+
+def squares_in_range(game: HeroclixBase, state: State, figure: int) -> np.ndarray:
+    """bool[n]: the squares from which ``figure`` would have a targetable enemy within its
+    range (HC-4.18, HC-4.22): where a shot may be, before lines of fire and adjacency are
+    asked (:func:`shots` finds nothing elsewhere)."""
+    near = np.zeros(game.n_cells, dtype=bool)
+    reach = game.range_value(state, figure)
+    if reach <= 0:
+        return near
+    for enemy in game.enemies_of(state, figure):
+        if enemy not in state.untargetable:
+            near |= game.chebyshev[int(state.cell[enemy])] <= reach_against(state, enemy, reach)
+    return near
 
 
 def shootable_while_adjacent(game: HeroclixBase, state: State, figure: int) -> list[int] | None:

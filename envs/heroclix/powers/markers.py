@@ -45,7 +45,11 @@ class MarkerVariant(Variant):
     def allowed(self, game: HeroclixBase, state: State) -> np.ndarray:
         raise NotImplementedError
 
-    def squares(self, game: HeroclixBase, state: State, figure: int) -> list[int]:
+    def squares(
+        self, game: HeroclixBase, state: State, figure: int, first: bool = False
+    ) -> list[int]:
+        """The squares a marker may go on now; with ``first``, as soon as one is found (the
+        squares next to the figure asked first: their lines are seldom blocked)."""
         if state.mode[figure] == SOAR:
             return []
         cell = int(state.cell[figure])
@@ -61,22 +65,27 @@ class MarkerVariant(Variant):
             touching[np.flatnonzero(mine)] = True
             near &= touching[game.touching].any(axis=1)
             return [int(c) for c in np.flatnonzero(near)]
+        if first and near[cell]:
+            return [cell]
         candidates = np.flatnonzero(near)
         others = candidates[candidates != cell]
-        clear = np.zeros(0, dtype=bool)
-        if others.size:
-            clear = (
-                fire_snapshot(game, state)
-                .targets_from(cell, others, attacker_flying=game.flies(state, figure))
-                .clear
-            )
-        out = [int(c) for c in others[clear]]
-        if near[cell]:
-            out.append(cell)
+        batches = [others]
+        if first:
+            beside = distance[others] <= 1
+            batches = [others[beside], others[~beside]]
+        out = [cell] if near[cell] else []
+        for batch in batches:
+            if batch.size:
+                lines = fire_snapshot(game, state).targets_from(
+                    cell, batch, attacker_flying=game.flies(state, figure)
+                )
+                out += [int(c) for c in batch[lines.clear]]
+                if first and out:
+                    break
         return sorted(out)
 
     def offered(self, game, state, figure, options):
-        return bool(self.squares(game, state, figure))
+        return bool(self.squares(game, state, figure, first=True))
 
     def mask(self, game, state, legal):
         legal.cells(ActionKind.MARKER, self.squares(game, state, state.selected))

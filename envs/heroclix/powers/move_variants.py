@@ -21,11 +21,13 @@ variants of :mod:`envs.heroclix.powers.variants`, which never move the figure.
 
 from __future__ import annotations
 
+import numpy as np
+
 from envs.core.events import Event
 from envs.heroclix.combat.attack import AttackKind, AttackSpec, DamageKind
 from envs.heroclix.combat.resolve import avoids_targeting, deal_damage, land_damage, resolve_attack
 from envs.heroclix.combat.sums import attack_total, attack_words, defense_total, defense_words
-from envs.heroclix.combat.targets import close_targets, ranged_targets, shots
+from envs.heroclix.combat.targets import close_targets, ranged_targets, shots, squares_in_range
 from envs.heroclix.game import ActionKind
 from envs.heroclix.movement import mark_destinations, reach, walk_to
 from envs.heroclix.phases.attacks import close_attack, declare_ranged
@@ -116,9 +118,10 @@ class RunningShot(MoveThenAttack):
         (the target is declared before moving). ``probe``: a copy of the state, in which
         the figure is tried on each square."""
         found = reach(game, probe, figure)
+        near = squares_in_range(game, probe, figure)  # elsewhere no shot: nothing to try
         out: dict[int, list[int]] = {}
         for mode in range(found.n_modes):
-            for cell in found.ends[mode].nonzero()[0].tolist():
+            for cell in np.flatnonzero(found.ends[mode] & near).tolist():
                 if cell != int(probe.cell[figure]):
                     game.move_figure(probe, figure, cell)
                 probe.mode[figure] = mode
