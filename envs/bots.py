@@ -127,7 +127,8 @@ class MatchResult:
     as non-wins: wins / games. ``ci_low`` .. ``ci_high`` is the 95% Wilson score interval of it.
     ``seat_games[s]`` / ``seat_wins[s]``: games and wins of bot_a playing seat ``s``.
     ``ms_per_decision_a`` / ``_b``: each bot's mean time in ``act`` per decision (its thinking
-    budget, as spent; the engine's own time is in ``seconds`` only).
+    budget, as spent; the engine's own time is in ``seconds`` only), over ``decisions_a`` /
+    ``_b`` decisions.
     """
 
     bot_a: str
@@ -145,9 +146,49 @@ class MatchResult:
     seat_wins: list[int] = field(default_factory=list)
     ms_per_decision_a: float = 0.0
     ms_per_decision_b: float = 0.0
+    decisions_a: int = 0
+    decisions_b: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def merged(cls, parts: Sequence[MatchResult]) -> MatchResult:
+        """One result of the parts of a match played side by side: games, wins and seats
+        summed, the interval of the sums, thinking time per decision over all decisions;
+        ``seconds`` is the longest part's (they ran at once)."""
+        games, wins = sum(p.games for p in parts), sum(p.wins for p in parts)
+        low, high = wilson_interval(wins, games)
+        seconds = max(p.seconds for p in parts)
+
+        def thinking(side: str) -> tuple[float, int]:
+            decisions = sum(getattr(p, f"decisions_{side}") for p in parts)
+            spent = sum(
+                getattr(p, f"ms_per_decision_{side}") * getattr(p, f"decisions_{side}")
+                for p in parts
+            )
+            return (round(spent / decisions, 3) if decisions else 0.0), decisions
+
+        (ms_a, decisions_a), (ms_b, decisions_b) = thinking("a"), thinking("b")
+        return cls(
+            bot_a=parts[0].bot_a,
+            bot_b=parts[0].bot_b,
+            games=games,
+            wins=wins,
+            draws=sum(p.draws for p in parts),
+            losses=sum(p.losses for p in parts),
+            win_rate=wins / games,
+            ci_low=low,
+            ci_high=high,
+            seconds=seconds,
+            games_per_second=games / seconds if seconds > 0 else float("inf"),
+            seat_games=[sum(column) for column in zip(*(p.seat_games for p in parts))],
+            seat_wins=[sum(column) for column in zip(*(p.seat_wins for p in parts))],
+            ms_per_decision_a=ms_a,
+            ms_per_decision_b=ms_b,
+            decisions_a=decisions_a,
+            decisions_b=decisions_b,
+        )
 
     def summary(self) -> str:
         return (
@@ -249,6 +290,7 @@ def play_match(
     seed: int = 0,
     seats: Sequence[int] | None = None,
     validate: bool = True,
+    indices: Sequence[int] | None = None,
 ) -> MatchResult:
     """Play ``games`` games of ``bot_a`` against ``bot_b`` with fair seating.
 
@@ -257,6 +299,8 @@ def play_match(
     bot_b in every other seat. Game ``i`` uses seed ``seed + i``; consecutive pairs of games
     share nothing else. ``seats`` restricts bot_a to some seats (e.g. only the Monster Player).
     With n > 2 seats, bot_b fills n - 1 seats, so an even bot_a wins about 1/n of the games.
+    ``indices``: play only these games of the ``games`` (a share of a match played in several
+    processes: :meth:`MatchResult.merged` puts the shares together).
     """
     game = _make_game(game_or_factory)
     n = game.num_players
@@ -265,12 +309,15 @@ def play_match(
         raise ValueError(f"seats must be a non-empty list of seats in 0..{n - 1}, got {seats}")
     if games < 1:
         raise ValueError(f"games must be positive, got {games}")
+    numbers = range(games) if indices is None else [int(i) for i in indices]
+    if not numbers or any(not 0 <= i < games for i in numbers):
+        raise ValueError(f"indices must be a non-empty list of games in 0..{games - 1}")
     wins = draws = losses = 0
     seat_games = [0] * n
     seat_wins = [0] * n
     timed_a, timed_b = _Timed(bot_a), _Timed(bot_b)
     start = time.perf_counter()
-    for i in range(games):
+    for i in numbers:
         seat_a = seat_cycle[i % len(seat_cycle)]
         bots = [timed_a if s == seat_a else timed_b for s in range(n)]
         result = play_game(game, bots, seed + i, validate=validate)[seat_a]
@@ -283,21 +330,24 @@ def play_match(
         else:
             draws += 1
     seconds = time.perf_counter() - start
-    low, high = wilson_interval(wins, games)
+    played = len(numbers)
+    low, high = wilson_interval(wins, played)
     return MatchResult(
         bot_a=timed_a.name,
         bot_b=timed_b.name,
-        games=games,
+        games=played,
         wins=wins,
         draws=draws,
         losses=losses,
-        win_rate=wins / games,
+        win_rate=wins / played,
         ci_low=low,
         ci_high=high,
         seconds=seconds,
-        games_per_second=games / seconds if seconds > 0 else float("inf"),
+        games_per_second=played / seconds if seconds > 0 else float("inf"),
         seat_games=seat_games,
         seat_wins=seat_wins,
         ms_per_decision_a=round(timed_a.ms_per_decision, 3),
         ms_per_decision_b=round(timed_b.ms_per_decision, 3),
+        decisions_a=timed_a.decisions,
+        decisions_b=timed_b.decisions,
     )

@@ -16,21 +16,25 @@ num_players, battle, max_rounds, heroes); values are read as JSON when they pars
 tree search over one (``search:MODEL.zip``, ``search(simulations=128):MODEL.zip``; see
 :mod:`training.agents`, which needs torch). bot_a plays every seat in turn (seat ``i % n`` in
 game ``i``) unless ``--seats`` restricts it; bot_b fills the other seats. Draws count as
-non-wins. Each bot's mean thinking time per decision is reported beside the win rate. Exit
-status 2 for an unknown env, bot or option.
+non-wins. Each bot's mean thinking time per decision is reported beside the win rate.
+``--workers N`` plays the games in N processes, game ``i`` in worker ``i % N``: every game
+has its own seed and seating, so the result is the one process's. Exit status 2 for an
+unknown env, bot or option.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import json
+import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import env_names
-from .bots import bot_names, get_bot, play_match
+from .bots import MatchResult, bot_names, get_bot, play_match
 from .core.game import Game, GameError
 from .registry import ENVS, load
 
@@ -118,23 +122,42 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         action="store_true",
         help="skip the engine's legality check of every action (faster)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes playing the games side by side (each its share; the same results)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.games < 1:
         raise UsageError(f"--games must be positive, got {args.games}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be positive, got {args.workers}")
     options = parse_options(args.option)
     factory = game_factory(args.env, options)
-    bots = [load_player(spec, args.env, factory()) for spec in (args.bot_a, args.bot_b)]
+    for spec in (args.bot_a, args.bot_b):
+        load_player(spec, args.env, factory())  # a bad player is an error before any game
+    share = functools.partial(
+        play_share,
+        args.env,
+        options,
+        args.bot_a,
+        args.bot_b,
+        args.games,
+        args.seed,
+        args.seats,
+        not args.no_validate,
+    )
+    workers = min(args.workers, args.games)
+    shares = [range(k, args.games, workers) for k in range(workers)]
     try:
-        result = play_match(
-            factory,
-            bots[0],
-            bots[1],
-            args.games,
-            seed=args.seed,
-            seats=args.seats,
-            validate=not args.no_validate,
-        )
+        if workers == 1:
+            result = share(shares[0])
+        else:
+            # spawn: a fresh interpreter per worker, safe with torch loaded here
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                result = MatchResult.merged(pool.map(share, shares))
     except ValueError as error:
         raise UsageError(str(error)) from error
     report = {"env": args.env, "options": options, "seed": args.seed, **result.to_dict()}
@@ -162,6 +185,25 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"{result.ms_per_decision_b:.2f} ms ({result.bot_b})"
         )
     return report
+
+
+def play_share(
+    env: str,
+    options: dict[str, Any],
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    seed: int,
+    seats: Sequence[int] | None,
+    validate: bool,
+    indices: Sequence[int],
+) -> MatchResult:
+    """The games ``indices`` of a match, with its players loaded here (a worker's share)."""
+    factory = game_factory(env, options)
+    bots = [load_player(spec, env, factory()) for spec in (spec_a, spec_b)]
+    return play_match(
+        factory, bots[0], bots[1], games, seed=seed, seats=seats, validate=validate, indices=indices
+    )
 
 
 def load_player(spec: str, env_name: str, game: Game, flag: str = "") -> Any:

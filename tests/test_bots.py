@@ -213,3 +213,25 @@ def test_cli_rejects_bad_input_with_a_clear_message(args, message):
     done = _cli(*args, "--games", "1")
     assert done.returncode != 0
     assert message in done.stderr
+
+
+def test_a_match_in_shares_merges_to_the_match_in_one_process():
+    bots = (get_bot("heroica", "heuristic"), RandomBot())
+    whole = play_match(HeroicaGame, *bots, 6, seed=2)
+    shares = [play_match(HeroicaGame, *bots, 6, seed=2, indices=range(k, 6, 2)) for k in (0, 1)]
+    merged = type(whole).merged(shares)
+    for key in ("games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high"):
+        assert getattr(merged, key) == getattr(whole, key), key
+    assert merged.seat_games == whole.seat_games and merged.seat_wins == whole.seat_wins
+    assert merged.decisions_a == whole.decisions_a == sum(s.decisions_a for s in shares)
+    with pytest.raises(ValueError, match="indices"):
+        play_match(HeroicaGame, *bots, 6, indices=[6])
+
+
+def test_match_cli_workers_give_the_one_process_result():
+    one = json.loads(_cli("heroica_v0", "heuristic", "random", "--games", "4", "--json").stdout)
+    two = json.loads(
+        _cli("heroica_v0", "heuristic", "random", "--games", "4", "--workers", "2", "--json").stdout
+    )
+    for key in ("wins", "draws", "losses", "seat_games", "seat_wins", "decisions_a"):
+        assert one[key] == two[key], key
