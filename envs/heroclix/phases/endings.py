@@ -121,9 +121,8 @@ def turn_start_powers(game: HeroclixBase, state: State, seat: int, events: list[
     """The ``turn_start`` effects of the seat's figures, by the effect's ``priority`` and
     then the figure's square (board order: P-ATT-9, P-DMG-11 defaults)."""
     due = []
-    able = game.figures_with(TURN_START)
-    for figure in game.alive(state, seat):
-        if figure not in able:
+    for figure in game.figures_with(TURN_START):  # few or none: the order is sorted below
+        if state.cell[figure] == NO_CELL or game.owner[figure] != seat:
             continue
         for key in game.powers(state, figure):
             if HOOKS.has(TURN_START, key):
