@@ -136,25 +136,28 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         raise UsageError(f"--workers must be positive, got {args.workers}")
     options = parse_options(args.option)
     factory = game_factory(args.env, options)
-    for spec in (args.bot_a, args.bot_b):
-        load_player(spec, args.env, factory())  # a bad player is an error before any game
-    share = functools.partial(
-        play_share,
-        args.env,
-        options,
-        args.bot_a,
-        args.bot_b,
-        args.games,
-        args.seed,
-        args.seats,
-        not args.no_validate,
-    )
+    # loaded here in any case: a bad player is an error before any game
+    bots = [load_player(spec, args.env, factory()) for spec in (args.bot_a, args.bot_b)]
+    validate = not args.no_validate
     workers = min(args.workers, args.games)
-    shares = [range(k, args.games, workers) for k in range(workers)]
     try:
         if workers == 1:
-            result = share(shares[0])
+            result = play_match(
+                factory, *bots, args.games, seed=args.seed, seats=args.seats, validate=validate
+            )
         else:
+            share = functools.partial(
+                play_share,
+                args.env,
+                options,
+                args.bot_a,
+                args.bot_b,
+                args.games,
+                args.seed,
+                args.seats,
+                validate,
+            )
+            shares = [range(k, args.games, workers) for k in range(workers)]
             # spawn: a fresh interpreter per worker, safe with torch loaded here
             with multiprocessing.get_context("spawn").Pool(workers) as pool:
                 result = MatchResult.merged(pool.map(share, shares))
