@@ -143,7 +143,13 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     try:
         if workers == 1:
             result = play_match(
-                factory, *bots, args.games, seed=args.seed, seats=args.seats, validate=validate
+                factory,
+                bots[0],
+                bots[1],
+                args.games,
+                seed=args.seed,
+                seats=args.seats,
+                validate=validate,
             )
         else:
             share = functools.partial(
