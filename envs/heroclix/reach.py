@@ -131,10 +131,10 @@ def figure_search(
     codes = np.empty(size, dtype=np.int8)
     arrivals = np.empty(size, dtype=np.int8)
     no_hindering = np.zeros(n, dtype=np.bool_)
+    chaining = rules & CHAINING != 0
     entry_codes(
-        enter[:n], can_end[:n], stop[:n], hinders[:n], rules & CHAINING != 0, True,
-        codes[:n], arrivals[:n],
-    )  # fmt: skip
+        enter[:n], can_end[:n], stop[:n], hinders[:n], chaining, True, codes[:n], arrivals[:n]
+    )
     if flying:
         entry_codes(
             enter[n:], can_end[n:], stop[n:], no_hindering, False, True, codes[n:], arrivals[n:]
