@@ -11,8 +11,8 @@ Usage::
 You play ``--seat k`` (default 0; ``player_k``); every other seat is the ``--opponent``: a bot
 name (``random``, ``heuristic``; ``envs.bots.bot_names``), a saved MaskablePPO model
 (``.zip``, or ``name=path.zip``) or tree search over one (``search:path.zip``); models are
-loaded by ``training.agents.load_agent``, which needs torch and is only imported for a model. ``--option key=value`` passes a game or env option as in
-``python -m envs.match`` (values read as JSON when they parse, ``a,b`` as a list; e.g.
+loaded by ``training.agents.load_agent``, which needs torch and is only imported for a
+model. ``--option key=value`` passes a game or env option as in ``python -m envs.match`` (values read as JSON when they parse, ``a,b`` as a list; e.g.
 ``mission=tunnel``, ``max_rounds=20``, ``scenario=duel``, ``max_turns=50``). ``--seed`` fixes
 the dice and the bots' choices; without it a seed is drawn and printed so a game can be
 replayed. ``--window`` also shows the board in a pygame window (it is redrawn after every
@@ -136,8 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponent",
         default="heuristic",
-        help="bot name (random, heuristic), a saved model .zip or search:MODEL.zip; plays every other "
-        "seat (default: heuristic)",
+        help="bot name (random, heuristic), a saved model .zip or search:MODEL.zip; plays "
+        "every other seat (default: heuristic)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument(

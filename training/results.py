@@ -141,11 +141,13 @@ def seats_cell(result: dict[str, Any] | None) -> str:
 
 
 def rate(wins: int, games: int) -> dict[str, Any]:
+    """Games, wins and the win rate with its 95% Wilson interval, as ``summary.json`` records
+    a seat's (rates to 4 decimals; None with no games)."""
     low, high = wilson_interval(wins, games)
     return {
         "games": games,
         "wins": wins,
-        "win_rate": wins / games if games else None,
+        "win_rate": round(wins / games, 4) if games else None,
         "ci_low": round(low, 4),
         "ci_high": round(high, 4),
     }

@@ -95,6 +95,7 @@ from .expert import ExpertIterationCallback
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN, spatial_policy
 from .pretrain import pretrain
+from .results import rate
 from .run_stats import BudgetProgressBar, ThroughputCallback, UpdateStatsCallback
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
 
@@ -313,21 +314,7 @@ class Progress:
 
 def seat_rates(result: Any) -> list[dict]:
     """The learner's games, wins and win rate with its 95% interval in each seat."""
-    from envs.bots import wilson_interval
-
-    rates = []
-    for games, wins in zip(result.seat_games, result.seat_wins):
-        low, high = wilson_interval(wins, games)
-        rates.append(
-            {
-                "games": games,
-                "wins": wins,
-                "win_rate": round(wins / games, 4) if games else None,
-                "ci_low": round(low, 4),
-                "ci_high": round(high, 4),
-            }
-        )
-    return rates
+    return [rate(wins, games) for games, wins in zip(result.seat_games, result.seat_wins)]
 
 
 def write_summary(

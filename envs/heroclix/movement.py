@@ -176,7 +176,9 @@ def _occupied(
 
 
 def mode_rules(game: HeroclixBase, state: State, figure: int) -> list[ModeRules]:
-    """One :class:`ModeRules` per mode of ``figure`` for the move in progress."""
+    """One :class:`ModeRules` per mode of ``figure`` for the move in progress: the rules of
+    the module's table in plain numpy. Play asks :func:`figure_reach`, which derives the same
+    masks inside one kernel; ``tests/heroclix/test_reach.py`` holds the two equal."""
     tables = move_tables(game)
     traits = figure_traits(game, state, figure)
     occupied, enemy_squares, enemy = _occupied(game, state, figure)
