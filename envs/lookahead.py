@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 import numpy as np
 
 from .bots import best_scored, bot_names, get_bot
-from .core.dice import Dice
+from .core.dice import Dice, stream_start
 from .core.errors import OptionError
 from .core.game import Game
 from .core.options import integer
@@ -206,6 +206,11 @@ class LookaheadBot:
         self.heuristic = self.hooks.heuristic()
         self.last: Search | None = None
         self.stats = {"decisions": 0, "searches": 0, "overrides": 0, "playouts": 0}
+        # A playout's dice and the heuristic's randomness in it are restarted, not made, per
+        # playout: every candidate replays the same seeds (stream_start keeps each seed's).
+        self._playout_dice = Dice(0)
+        self._playout_rng = np.random.default_rng(0)
+        self._starts: dict[int, dict] = {}
 
     def act(self, game: Game, state: Any, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
@@ -250,6 +255,7 @@ class LookaheadBot:
         budget = self.budget
         seat = game.current_player(state)
         seeds = [int(s) for s in rng.integers(SEED_BOUND, size=budget.playouts, dtype=np.uint64)]
+        self._starts = {}
         values = np.full((len(candidates), budget.playouts), np.nan)
         live = list(range(len(candidates)))
         start = time.perf_counter()
@@ -292,9 +298,13 @@ class LookaheadBot:
     def playout(self, game: Game, state: Any, action: int, seat: int, seed: int) -> float:
         """``action`` on a copy with fresh dice, then the heuristic everywhere; its value for
         ``seat`` at the end or at the horizon."""
-        sim = state.copy()
-        sim.dice = Dice(seed)
-        rng = np.random.default_rng(seed)  # the heuristic's own randomness in this playout
+        start = self._starts.get(seed)
+        if start is None:
+            start = self._starts[seed] = stream_start(seed)
+        dice, rng = self._playout_dice, self._playout_rng
+        dice.restart(start)  # as Dice(seed)
+        rng.bit_generator.state = start  # the heuristic's own randomness: default_rng(seed)
+        sim = state.copy(dice=dice)
         horizon = self.budget.horizon
         stop = math.inf if horizon is None else game.turn_number(sim) + horizon
         heuristic = self.heuristic

@@ -276,8 +276,7 @@ class SearchBot:
         """One simulation's walk from the root, on a copy of ``state`` with fresh dice, to a
         finished game (its returns) or a position to evaluate (a virtual loss on its way, so
         the next walks of the same wave spread out)."""
-        sim = state.copy()
-        sim.dice = Dice(int(rng.integers(SEED_BOUND, dtype=np.uint64)))
+        sim = state.copy(dice=Dice(int(rng.integers(SEED_BOUND, dtype=np.uint64))))
         leaf = _Leaf(sim)
         node = root
         for _ in range(MAX_SIMULATION_DEPTH):

@@ -29,8 +29,8 @@ class TossState:
     turn: int = 0
     points: list[int] = field(default_factory=lambda: [0, 0])
 
-    def copy(self) -> TossState:
-        return TossState(self.dice.copy(), self.turn, list(self.points))
+    def copy(self, dice: Dice | None = None) -> TossState:
+        return TossState(dice or self.dice.copy(), self.turn, list(self.points))
 
 
 class Toss:

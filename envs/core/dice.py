@@ -50,6 +50,13 @@ class DieSpec:
 _PLACEHOLDER_SEED = np.random.SeedSequence(0)
 
 
+def stream_start(seed: int) -> dict:
+    """Where ``np.random.default_rng(seed)`` starts, as a bit generator state: a generator
+    set to it draws what a fresh one would. Hashing the seed is most of a generator's cost,
+    so a seed replayed many times (the lookahead's shared playout seeds) is hashed once."""
+    return np.random.default_rng(seed).bit_generator.state
+
+
 class Dice:
     """Seeded dice. ``roll(spec)`` returns a face index; ``roll_symbol`` its symbol."""
 
@@ -71,6 +78,10 @@ class Dice:
 
     def set_state(self, state: dict) -> None:
         self.rng.bit_generator.state = state["bit_generator"]
+
+    def restart(self, start: dict) -> None:
+        """Roll on from ``start`` (:func:`stream_start`): as ``Dice(seed)`` would."""
+        self.rng.bit_generator.state = start
 
     def copy(self) -> Dice:
         clone = Dice.__new__(Dice)

@@ -34,7 +34,9 @@ from .state import MASK_CACHE, FlatState
 
 
 class GameState(Protocol):
-    def copy(self) -> GameState: ...
+    def copy(self, dice: Any = None) -> GameState:
+        """An independent copy; with ``dice``, one that rolls those (the searches re-seed)."""
+        ...
 
 
 S = TypeVar("S", bound=GameState)

@@ -346,9 +346,11 @@ class FlatState:
     def forget_mask(self) -> None:
         self.__dict__.pop(self._MASK, None)
 
-    def copy(self):
+    def copy(self, dice: Dice | None = None):
+        """An independent copy; with ``dice``, the copy rolls those instead of a copy of the
+        state's (a playout that re-seeds its dice need not pay for a copy it drops)."""
         clone = object.__new__(type(self))
-        clone.__dict__.update(self._copied_fields(Dice.copy))
+        clone.__dict__ = self._copied_fields(Dice.copy if dice is None else lambda _: dice)
         return clone
 
     def snapshot(self) -> dict[str, Any]:
@@ -360,17 +362,23 @@ class FlatState:
     def _copied_fields(self, copy_dice: typing.Callable[[Dice], Any]) -> dict[str, Any]:
         """Every field, arrays and lists copied (the cached mask is read-only and stays
         valid for the copy until either changes, so it is shared), dice by ``copy_dice``."""
-        fields: dict[str, Any] = {}
-        for name, value in self.__dict__.items():
-            if name == self._MASK:
-                pass
+        fields = dict(self.__dict__)
+        fields.pop(self._MASK, None)
+        # Exact types first: playouts copy states by the thousand, and most fields are ints.
+        for name, value in fields.items():
+            kind = type(value)
+            if kind in _ATOMS:
+                continue
+            if kind is np.ndarray:
+                fields[name] = value.copy()
+            elif kind is list:
+                fields[name] = _copied(value) if value else []
             elif isinstance(value, np.ndarray):
-                value = value.copy()
+                fields[name] = value.copy()
             elif isinstance(value, list):
-                value = _copied(value)
+                fields[name] = _copied(value)
             elif isinstance(value, Dice):
-                value = copy_dice(value)
-            fields[name] = value
+                fields[name] = copy_dice(value)
         return fields
 
     def restore(self, saved: dict[str, Any]) -> None:
