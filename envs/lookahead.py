@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
@@ -210,7 +210,7 @@ class LookaheadBot:
         # playout: every candidate replays the same seeds (stream_start keeps each seed's).
         self._playout_dice = Dice(0)
         self._playout_rng = np.random.default_rng(0)
-        self._starts: dict[int, dict] = {}
+        self._starts: dict[int, Mapping[str, Any]] = {}
 
     def act(self, game: Game, state: Any, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)

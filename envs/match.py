@@ -135,40 +135,17 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if args.workers < 1:
         raise UsageError(f"--workers must be positive, got {args.workers}")
     options = parse_options(args.option)
-    factory = game_factory(args.env, options)
-    # loaded here in any case: a bad player is an error before any game
-    bots = [load_player(spec, args.env, factory()) for spec in (args.bot_a, args.bot_b)]
-    validate = not args.no_validate
-    workers = min(args.workers, args.games)
-    try:
-        if workers == 1:
-            result = play_match(
-                factory,
-                bots[0],
-                bots[1],
-                args.games,
-                seed=args.seed,
-                seats=args.seats,
-                validate=validate,
-            )
-        else:
-            share = functools.partial(
-                play_share,
-                args.env,
-                options,
-                args.bot_a,
-                args.bot_b,
-                args.games,
-                args.seed,
-                args.seats,
-                validate,
-            )
-            shares = [range(k, args.games, workers) for k in range(workers)]
-            # spawn: a fresh interpreter per worker, safe with torch loaded here
-            with multiprocessing.get_context("spawn").Pool(workers) as pool:
-                result = MatchResult.merged(pool.map(share, shares))
-    except ValueError as error:
-        raise UsageError(str(error)) from error
+    result = play_specs(
+        args.env,
+        options,
+        args.bot_a,
+        args.bot_b,
+        args.games,
+        seed=args.seed,
+        seats=args.seats,
+        validate=not args.no_validate,
+        workers=args.workers,
+    )
     report = {"env": args.env, "options": options, "seed": args.seed, **result.to_dict()}
     if args.json:
         print(json.dumps(report, indent=2))
@@ -194,6 +171,40 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"{result.ms_per_decision_b:.2f} ms ({result.bot_b})"
         )
     return report
+
+
+def play_specs(
+    env: str,
+    options: dict[str, Any],
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    *,
+    seed: int = 0,
+    seats: Sequence[int] | None = None,
+    validate: bool = True,
+    workers: int = 1,
+) -> MatchResult:
+    """A match between two players named by spec (:func:`load_player`), in ``workers``
+    processes (game ``i`` in worker ``i % workers``; the one-process result). Bad options or
+    players are a :class:`UsageError`, raised before any game."""
+    factory = game_factory(env, options)
+    bots = [load_player(spec, env, factory()) for spec in (spec_a, spec_b)]
+    workers = min(workers, games)
+    try:
+        if workers == 1:
+            return play_match(
+                factory, bots[0], bots[1], games, seed=seed, seats=seats, validate=validate
+            )
+        share = functools.partial(
+            play_share, env, options, spec_a, spec_b, games, seed, seats, validate
+        )
+        shares = [range(k, games, workers) for k in range(workers)]
+        # spawn: a fresh interpreter per worker, safe with torch loaded here
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            return MatchResult.merged(pool.map(share, shares))
+    except ValueError as error:
+        raise UsageError(str(error)) from error
 
 
 def play_share(

@@ -20,8 +20,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from envs import make
 
 from .config import TrainConfig
-from .evaluation import evaluate_policy
+from .evaluation import eval_seed, evaluate_policy
 from .interrupts import StopSignals
+from .results import result_fields
 
 
 def game_factory(config: TrainConfig):
@@ -243,19 +244,6 @@ def keep_eval_rows(csv_path: Path, steps: int) -> int:
 # ==========================================================================================
 # Results
 # ==========================================================================================
-def result_fields(result: Any) -> dict[str, Any]:
-    """A MatchResult as eval.csv and summary.json record it (rates to 4 decimals)."""
-    return {
-        "games": result.games,
-        "wins": result.wins,
-        "draws": result.draws,
-        "losses": result.losses,
-        "win_rate": round(result.win_rate, 4),
-        "ci_low": round(result.ci_low, 4),
-        "ci_high": round(result.ci_high, 4),
-    }
-
-
 def evaluate_and_log(
     model: Any,
     config: TrainConfig,
@@ -270,7 +258,7 @@ def evaluate_and_log(
         config.env.name,
         config.eval.opponents,
         games or config.eval.games,
-        seed=config.seed + 7919 + timesteps,
+        seed=eval_seed(config.seed, timesteps),
     )
     new_file = not csv_path.exists()
     with csv_path.open("a", newline="") as handle:

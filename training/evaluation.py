@@ -14,6 +14,12 @@ from envs.bots import MatchResult, get_bot, play_match
 from .agents import PolicyBot
 
 
+def eval_seed(seed: int, timesteps: int) -> int:
+    """The first game seed of the evaluation at ``timesteps`` in a run of ``seed`` (the final
+    one's too: a player judged later on the run, ``training.judge``, meets the same dice)."""
+    return seed + 7919 + timesteps
+
+
 def evaluate_policy(
     model: Any,
     game_factory: Callable[[], Any],

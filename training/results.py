@@ -3,6 +3,7 @@
     python -m training.results runs/heroica_v0_x runs/heroscape_v0_y runs/heroclix_v0_z
     python -m training.results --newest            # the newest run of every env under runs/
     python -m training.results --pool runs/heroica_s0 runs/heroica_s1 runs/heroica_s2
+    python -m training.results --pool --player "search(simulations=8)" runs/heroica_s*
 
 One row per run, from its ``summary.json`` (written at the end of ``training.train``): the env
 and the run's seed, learner steps, wall time, and for each opponent of the final evaluation
@@ -15,6 +16,12 @@ claim over several seeds should: the games and wins of every run summed, per opp
 per seat, and the interval of the sum. An opponent some run was not evaluated against is not
 pooled ("-"); a pool with an interrupted run says so; runs of one env that share a seed are
 an error (the same seed twice is one run's luck counted twice).
+
+``--player P``: the results ``training.judge`` recorded for the player ``P`` on each run
+(``policy``, or search over the run's model such as ``search(simulations=8)``) in place of the
+final evaluation's, the same columns, then the thinking time per decision against each
+opponent, the player's / the opponent's (pooled over all the decisions of the runs): what a
+claim of search within the lookahead bot's budget rests on.
 """
 
 from __future__ import annotations
@@ -35,12 +42,32 @@ from envs.bots import wilson_interval
 from .evaluate import load_eval_csv
 
 OPPONENT_ORDER = ("random", "heuristic", "lookahead")
+JUDGED = "judged"  # a run's folder of judged players (training.judge)
 
 
 def load_summary(run: Path) -> dict[str, Any]:
     path = run / "summary.json"
     if not path.is_file():
         raise FileNotFoundError(f"{run}: no summary.json (not a finished training run folder)")
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not valid JSON ({error})") from None
+
+
+def judged_path(run: Path, player: str) -> Path:
+    """Where ``training.judge`` keeps ``player``'s results on ``run``."""
+    return run / JUDGED / (re.sub(r"[^A-Za-z0-9.]+", "_", player).strip("_") + ".json")
+
+
+def load_judged(run: Path, player: str) -> dict[str, Any]:
+    """The run's judged results of ``player`` (a missing file names the command that makes it)."""
+    path = judged_path(run, player)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{run}: {player!r} has not been judged (python -m training.judge {run} "
+            f"--player '{player}')"
+        )
     try:
         return json.loads(path.read_text())
     except json.JSONDecodeError as error:
@@ -153,14 +180,35 @@ def rate(wins: int, games: int) -> dict[str, Any]:
     }
 
 
+def result_fields(result: Any) -> dict[str, Any]:
+    """A MatchResult as eval.csv and summary.json record it (rates to 4 decimals)."""
+    return {
+        "games": result.games,
+        "wins": result.wins,
+        "draws": result.draws,
+        "losses": result.losses,
+        "win_rate": round(result.win_rate, 4),
+        "ci_low": round(result.ci_low, 4),
+        "ci_high": round(result.ci_high, 4),
+    }
+
+
+def final_record(result: Any) -> dict[str, Any]:
+    """A final evaluation against one opponent as summary.json keeps it: the MatchResult's
+    fields and the learner's rate in each seat."""
+    seats = [rate(wins, games) for games, wins in zip(result.seat_games, result.seat_wins)]
+    return {**result_fields(result), "seats": seats}
+
+
 def pooled_final(summaries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per opponent every run was evaluated against: the games and wins summed over the runs,
     overall and per seat, with the interval of the sums."""
     finals = [summary.get("final") or {} for summary in summaries]
     pooled = {}
     for name in opponents_of(summaries):
-        results = [final.get(name) for final in finals]
-        if any(result is None for result in results):
+        found = [final.get(name) for final in finals]
+        results = [result for result in found if result is not None]
+        if len(results) < len(found):
             continue
         seat_count = max(len(result.get("seats") or []) for result in results)
         seats = []
@@ -170,16 +218,37 @@ def pooled_final(summaries: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
         pooled[name] = {
             **rate(sum(r["wins"] for r in results), sum(r["games"] for r in results)),
             "seats": seats,
+            **pooled_thinking(results),
         }
     return pooled
 
 
-def _row(label: str, summary: dict[str, Any], opponents: list[str]) -> list[str]:
+def pooled_thinking(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Judged results' thinking times over all their decisions (none if a result lacks them)."""
+    pooled: dict[str, Any] = {}
+    for side in ("", "opponent_"):
+        ms, count = f"{side}ms_per_decision", f"{side}decisions"
+        if all(ms in r and count in r for r in results):
+            decisions = sum(r[count] for r in results)
+            total = sum(r[ms] * r[count] for r in results)
+            pooled[ms] = round(total / decisions, 3) if decisions else 0.0
+            pooled[count] = decisions
+    return pooled
+
+
+def thinking_cell(result: dict[str, Any] | None) -> str:
+    if result is None or "ms_per_decision" not in result:
+        return "-"
+    return f"{result['ms_per_decision']:.1f} / {result['opponent_ms_per_decision']:.1f}"
+
+
+def _row(label: str, summary: dict[str, Any], opponents: list[str], judged: bool) -> list[str]:
     final = summary.get("final") or {}
     return (
         [label, str(summary["timesteps"]), f"{summary['train_minutes']:g}"]
         + [rate_cell(final.get(name)) for name in opponents]
         + [seats_cell(final.get(name)) for name in opponents]
+        + ([thinking_cell(final.get(name)) for name in opponents] if judged else [])
     )
 
 
@@ -193,15 +262,26 @@ def _check_distinct_seeds(env: str, group: Sequence[dict[str, Any]]) -> None:
         )
 
 
-def table_rows(runs: Sequence[Path], pool: bool = False) -> tuple[list[str], list[list[str]]]:
-    """The header and one row of cells per run (with ``pool``, then a pooled row per env)."""
+def table_rows(
+    runs: Sequence[Path], pool: bool = False, player: str | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """The header and one row of cells per run (with ``pool``, then a pooled row per env);
+    with ``player``, the results ``training.judge`` recorded for it on each run instead of
+    the final evaluation's, and each opponent's thinking times (ms a decision: the player /
+    the opponent)."""
     summaries = [load_summary(run) for run in runs]
+    if player is not None:
+        for run, summary in zip(runs, summaries):
+            summary["final"] = load_judged(run, player)["final"]
     opponents = opponents_of(summaries)
     header = (
         ["env", "steps", "wall (min)"]
         + [f"vs {name}" for name in opponents]
         + [f"{name} per seat" for name in opponents]
+        + ([f"ms/decision vs {name}" for name in opponents] if player is not None else [])
     )
+    judged = player is not None
+    who = f" {player}" if judged else ""
     by_env: dict[str, list[dict[str, Any]]] = {}
     for run, summary in zip(runs, summaries):
         by_env.setdefault(summary["env"], []).append(summary)
@@ -211,7 +291,7 @@ def table_rows(runs: Sequence[Path], pool: bool = False) -> tuple[list[str], lis
         for summary in group:
             seed = "" if summary["seed"] is None else f" (seed {summary['seed']})"
             marked = " (interrupted)" if summary.get("interrupted") else ""
-            rows.append(_row(env + seed + marked, summary, opponents))
+            rows.append(_row(env + seed + marked + who, summary, opponents, judged))
         if pool:
             _check_distinct_seeds(env, group)
             pooled = {
@@ -220,13 +300,13 @@ def table_rows(runs: Sequence[Path], pool: bool = False) -> tuple[list[str], lis
                 "final": pooled_final(group),
             }
             interrupted = ", one interrupted" if any(s.get("interrupted") for s in group) else ""
-            label = f"**{env} pooled ({len(group)} runs{interrupted})**"
-            rows.append(_row(label, pooled, opponents))
+            label = f"**{env} pooled ({len(group)} runs{interrupted}){who}**"
+            rows.append(_row(label, pooled, opponents, judged))
     return header, rows
 
 
-def markdown_table(runs: Sequence[Path], pool: bool = False) -> str:
-    header, rows = table_rows(runs, pool)
+def markdown_table(runs: Sequence[Path], pool: bool = False, player: str | None = None) -> str:
+    header, rows = table_rows(runs, pool, player)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
@@ -246,12 +326,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pool", action="store_true", help="a row pooling each env's runs (several seeds)"
     )
+    parser.add_argument(
+        "--player",
+        default=None,
+        help="the results training.judge recorded for this player (policy, search(...))",
+    )
     args = parser.parse_args(argv)
     runs = list(args.runs) + (newest_runs(args.root) if args.newest else [])
     if not runs:
         parser.error("give run folders, or --newest")
     try:
-        print(markdown_table(runs, pool=args.pool))
+        print(markdown_table(runs, pool=args.pool, player=args.player))
     except (FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -88,14 +88,13 @@ from .callbacks import (
     game_factory,
     keep_eval_rows,
     reload_snapshots,
-    result_fields,
 )
 from .config import TrainConfig, dump_config, load_config, run_folder_of
 from .expert import ExpertIterationCallback
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN, spatial_policy
 from .pretrain import pretrain
-from .results import rate
+from .results import final_record
 from .run_stats import BudgetProgressBar, ThroughputCallback, UpdateStatsCallback
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
 
@@ -312,11 +311,6 @@ class Progress:
     expert: dict | None = None
 
 
-def seat_rates(result: Any) -> list[dict]:
-    """The learner's games, wins and win rate with its 95% interval in each seat."""
-    return [rate(wins, games) for games, wins in zip(result.seat_games, result.seat_wins)]
-
-
 def write_summary(
     path: Path,
     config: TrainConfig,
@@ -341,10 +335,7 @@ def write_summary(
         "expert_iteration": progress.expert,
         "final": None
         if progress.results is None
-        else {
-            name: {**result_fields(result), "seats": seat_rates(result)}
-            for name, result in progress.results.items()
-        },
+        else {name: final_record(result) for name, result in progress.results.items()},
         "interrupted": interrupted is not None,
         "signal": None if interrupted is None else interrupted.signal_name,
         "stopped_during": None if interrupted is None else progress.phase,

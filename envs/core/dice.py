@@ -10,8 +10,9 @@ a :class:`DieSpec` names the faces so that transcripts and tests can speak in sy
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,7 @@ class DieSpec:
 _PLACEHOLDER_SEED = np.random.SeedSequence(0)
 
 
-def stream_start(seed: int) -> dict:
+def stream_start(seed: int) -> Mapping[str, Any]:
     """Where ``np.random.default_rng(seed)`` starts, as a bit generator state: a generator
     set to it draws what a fresh one would. Hashing the seed is most of a generator's cost,
     so a seed replayed many times (the lookahead's shared playout seeds) is hashed once."""
@@ -79,7 +80,7 @@ class Dice:
     def set_state(self, state: dict) -> None:
         self.rng.bit_generator.state = state["bit_generator"]
 
-    def restart(self, start: dict) -> None:
+    def restart(self, start: Mapping[str, Any]) -> None:
         """Roll on from ``start`` (:func:`stream_start`): as ``Dice(seed)`` would."""
         self.rng.bit_generator.state = start
 
