@@ -307,14 +307,20 @@ class LookaheadBot:
         sim = state.copy(dice=dice)
         horizon = self.budget.horizon
         stop = math.inf if horizon is None else game.turn_number(sim) + horizon
-        heuristic = self.heuristic
-        game.apply_legal(sim, action)
+        # bound once: a playout is a few dozen decisions, each a handful of calls
+        act, apply, player, turn = (
+            self.heuristic.act,
+            game.apply_legal,
+            game.current_player,
+            game.turn_number,
+        )
+        apply(sim, action)
         for _ in range(MAX_PLAYOUT_DECISIONS):
-            if game.current_player(sim) < 0:
+            if player(sim) < 0:
                 return float(game.returns(sim)[seat])
-            if game.turn_number(sim) >= stop:
+            if horizon is not None and turn(sim) >= stop:
                 return self.value(game, sim, seat)
-            game.apply_legal(sim, heuristic.act(game, sim, rng))
+            apply(sim, act(game, sim, rng))
         raise RuntimeError(f"a heuristic playout ran past {MAX_PLAYOUT_DECISIONS} decisions")
 
     def value(self, game: Game, state: Any, seat: int) -> float:
