@@ -10,6 +10,7 @@ import pytest
 from envs import make
 from envs.heroica.bots.heuristic import HeuristicBot
 from envs.heroica.bots.legal import legal_actions
+from envs.heroica.state import HeroField, Phase
 
 
 def _positions(mission: str, num_players: int, seed: int, battle: bool = False):
@@ -74,3 +75,28 @@ def test_step_events_name_both_cells():
     told = texts(warm, 1)
     assert any(" steps " in text for text in told)
     assert told == texts(cold, 1)
+
+
+def test_HE_10_3_speed_potion_moves_are_kept_by_the_steps_left():
+    # With a Speed Potion in hand, whether to drink it depends on where the steps left end,
+    # so a kept MOVE choice must tell the steps left apart (move_key); each MOVE position of
+    # heuristic games is asked as it is and with a potion handed to the Hero.
+    shared = HeuristicBot()
+    player = HeuristicBot()
+    rng = np.random.default_rng(1)
+    game = make("heroica_v0", mission="fork", num_players=2).game
+    drinks = checked = 0
+    for seed in range(12):
+        state = game.new_state(seed)
+        while game.current_player(state) >= 0:
+            if state.phase is Phase.MOVE:
+                for potions in (None, 1):
+                    position = state.copy()
+                    if potions is not None:
+                        position.heroes[position.seat, HeroField.SPEED_POTIONS] = potions
+                    full = HeuristicBot()._decide(game, position, legal_actions(game, position))
+                    assert shared.act(game, position, rng) == full
+                    drinks += game.action_to_string(position, full).startswith("drink")
+                    checked += 1
+            game.apply_legal(state, player.act(game, state, rng))
+    assert checked > 200 and drinks > 0

@@ -31,7 +31,7 @@ from envs.heroica.bots.cost_to_go import INF, WIN, CostToGo, Weights
 from envs.heroica.bots.legal import (
     legal_actions,
     lone_target,
-    plain_move_key,
+    move_key,
     plain_move_legal,
     shop_key,
 )
@@ -76,13 +76,13 @@ class HeuristicBot(CostToGo):
                 return action
         if phase is Phase.MOVE:
             # Half the decisions. Playouts from one root walk the same first steps again and
-            # again, so the choice is kept by all it reads (``plain_move_key``).
-            key = plain_move_key(game, state)
+            # again, so the choice is kept by all it reads (``move_key``).
+            key = move_key(game, state)
             if key is not None:
                 action = self._move_choices.get(key)
                 if action is None:
                     legal = plain_move_legal(game, state)
-                    if legal is None:  # a Life Potion on offer: the full decision
+                    if legal is None:  # a Life or Speed Potion on offer: the full decision
                         action = self._decide(game, state, legal_actions(game, state))
                     elif len(legal) == 1:
                         action = legal[0]

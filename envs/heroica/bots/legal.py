@@ -31,7 +31,7 @@ __all__ = [
     "LegalSet",
     "legal_actions",
     "lone_target",
-    "plain_move_key",
+    "move_key",
     "plain_move_legal",
     "shop_key",
 ]
@@ -111,25 +111,33 @@ def _life_on_offer(game: HeroicaBase, state: State, seat: int, hero: list[int]) 
     )
 
 
+def _shield_move(state: State) -> bool:
+    """A movement Shield before the first step: ranged skills and the Scepter are on offer."""
+    return state.die == SHIELD and state.steps_taken == 0
+
+
 def _shield_or_speed(state: State, hero: list[int]) -> bool:
-    return hero[_SPEED] > 0 or (state.die == SHIELD and state.steps_taken == 0)
+    return hero[_SPEED] > 0 or _shield_move(state)
 
 
-def plain_move_key(game: HeroicaBase, state: State) -> tuple | None:
-    """All that the legal actions of a MOVE without a Speed Potion or Shield skill, and the
+def move_key(game: HeroicaBase, state: State) -> tuple | None:
+    """All that the legal actions of a MOVE without a Shield skill on offer, and the
     heuristic's choice among them, read: the board, where the Hero stands and has been,
     whether steps are left, whether it entered its space, its Health, healing and torch (its
-    cost to go) and whether a Life Potion is on offer; None for any other MOVE."""
+    cost to go) and whether a Life Potion is on offer; with a Speed Potion in hand also the
+    steps left (whether to drink it depends on where they end). None on a Shield's MOVE."""
+    if _shield_move(state):
+        return None
     seat = state.seat
     hero = state.heroes[seat].tolist()
-    if _shield_or_speed(state, hero):
-        return None
+    speed = hero[_SPEED] > 0
     return (
         id(game),
         state.mission,
         hero[CELL],
         state.visited,
-        state.steps_left > 0,
+        speed,
+        state.steps_left if speed else state.steps_left > 0,
         state.entered_from == NO_CELL,
         hero[_HEALTH],
         hero[_HEALING],
