@@ -27,9 +27,10 @@ from envs.core.modemove import ModeReach
 from envs.heroclix.bots.control import controlled_by_us, hostile_scores
 from envs.heroclix.bots.evaluation import FAR, THROW, Evaluator
 from envs.heroclix.bots.variants import best_shot, best_strike
+from envs.heroclix.combat.targets import lifted_snapshot
 from envs.heroclix.movement import figure_reach, move_budget
 from envs.heroclix.powers.hooks import CLIMBS, HIDDEN_BY_HINDERING, PICKS_UP_OBJECTS, has_trait
-from envs.heroclix.state import GROUND, NO_CELL, SOAR, Phase
+from envs.heroclix.state import GROUND, SOAR, Phase
 
 POISON_STAYS = 0.8  # the chance that a poisoned neighbour is still there next turn (P-ATT-9)
 GEOMETRY_CACHE_SIZE = 4096  # lines of fire, snapshots and reaches kept per bot, per kind
@@ -335,25 +336,8 @@ class Positions(Evaluator):
         key = (self.geometry(), figure)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self._lifted(figure)
+            found = memo[key] = lifted_snapshot(self.game, self.state, figure)
         return found
-
-    def _lifted(self, figure: int):
-        game, state = self.game, self.state
-        alive = state.cell != NO_CELL
-        alive[figure] = False
-        ground = np.zeros(game.n_cells, dtype=bool)
-        soaring = np.zeros(game.n_cells, dtype=bool)
-        ground[state.cell[alive & (state.mode != SOAR)]] = True
-        soaring[state.cell[alive & (state.mode == SOAR)]] = True
-        return game.fire.snapshot(
-            walls_intact=state.walls_intact,
-            blocking=state.blocking,
-            hindering=game.hindering(state, movement=False),
-            ground_figures=ground,
-            soaring_figures=soaring,
-            indoor=game.indoor,
-        )
 
     def objects_near(self) -> np.ndarray:
         """int[n]: the best object (1 light, 2 heavy) on or beside each square (HC-6.6)."""

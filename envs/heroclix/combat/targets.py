@@ -55,8 +55,19 @@ def fire_snapshot(game: HeroclixBase, state: State) -> FireSnapshot:
     return found
 
 
-def _fire_snapshot(game: HeroclixBase, state: State, hindering: np.ndarray) -> FireSnapshot:
+def lifted_snapshot(game: HeroclixBase, state: State, figure: int) -> FireSnapshot:
+    """The lines of fire of the position with ``figure`` lifted off the board: its lines from
+    any square it could stand on, since a line's own ends never block it (HC-4.17). One
+    snapshot serves every square a moving figure is tried on."""
+    return _fire_snapshot(game, state, game.hindering(state, movement=False), lifted=figure)
+
+
+def _fire_snapshot(
+    game: HeroclixBase, state: State, hindering: np.ndarray, lifted: int = -1
+) -> FireSnapshot:
     alive = state.cell != NO_CELL
+    if lifted >= 0:
+        alive[lifted] = False
     ground = np.zeros(game.n_cells, dtype=bool)
     soaring = np.zeros(game.n_cells, dtype=bool)
     ground[state.cell[alive & (state.mode != SOAR)]] = True

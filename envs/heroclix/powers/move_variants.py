@@ -27,7 +27,13 @@ from envs.core.events import Event
 from envs.heroclix.combat.attack import AttackKind, AttackSpec, DamageKind
 from envs.heroclix.combat.resolve import avoids_targeting, deal_damage, land_damage, resolve_attack
 from envs.heroclix.combat.sums import attack_total, attack_words, defense_total, defense_words
-from envs.heroclix.combat.targets import close_targets, ranged_targets, shots, squares_in_range
+from envs.heroclix.combat.targets import (
+    close_targets,
+    lifted_snapshot,
+    ranged_targets,
+    shots,
+    squares_in_range,
+)
 from envs.heroclix.game import ActionKind
 from envs.heroclix.movement import mark_destinations, reach, walk_to
 from envs.heroclix.phases.attacks import close_attack, declare_ranged
@@ -119,13 +125,14 @@ class RunningShot(MoveThenAttack):
         the figure is tried on each square."""
         found = reach(game, probe, figure)
         near = squares_in_range(game, probe, figure)  # elsewhere no shot: nothing to try
+        lines = lifted_snapshot(game, probe, figure)  # the same lines from every square
         out: dict[int, list[int]] = {}
         for mode in range(found.n_modes):
             for cell in np.flatnonzero(found.ends[mode] & near).tolist():
                 if cell != int(probe.cell[figure]):
                     game.move_figure(probe, figure, cell)
                 probe.mode[figure] = mode
-                if ranged_targets(game, probe, figure):
+                if ranged_targets(game, probe, figure, lines):
                     out.setdefault(mode, []).append(cell)
                     if first:
                         return out
