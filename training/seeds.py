@@ -12,11 +12,18 @@ opponent and per seat, with the interval of the sum. A claim rests on the pool, 
 
 An interrupt (Ctrl-C, SIGTERM) stops the run under way as ``training.train`` does (saved,
 resumable) and starts no further seed; the exit status is that run's.
+
+A pool can take several sittings: with a fixed ``run_name=`` the same command again keeps
+every seed whose folder holds a finished run (its ``summary.json``, not interrupted) and
+trains only the others. A seed folder holding anything else (an interrupted or unfinished
+run) is an error before anything trains: an hour's budget cannot be resumed in pieces, so
+that folder is to be removed (or finished with ``training.train``'s ``resume_from=``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -55,6 +62,28 @@ def seed_configs(
     return configs
 
 
+def finished(run: Path) -> bool:
+    """Whether ``run`` holds a finished training run (summary.json, not interrupted)."""
+    path = run / "summary.json"
+    if not path.is_file():
+        return False
+    try:
+        return not json.loads(path.read_text()).get("interrupted", True)
+    except json.JSONDecodeError:
+        return False
+
+
+def check_folders(configs: Sequence[TrainConfig]) -> None:
+    """A seed folder that exists must hold a finished run (module docstring)."""
+    for config in configs:
+        run = config.run_path
+        if run.exists() and any(run.iterdir()) and not finished(run):
+            raise FileExistsError(
+                f"{run} holds an unfinished run (seed {config.seed}): remove it to train the "
+                "seed again, or finish it with training.train's resume_from="
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m training.seeds", description=__doc__.split("\n")[0]
@@ -67,11 +96,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         configs = seed_configs(args.config, args.overrides, args.seeds)
-    except (ScenarioError, FileNotFoundError) as error:
+        check_folders(configs)
+    except (ScenarioError, FileNotFoundError, FileExistsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     runs = []
     for config in configs:
+        if finished(config.run_path):
+            print(f"seed {config.seed}: {config.run_path} (finished before: kept)", flush=True)
+            runs.append(config.run_path)
+            continue
         print(f"seed {config.seed}: {config.run_path}", flush=True)
         try:
             runs.append(train(config))

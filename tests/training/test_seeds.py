@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
@@ -37,3 +39,43 @@ def test_a_bad_override_is_refused_before_any_training(tmp_path, capsys):
     args = ["--config", "configs/smoke_heroica.yaml", "--seeds", "0,1", f"run_dir={tmp_path}"]
     assert main([*args, "ppo.learning_rat=0.1"]) == 2
     assert "learning_rat" in capsys.readouterr().err and not any(tmp_path.iterdir())
+
+
+def finished_run(folder, seed: int, interrupted: bool = False) -> None:
+    """A seed folder as training leaves it, with made-up results."""
+    folder.mkdir(parents=True)
+    (folder / "config.yaml").write_text(
+        yaml.safe_dump({"env": {"name": "heroica_v0"}, "seed": seed})
+    )
+    result = {"games": 10, "wins": 6, "win_rate": 0.6, "ci_low": 0.3, "ci_high": 0.85, "seats": []}
+    summary = {
+        "env": "heroica_v0",
+        "timesteps": 100,
+        "train_minutes": 1.0,
+        "final": {"heuristic": result},
+        "interrupted": interrupted,
+    }
+    (folder / "summary.json").write_text(json.dumps(summary))
+
+
+def test_a_pool_continued_later_keeps_the_finished_seeds(tmp_path, capsys):
+    finished_run(tmp_path / "pool_seed3", 3)
+    overrides = [f"run_dir={tmp_path}", "run_name=pool"]
+    assert main(["--config", "configs/smoke_heroica.yaml", "--seeds", "3", *overrides]) == 0
+    out = capsys.readouterr().out
+    assert "finished before: kept" in out
+    assert "| heroica_v0 (seed 3) |" in out and "0.600" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool_seed3"]
+
+
+@pytest.mark.parametrize("interrupted", [True, None], ids=["interrupted", "no summary"])
+def test_an_unfinished_seed_folder_is_refused_before_any_training(tmp_path, capsys, interrupted):
+    if interrupted:
+        finished_run(tmp_path / "pool_seed4", 4, interrupted=True)
+    else:
+        (tmp_path / "pool_seed4").mkdir()
+        (tmp_path / "pool_seed4" / "eval.csv").write_text("timesteps\n")
+    overrides = [f"run_dir={tmp_path}", "run_name=pool"]
+    assert main(["--config", "configs/smoke_heroica.yaml", "--seeds", "5,4", *overrides]) == 2
+    assert "pool_seed4 holds an unfinished run (seed 4)" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pool_seed4"]
