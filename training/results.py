@@ -300,7 +300,8 @@ def table_rows(
                 "final": pooled_final(group),
             }
             interrupted = ", one interrupted" if any(s.get("interrupted") for s in group) else ""
-            label = f"**{env} pooled ({len(group)} runs{interrupted}){who}**"
+            runs_text = f"{len(group)} run" + ("s" if len(group) != 1 else "")
+            label = f"**{env} pooled ({runs_text}{interrupted}){who}**"
             rows.append(_row(label, pooled, opponents, judged))
     return header, rows
 
