@@ -118,6 +118,14 @@ def play_game(
     raise RuntimeError(f"game (seed {seed}) did not end within {max_decisions} decisions")
 
 
+def per_decision(parts: Sequence[tuple[float, int]]) -> tuple[float, int]:
+    """(mean ms per decision over all the decisions, their count) of (ms, decisions) parts:
+    thinking time of several shares of a match, or of several runs, put together."""
+    decisions = sum(count for _, count in parts)
+    spent = sum(ms * count for ms, count in parts)
+    return (round(spent / decisions, 3) if decisions else 0.0), decisions
+
+
 @dataclass
 class MatchResult:
     """Outcome of ``play_match`` from ``bot_a``'s point of view.
@@ -161,15 +169,8 @@ class MatchResult:
         low, high = wilson_interval(wins, games)
         seconds = max(p.seconds for p in parts)
 
-        def thinking(side: str) -> tuple[float, int]:
-            decisions = sum(getattr(p, f"decisions_{side}") for p in parts)
-            spent = sum(
-                getattr(p, f"ms_per_decision_{side}") * getattr(p, f"decisions_{side}")
-                for p in parts
-            )
-            return (round(spent / decisions, 3) if decisions else 0.0), decisions
-
-        (ms_a, decisions_a), (ms_b, decisions_b) = thinking("a"), thinking("b")
+        ms_a, decisions_a = per_decision([(p.ms_per_decision_a, p.decisions_a) for p in parts])
+        ms_b, decisions_b = per_decision([(p.ms_per_decision_b, p.decisions_b) for p in parts])
         return cls(
             bot_a=parts[0].bot_a,
             bot_b=parts[0].bot_b,

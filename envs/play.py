@@ -12,10 +12,11 @@ You play ``--seat k`` (default 0; ``player_k``); every other seat is the ``--opp
 name (``random``, ``heuristic``; ``envs.bots.bot_names``), a saved MaskablePPO model
 (``.zip``, or ``name=path.zip``) or tree search over one (``search:path.zip``); models are
 loaded by ``training.agents.load_agent``, which needs torch and is only imported for a
-model. ``--option key=value`` passes a game or env option as in ``python -m envs.match`` (values read as JSON when they parse, ``a,b`` as a list; e.g.
-``mission=tunnel``, ``max_rounds=20``, ``scenario=duel``, ``max_turns=50``). ``--seed`` fixes
-the dice and the bots' choices; without it a seed is drawn and printed so a game can be
-replayed. ``--window`` also shows the board in a pygame window (it is redrawn after every
+model. ``--option key=value`` passes a game or env option as in ``python -m envs.match``
+(values read as JSON when they parse, ``a,b`` as a list; e.g. ``mission=tunnel``,
+``max_rounds=20``, ``scenario=duel``, ``max_turns=50``). ``--seed`` fixes the dice and the
+bots' choices; without it a seed is drawn and printed so a game can be replayed.
+``--window`` also shows the board in a pygame window (it is redrawn after every
 decision; it does not react to the mouse, and while the prompt waits for you some window
 managers mark it "not responding").
 

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from envs.bots import wilson_interval
+from envs.bots import per_decision, wilson_interval
 
 from .evaluate import load_eval_csv
 
@@ -229,10 +229,7 @@ def pooled_thinking(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for side in ("", "opponent_"):
         ms, count = f"{side}ms_per_decision", f"{side}decisions"
         if all(ms in r and count in r for r in results):
-            decisions = sum(r[count] for r in results)
-            total = sum(r[ms] * r[count] for r in results)
-            pooled[ms] = round(total / decisions, 3) if decisions else 0.0
-            pooled[count] = decisions
+            pooled[ms], pooled[count] = per_decision([(r[ms], r[count]) for r in results])
     return pooled
 
 
