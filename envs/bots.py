@@ -79,14 +79,20 @@ def _factories(game_name: str) -> dict[str, Callable[[], Bot]]:
     return {**GENERIC_BOTS, **registered}
 
 
-def get_bot(game_name: str, bot_name: str) -> Bot:
-    """A new bot ``bot_name`` for ``game_name`` (``"heroica"`` or ``"heroica_v0"``)."""
+def get_bot(game_name: str, bot_name: str, **options: Any) -> Bot:
+    """A new bot ``bot_name`` for ``game_name`` (``"heroica"`` or ``"heroica_v0"``); ``options``
+    go to its constructor (the lookahead bot's budget, say)."""
     factories = _factories(game_name)
     if bot_name not in factories:
         raise KeyError(
             f"unknown bot {bot_name!r} for game {game_name!r}; known: {bot_names(game_name)}"
         )
-    return factories[bot_name]()
+    if not options:
+        return factories[bot_name]()
+    path = BOTS.get(_game_key(game_name), {}).get(bot_name)
+    if path is None:
+        raise TypeError(f"bot {bot_name!r} takes no options, got {sorted(options)}")
+    return load(path)(**options)
 
 
 # ==========================================================================================

@@ -2,11 +2,18 @@
 so matches, evaluation during training and tournaments use one code path for bots and models;
 and tree search over such a model, ``search:model.zip``.
 
-Search over a model (:mod:`envs.search` with the model as its evaluator) is a player wherever
-a bot name or a model is (``match``, ``evaluate``, ``play``, ``record``). Spec: ``search:PATH``
-or ``search(simulations=128,ms=200,c_puct=1.5,shaping=1.0):PATH``, optionally with a display
-name in front (``deep=search(simulations=256):runs/x/final_model.zip``); the options are
-:class:`envs.search.SearchBudget`'s and ``shaping``.
+Search over a model is a player wherever a bot name or a model is (``match``, ``evaluate``,
+``play``, ``record``), optionally with a display name in front
+(``deep=search(simulations=256):runs/x/final_model.zip``):
+
+* ``search:PATH`` or ``search(simulations=128,ms=200,c_puct=1.5,shaping=1.0):PATH``: tree
+  search (:mod:`envs.search`) with the model as its evaluator; the options are
+  :class:`envs.search.SearchBudget`'s and ``shaping``;
+* ``lookahead:PATH`` or ``lookahead(playouts=16,candidates=3,confident=0.99):PATH``: the
+  game's lookahead bot with the model's choice in the heuristic's place and its runners-up
+  among the candidates (:mod:`envs.guided`); the options are
+  :class:`envs.lookahead.Budget`'s and ``confident``. Only the policy is read, not the value
+  head.
 
 :class:`PolicyEvaluator` asks the network once per position, one batch of every seat's
 observation:
@@ -35,9 +42,12 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import OptionError
+from envs.guided import GuidedLookahead
 from envs.search import SearchBot
 
-SEARCH_SPEC = re.compile(r"search(?:\((?P<options>[^()]*)\))?:(?P<path>.+)", re.DOTALL)
+SEARCH_SPEC = re.compile(
+    r"(?P<kind>search|lookahead)(?:\((?P<options>[^()]*)\))?:(?P<path>.+)", re.DOTALL
+)
 
 
 @contextlib.contextmanager
@@ -156,18 +166,21 @@ def _model_display_name(path: Path) -> str:
 # ==========================================================================================
 # Search over a model
 # ==========================================================================================
-def parse_search_spec(target: str) -> tuple[Path, dict[str, Any]]:
-    """(model path, options) of ``search(k=v,...):PATH``; ValueError naming a bad part."""
+def parse_search_spec(target: str) -> tuple[str, Path, dict[str, Any]]:
+    """(kind, model path, options) of ``search(k=v,...):PATH`` or ``lookahead(k=v,...):PATH``;
+    ValueError naming a bad part."""
     found = SEARCH_SPEC.fullmatch(target)
     if found is None:
-        raise ValueError(f"{target!r} is not search:PATH or search(key=value,...):PATH")
+        raise ValueError(
+            f"{target!r} is not search:PATH, lookahead:PATH or KIND(key=value,...):PATH"
+        )
     options: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in (found["options"] or "").split(","))):
         key, sep, value = (x.strip() for x in part.partition("="))
         if not sep or not key or not value:
             raise ValueError(f"search option {part!r} in {target!r} is not key=value")
         options[key] = _number(value, key, target)
-    return Path(found["path"]), options
+    return found["kind"], Path(found["path"]), options
 
 
 def _number(text: str, key: str, target: str) -> float | int | None:
@@ -217,13 +230,21 @@ class PolicyEvaluator:
             answers.append(self._answer(game, state, logits[rows], values[rows]))
         return answers
 
+    def priors(self, game: Any, state: Any) -> np.ndarray:
+        """The policy's probabilities of the seat to act over its legal actions (0 elsewhere):
+        one observation, no value read (:class:`envs.guided.Proposer`)."""
+        import torch
+
+        observation = game.observe(state, game.current_player(state))[None]
+        with torch.no_grad(), single_thread():
+            logits, _ = self._forward(self.policy.obs_to_tensor(observation)[0])
+        priors = _legal_softmax(logits[0], game.legal_mask(state))
+        return priors / priors.sum()
+
     def _answer(
         self, game: Any, state: Any, logits: np.ndarray, values: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        mask = game.legal_mask(state)
-        legal = logits[game.current_player(state)][mask].astype(np.float64)
-        priors = np.zeros(mask.size)
-        priors[mask] = np.exp(legal - legal.max())
+        priors = _legal_softmax(logits[game.current_player(state)], game.legal_mask(state))
         if self.potential is not None:
             potentials = [self.potential(game, state, s) for s in range(game.num_players)]
             values = values + self.shaping * np.array(potentials)
@@ -240,12 +261,29 @@ class PolicyEvaluator:
         return logits.numpy(), values.reshape(-1).double().numpy()
 
 
+def _legal_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """exp(logit - the largest legal logit) on the legal actions, 0 elsewhere (unnormalised)."""
+    legal = logits[mask].astype(np.float64)
+    priors = np.zeros(mask.size)
+    priors[mask] = np.exp(legal - legal.max())
+    return priors
+
+
 class ModelSearchBot(SearchBot):
     """:class:`envs.search.SearchBot` over a model; ``model`` is kept for
     :func:`check_compatible`."""
 
     def __init__(self, model: Any, game_name: str, shaping: float, name: str, **options: Any):
         super().__init__(PolicyEvaluator(model, game_name, shaping), name=name, **options)
+        self.model = model
+
+
+class ModelGuidedLookahead(GuidedLookahead):
+    """:class:`envs.guided.GuidedLookahead` over a model's policy; ``model`` is kept for
+    :func:`check_compatible`."""
+
+    def __init__(self, model: Any, proposer: PolicyEvaluator, game_name: str, **options: Any):
+        super().__init__(proposer, game_name, **options)
         self.model = model
 
 
@@ -257,10 +295,17 @@ def run_shaping(path: Path) -> float | None:
     return None if run is None else float(load_config(run / "config.yaml").reward_shaping)
 
 
-def load_search_agent(target: str, game_name: str, name: str = "") -> ModelSearchBot:
-    """The player of ``search(...):PATH`` (module docstring) for ``game_name``."""
-    path, options = parse_search_spec(target)
+def load_search_agent(target: str, game_name: str, name: str = "") -> Any:
+    """The player of ``search(...):PATH`` or ``lookahead(...):PATH`` (module docstring) for
+    ``game_name``."""
+    kind, path, options = parse_search_spec(target)
     _check_model_file(path, target)
+    model = PolicyBot.load(path).model
+    label = name or f"{kind}:{_model_display_name(path)}"
+    if kind == "lookahead":
+        # only the policy is read, so what the value head learned does not matter here
+        proposer = PolicyEvaluator(model, game_name, shaping=0.0)
+        return ModelGuidedLookahead(model, proposer, game_name, name=label, **options)
     shaping = options.pop("shaping", None)
     if shaping is None:
         shaping = run_shaping(path)
@@ -270,6 +315,4 @@ def load_search_agent(target: str, game_name: str, name: str = "") -> ModelSearc
             "what its value head learned is unknown; give the run's reward_shaping, e.g. "
             f"search(shaping=0):{path}"
         )
-    model = PolicyBot.load(path).model
-    label = name or f"search:{_model_display_name(path)}"
     return ModelSearchBot(model, game_name, shaping, label, **options)

@@ -6,9 +6,10 @@ dice, and keep the results in the run for ``training.results --player``.
     python -m training.results --pool --player "search(simulations=8)" runs/heroica_v0_x_seed*
 
 The player is ``policy`` (the saved model itself, as the run's final evaluation played it) or
-search over it: ``search`` or ``search(key=value,...)`` with the options of
-``envs.search.SearchBudget`` (``training.agents``; the run's reward shaping is read from its
-``config.yaml``). Game ``i`` against an opponent uses seed ``eval_seed(seed, timesteps) + i``
+search over it (``training.agents``): ``search`` or ``search(key=value,...)`` with the options
+of ``envs.search.SearchBudget`` (the run's reward shaping is read from its ``config.yaml``),
+or ``lookahead`` / ``lookahead(key=value,...)``, the game's lookahead bot over the policy's
+choice (``envs.guided``). Game ``i`` against an opponent uses seed ``eval_seed(seed, timesteps) + i``
 (``training.evaluation``), the seeds of the run's final evaluation, so the policy and search
 over it are compared on the same dice; the env options are the run's.
 
@@ -36,7 +37,7 @@ from envs.match import UsageError, play_specs
 from .evaluation import eval_seed
 from .results import final_record, judged_path, load_judged, load_summary, run_config
 
-PLAYER = re.compile(r"policy|search(\([^()]*\))?")
+PLAYER = re.compile(r"policy|(search|lookahead)(\([^()]*\))?")
 
 
 def player_spec(player: str, run: Path) -> str:
@@ -44,7 +45,7 @@ def player_spec(player: str, run: Path) -> str:
     if not PLAYER.fullmatch(player):
         raise UsageError(
             f"player {player!r} is neither 'policy' nor search over the model "
-            "('search' or 'search(key=value,...)')"
+            "('search', 'lookahead' or either with (key=value,...))"
         )
     model = run / "final_model.zip"
     return str(model) if player == "policy" else f"{player}:{model}"
@@ -100,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("runs", nargs="+", type=Path, help="run folders (with final_model.zip)")
     parser.add_argument(
-        "--player", required=True, help="policy, search or search(key=value,...) over the model"
+        "--player",
+        required=True,
+        help="policy, or search / lookahead over the model, optionally with (key=value,...)",
     )
     parser.add_argument(
         "--opponents", nargs="+", default=["heuristic", "lookahead"], help="bot names"

@@ -62,6 +62,14 @@ def test_a_later_call_adds_an_opponent_and_keeps_the_first(run_folder):
     assert judged_path(run_folder, player).name == "search_simulations_2.json"
 
 
+def test_the_lookahead_over_the_policy_is_judged_too(run_folder):
+    player = "lookahead(playouts=2,candidates=2,horizon=1)"
+    record = judge_run(run_folder, player, ["heuristic"], games=2)
+    assert record["final"]["heuristic"]["games"] == 2
+    assert record["final"]["heuristic"]["ms_per_decision"] > 0
+    assert judged_path(run_folder, player).is_file()
+
+
 def test_bad_players_and_unjudged_runs_are_named(run_folder, capsys):
     assert main([str(run_folder), "--player", "deep(search)"]) == 2
     assert "'deep(search)' is neither 'policy' nor search" in capsys.readouterr().err

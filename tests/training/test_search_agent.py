@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from envs.core.errors import OptionError
 from envs.lookahead import position_value
 from envs.match import game_class
 from envs.match import run as run_match
@@ -48,9 +49,10 @@ def run_folder(tmp_path_factory) -> Path:
 
 
 def test_search_spec_reads_options_and_names_a_bad_one():
-    path, options = parse_search_spec("search(simulations=32, ms=none, c_puct=2.5):a/b.zip")
-    assert path == Path("a/b.zip") and options == {"simulations": 32, "ms": None, "c_puct": 2.5}
-    assert parse_search_spec("search:x.zip") == (Path("x.zip"), {})
+    kind, path, options = parse_search_spec("search(simulations=32, ms=none, c_puct=2.5):a/b.zip")
+    assert kind == "search" and path == Path("a/b.zip")
+    assert options == {"simulations": 32, "ms": None, "c_puct": 2.5}
+    assert parse_search_spec("search:x.zip") == ("search", Path("x.zip"), {})
     with pytest.raises(ValueError, match="'simulations' .* is not key=value"):
         parse_search_spec("search(simulations):x.zip")
     with pytest.raises(ValueError, match="simulations='many'"):
@@ -106,3 +108,39 @@ def test_match_seats_search_over_a_model_and_reports_its_thinking_time(run_folde
     report = run_match(["heroica_v0", spec, "random", "--games", "2", "--json"])
     assert report["bot_a"] == "search:heroica_run/final_model" and report["games"] == 2
     assert report["ms_per_decision_a"] > 0 and report["ms_per_decision_b"] > 0
+
+
+def test_lookahead_over_a_model_plays_the_policys_choice_where_confident(run_folder):
+    """``lookahead:PATH``: the policy's priors, one observation; a confident choice is the
+    policy's own deterministic action, and the budget options reach the lookahead bot."""
+    model_path = run_folder / "final_model.zip"
+    guided = load_agent(
+        f"lookahead(playouts=2,candidates=2,confident=0.001):{model_path}", "heroica_v0"
+    )
+    policy = load_agent(str(model_path), "heroica_v0")
+    assert guided.name == "lookahead:heroica_run/final_model"
+    assert guided.budget.playouts == 2 and guided.budget.candidates == 2
+    game = game_class("heroica_v0")()
+    state = game.new_state(6)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        if game.current_player(state) < 0:
+            break
+        action = guided.act(game, state, rng)
+        assert action == policy.act(game, state, rng)
+        game.apply_legal(state, action)
+    assert guided.stats["confident"] > 0 and guided.stats["searches"] == 0
+    priors = guided.proposer.priors(game, state)
+    assert priors.sum() == pytest.approx(1.0) and not priors[~game.legal_mask(state)].any()
+
+
+def test_lookahead_over_a_model_names_a_bad_option(run_folder):
+    with pytest.raises(OptionError, match="'simulations': is not a lookahead option"):
+        load_agent(f"lookahead(simulations=8):{run_folder / 'final_model.zip'}", "heroica_v0")
+
+
+def test_match_seats_lookahead_over_a_model(run_folder):
+    spec = f"lookahead(playouts=2,candidates=2,horizon=1):{run_folder / 'final_model.zip'}"
+    report = run_match(["heroica_v0", spec, "heuristic", "--games", "2", "--json"])
+    assert report["bot_a"] == "lookahead:heroica_run/final_model" and report["games"] == 2
+    assert report["ms_per_decision_a"] > 0
