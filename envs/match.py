@@ -13,8 +13,8 @@ Usage::
 num_players, battle, max_rounds, heroes); values are read as JSON when they parse
 (``3``, ``true``, ``["fork","tunnel"]``), else as strings, and a comma list such as
 ``heroes=wizard,thief`` becomes a list. A player is a bot name, a saved model (``.zip``) or
-tree search over one (``search:MODEL.zip``, ``search(simulations=128):MODEL.zip``; see
-:mod:`training.agents`, which needs torch). bot_a plays every seat in turn (seat ``i % n`` in
+search over one (``search:MODEL.zip``, ``search(simulations=128):MODEL.zip``,
+``lookahead:MODEL.zip``; see :mod:`training.agents`, which needs torch). bot_a plays every seat in turn (seat ``i % n`` in
 game ``i``) unless ``--seats`` restricts it; bot_b fills the other seats. Draws count as
 non-wins. Each bot's mean thinking time per decision is reported beside the win rate.
 ``--workers N`` plays the games in N processes, game ``i`` in worker ``i % N``: every game
@@ -98,7 +98,9 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("env", help=f"registered env name: {', '.join(env_names())}")
     parser.add_argument(
-        "bot_a", help="the player whose win rate is reported: a bot, MODEL.zip or search:MODEL.zip"
+        "bot_a",
+        help="the player whose win rate is reported: a bot, MODEL.zip, search:MODEL.zip or "
+        "lookahead:MODEL.zip",
     )
     parser.add_argument("bot_b", help="its opponent (fills every other seat), the same kinds")
     parser.add_argument("--games", type=int, default=500)
@@ -227,7 +229,7 @@ def play_share(
 
 
 def load_player(spec: str, env_name: str, game: Game, flag: str = "") -> Any:
-    """A bot by name, or a model (``.zip``) or search over one (``search:MODEL.zip``) through
+    """A bot by name, or a model (``.zip``) or search over one (``search:MODEL.zip``, ``lookahead:MODEL.zip``) through
     :func:`training.agents.load_agent`, which needs torch (imported only then), checked to fit
     ``game``. A bad spec is a :class:`UsageError` (prefixed with ``flag``, the option it came
     from, if any)."""
@@ -238,7 +240,7 @@ def load_player(spec: str, env_name: str, game: Game, flag: str = "") -> Any:
         unknown = f"{prefix} is an unknown bot" if flag else f"unknown bot {spec!r}"
         raise UsageError(
             f"{unknown} for {env_name} (known: {', '.join(bot_names(env_name))}), and no model "
-            "file (.zip) or search:MODEL.zip"
+            "file (.zip), search:MODEL.zip or lookahead:MODEL.zip"
         )
     from training.agents import check_compatible, load_agent
 

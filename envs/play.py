@@ -137,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponent",
         default="heuristic",
-        help="bot name (random, heuristic), a saved model .zip or search:MODEL.zip; plays "
+        help="bot name (random, heuristic), a saved model .zip, search:MODEL.zip or "
+        "lookahead:MODEL.zip; plays "
         "every other seat (default: heuristic)",
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")

@@ -128,7 +128,7 @@ def load_agent(spec: str, game_name: str) -> Any:
     if path.suffix != ".zip":
         raise ValueError(
             f"agent spec {spec!r}: {target!r} is neither a bot of {game_name} "
-            f"({', '.join(bot_names(game_name))}), a model file (.zip) nor search:MODEL.zip"
+            f"({', '.join(bot_names(game_name))}), a model file (.zip) nor search:MODEL.zip / lookahead:MODEL.zip"
         )
     _check_model_file(path, spec)
     agent = PolicyBot.load(path)

@@ -222,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         "--agents",
         nargs="+",
         required=True,
-        help="bot names, model .zip files, search:MODEL.zip or name=spec (at least two)",
+        help="bot names, model .zip files, search:MODEL.zip, lookahead:MODEL.zip or name=spec "
+        "(at least two)",
     )
     parser.add_argument(
         "--games",
