@@ -50,6 +50,12 @@ def test_unknown_bot_names_the_known_ones():
         get_bot("heroica", "grandmaster")
 
 
+def test_options_reach_a_registered_bots_constructor():
+    assert get_bot("heroica", "lookahead", playouts=3, horizon=2).budget.playouts == 3
+    with pytest.raises(TypeError, match="bot 'random' takes no options"):
+        get_bot("heroica", "random", playouts=3)
+
+
 # -- RandomBot -----------------------------------------------------------------------------------
 
 
