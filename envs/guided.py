@@ -56,8 +56,9 @@ def lookahead_bot(game_name: str, **options: Any) -> LookaheadBot:
 
 class GuidedLookahead:
     """The lookahead bot over a proposer's choice (module docstring). ``stats`` counts
-    decisions, searches, ``confident`` decisions played unsearched, overrides and playouts;
-    ``last`` is the latest searched decision (None until one)."""
+    decisions, searches, ``confident`` decisions played unsearched and overrides of the
+    proposer's choice (``lookahead.stats`` the playouts); ``last`` is the latest searched
+    decision (None until one)."""
 
     def __init__(
         self,
