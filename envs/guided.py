@@ -9,10 +9,13 @@ Per decision (one legal action: played at once):
    action it gives no weight is not one of its proposals);
 2. with ``confident``, a choice whose prior (renormalised over the legal actions) reaches it
    is played at once, unsearched, so the time goes to the decisions the policy is unsure of;
-3. the candidates are the choice, then the proposer's and the heuristic's next best
+3. it searches the decisions the lookahead bot searches, those where the heuristic lists
+   alternatives worth playing out (a game's ``rank`` hook keeps those its value can judge:
+   HeroClix's only what the selected figure does); elsewhere the choice is played;
+4. the candidates are the choice, then the proposer's and the heuristic's next best
    interleaved by rank (the proposer's second, the heuristic's choice, the proposer's third,
    the heuristic's second ...), distinct and legal, ``candidates`` at most;
-4. the game's lookahead bot plays them out as it plays its own (:mod:`envs.lookahead`: the
+5. the game's lookahead bot plays them out as it plays its own (:mod:`envs.lookahead`: the
    heuristic for every seat after the candidate, common dice seeds across candidates, weak
    candidates dropped halfway, an override only by more than ``margin`` and ``z`` standard
    errors), with the choice in the place of the heuristic's.
@@ -119,14 +122,15 @@ class GuidedLookahead:
     ) -> list[int]:
         """The proposer's choice, then its runners-up and the heuristic's options interleaved
         by rank, ``candidates`` at most (``proposed``: the legal actions the proposer gives
-        weight, most probable first)."""
+        weight, most probable first); the choice alone where the lookahead bot would not
+        search (the heuristic lists no alternative worth playing out)."""
         limit = self.budget.candidates
-        if limit == 1:
-            return proposed[:1]
         lookahead = self.lookahead
         heuristic = lookahead.candidates(
             game, state, mask, int(lookahead.heuristic.act(game, state, rng))
         )
+        if limit == 1 or len(heuristic) == 1:
+            return proposed[:1]  # not a decision the lookahead bot would search
         runners_up = [(0.0, a) for a in proposed[1:limit]]
         options = ranked([runners_up, [(0.0, a) for a in heuristic]])
         return [proposed[0]] + [a for _, a in options if a != proposed[0]][: limit - 1]
