@@ -14,12 +14,12 @@ num_players, battle, max_rounds, heroes); values are read as JSON when they pars
 (``3``, ``true``, ``["fork","tunnel"]``), else as strings, and a comma list such as
 ``heroes=wizard,thief`` becomes a list. A player is a bot name, a saved model (``.zip``) or
 search over one (``search:MODEL.zip``, ``search(simulations=128):MODEL.zip``,
-``lookahead:MODEL.zip``; see :mod:`training.agents`, which needs torch). bot_a plays every seat in turn (seat ``i % n`` in
-game ``i``) unless ``--seats`` restricts it; bot_b fills the other seats. Draws count as
-non-wins. Each bot's mean thinking time per decision is reported beside the win rate.
-``--workers N`` plays the games in N processes, game ``i`` in worker ``i % N``: every game
-has its own seed and seating, so the result is the one process's. Exit status 2 for an
-unknown env, bot or option.
+``lookahead:MODEL.zip``; see :mod:`training.agents`, which needs torch). bot_a plays every
+seat in turn (seat ``i % n`` in game ``i``) unless ``--seats`` restricts it; bot_b fills the
+other seats. Draws count as non-wins. Each bot's mean thinking time per decision is reported
+beside the win rate. ``--workers N`` plays the games in N processes, game ``i`` in worker
+``i % N``: every game has its own seed and seating, so the result is the one process's. Exit
+status 2 for an unknown env, bot or option.
 """
 
 from __future__ import annotations
@@ -229,10 +229,10 @@ def play_share(
 
 
 def load_player(spec: str, env_name: str, game: Game, flag: str = "") -> Any:
-    """A bot by name, or a model (``.zip``) or search over one (``search:MODEL.zip``, ``lookahead:MODEL.zip``) through
-    :func:`training.agents.load_agent`, which needs torch (imported only then), checked to fit
-    ``game``. A bad spec is a :class:`UsageError` (prefixed with ``flag``, the option it came
-    from, if any)."""
+    """A bot by name, or a model (``.zip``) or search over one (``search:MODEL.zip``,
+    ``lookahead:MODEL.zip``) through :func:`training.agents.load_agent`, which needs torch
+    (imported only then), checked to fit ``game``. A bad spec is a :class:`UsageError`
+    (prefixed with ``flag``, the option it came from, if any)."""
     if spec in bot_names(env_name):
         return get_bot(env_name, spec)
     prefix = f"{flag} {spec!r}" if flag else repr(spec)

@@ -1,6 +1,6 @@
 """Trained policies as players: a saved MaskablePPO model behind the ``envs.bots.Bot`` protocol,
 so matches, evaluation during training and tournaments use one code path for bots and models;
-and tree search over such a model, ``search:model.zip``.
+and search over such a model, ``search:model.zip`` and ``lookahead:model.zip``.
 
 Search over a model is a player wherever a bot name or a model is (``match``, ``evaluate``,
 ``play``, ``record``), optionally with a display name in front
@@ -128,7 +128,8 @@ def load_agent(spec: str, game_name: str) -> Any:
     if path.suffix != ".zip":
         raise ValueError(
             f"agent spec {spec!r}: {target!r} is neither a bot of {game_name} "
-            f"({', '.join(bot_names(game_name))}), a model file (.zip) nor search:MODEL.zip / lookahead:MODEL.zip"
+            f"({', '.join(bot_names(game_name))}), a model file (.zip) nor search:MODEL.zip / "
+            "lookahead:MODEL.zip"
         )
     _check_model_file(path, spec)
     agent = PolicyBot.load(path)
@@ -300,10 +301,10 @@ def load_search_agent(target: str, game_name: str, name: str = "") -> Any:
     ``game_name``."""
     kind, path, options = parse_search_spec(target)
     _check_model_file(path, target)
-    model = PolicyBot.load(path).model
     label = name or f"{kind}:{_model_display_name(path)}"
     if kind == "lookahead":
         # only the policy is read, so what the value head learned does not matter here
+        model = PolicyBot.load(path).model
         proposer = PolicyEvaluator(model, game_name, shaping=0.0)
         return ModelGuidedLookahead(model, proposer, game_name, name=label, **options)
     shaping = options.pop("shaping", None)
@@ -315,4 +316,5 @@ def load_search_agent(target: str, game_name: str, name: str = "") -> Any:
             "what its value head learned is unknown; give the run's reward_shaping, e.g. "
             f"search(shaping=0):{path}"
         )
+    model = PolicyBot.load(path).model
     return ModelSearchBot(model, game_name, shaping, label, **options)

@@ -9,9 +9,10 @@ The player is ``policy`` (the saved model itself, as the run's final evaluation 
 search over it (``training.agents``): ``search`` or ``search(key=value,...)`` with the options
 of ``envs.search.SearchBudget`` (the run's reward shaping is read from its ``config.yaml``),
 or ``lookahead`` / ``lookahead(key=value,...)``, the game's lookahead bot over the policy's
-choice (``envs.guided``). Game ``i`` against an opponent uses seed ``eval_seed(seed, timesteps) + i``
-(``training.evaluation``), the seeds of the run's final evaluation, so the policy and search
-over it are compared on the same dice; the env options are the run's.
+choice (``envs.guided``). Game ``i`` against an opponent uses seed
+``eval_seed(seed, timesteps) + i`` (``training.evaluation``), the seeds of the run's final
+evaluation, so the policy and search over it are compared on the same dice; the env options
+are the run's.
 
 Each run's results go to ``RUN/judged/<player>.json`` (the player's name with every run of
 other characters as ``_``): per opponent, what ``summary.json``'s ``final`` records (games,
