@@ -30,14 +30,13 @@ network may come in.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import numpy as np
 
-from .bots import bot_names, get_bot
-from .core.errors import OptionError
 from .core.game import Game
-from .lookahead import LookaheadBot, Search, ranked
+from .core.options import probability
+from .lookahead import Budget, Search, lookahead_bot, ranked
 
 
 class Proposer(Protocol):
@@ -46,15 +45,6 @@ class Proposer(Protocol):
     not change ``state`` nor roll its dice."""
 
     def priors(self, game: Game, state: Any) -> np.ndarray: ...
-
-
-def lookahead_bot(game_name: str, **options: Any) -> LookaheadBot:
-    """``game_name``'s lookahead bot with budget ``options`` (its defaults for the rest); a
-    game without one is an error that names it."""
-    if "lookahead" not in bot_names(game_name):
-        raise ValueError(f"{game_name} has no lookahead bot to guide")
-    # get_bot promises a Bot; every game's "lookahead" entry is a LookaheadBot subclass.
-    return cast(LookaheadBot, get_bot(game_name, "lookahead", **options))
 
 
 class GuidedLookahead:
@@ -71,19 +61,18 @@ class GuidedLookahead:
         confident: float | None = None,
         **options: Any,
     ):
-        if confident is not None and (
-            isinstance(confident, bool)
-            or not isinstance(confident, (int, float))
-            or not 0 < confident <= 1
-        ):
-            raise OptionError("confident", f"must be in (0, 1] or None, got {confident!r}")
+        if confident is not None:
+            probability("confident", confident)
         self.proposer = proposer
         self.name = name
         self.confident = confident
         self.lookahead = lookahead_bot(game_name, **options)
-        self.budget = self.lookahead.budget
         self.last: Search | None = None
         self.stats = {"decisions": 0, "searches": 0, "confident": 0, "overrides": 0}
+
+    @property
+    def budget(self) -> Budget:
+        return self.lookahead.budget
 
     def act(self, game: Game, state: Any, rng: np.random.Generator) -> int:
         mask = game.legal_mask(state)
@@ -124,7 +113,7 @@ class GuidedLookahead:
         by rank, ``candidates`` at most (``proposed``: the legal actions the proposer gives
         weight, most probable first); the choice alone where the lookahead bot would not
         search (the heuristic lists no alternative worth playing out)."""
-        limit = self.budget.candidates
+        limit = self.lookahead.budget.candidates
         lookahead = self.lookahead
         heuristic = lookahead.candidates(
             game, state, mask, int(lookahead.heuristic.act(game, state, rng))
@@ -136,4 +125,4 @@ class GuidedLookahead:
         return [proposed[0]] + [a for _, a in options if a != proposed[0]][: limit - 1]
 
 
-__all__ = ["GuidedLookahead", "Proposer", "lookahead_bot"]
+__all__ = ["GuidedLookahead", "Proposer"]

@@ -330,15 +330,21 @@ class LookaheadBot:
         return float(np.clip(self.hooks.value(self.heuristic, game, state, seat), -1.0, 1.0))
 
 
+def lookahead_bot(game_name: str, **options: Any) -> LookaheadBot:
+    """``game_name``'s lookahead bot with budget ``options`` (its defaults for the rest); a
+    game without one is an error that names it."""
+    if "lookahead" not in bot_names(game_name):
+        raise ValueError(f"{game_name} has no lookahead bot")
+    # Bots are registered by import path, so get_bot can only promise a Bot; every game's
+    # "lookahead" entry is a LookaheadBot subclass.
+    return cast(LookaheadBot, get_bot(game_name, "lookahead", **options))
+
+
 def position_value(game_name: str) -> Callable[[Game, Any, int], float]:
     """``value(game, state, seat)`` of ``game_name``'s lookahead bot (:meth:`LookaheadBot.value`),
     the potential that reward shaping in training uses; a game without a lookahead bot is an
     error that names it."""
-    if "lookahead" not in bot_names(game_name):
-        raise ValueError(f"{game_name} has no lookahead bot, whose value of a position this is")
-    # Bots are registered by import path, so get_bot can only promise a Bot; every game's
-    # "lookahead" entry is a LookaheadBot subclass.
-    return cast(LookaheadBot, get_bot(game_name, "lookahead")).value
+    return lookahead_bot(game_name).value
 
 
 __all__ = [
@@ -348,6 +354,7 @@ __all__ = [
     "ScoringBot",
     "Search",
     "Weighing",
+    "lookahead_bot",
     "position_value",
     "ranked",
 ]

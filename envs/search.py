@@ -52,7 +52,7 @@ import numpy as np
 from .core.dice import Dice
 from .core.errors import OptionError
 from .core.game import Game
-from .core.options import integer, positive_number
+from .core.options import integer, positive_number, probability
 
 SEED_BOUND = 2**63  # dice seeds are drawn in 0..SEED_BOUND - 1
 MAX_SIMULATION_DEPTH = 100_000  # a walk down the tree longer than this is a bug in a game
@@ -96,8 +96,8 @@ class SearchBudget:
             positive_number("ms", self.ms)
         integer("batch", self.batch)
         positive_number("c_puct", self.c_puct)
-        if self.confident is not None and not 0 < positive_number("confident", self.confident) <= 1:
-            raise OptionError("confident", f"must be in (0, 1] or None, got {self.confident!r}")
+        if self.confident is not None:
+            probability("confident", self.confident)
 
     @classmethod
     def of(cls, options: dict[str, Any]) -> SearchBudget:

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from envs.core.errors import OptionError
-from envs.guided import GuidedLookahead, lookahead_bot
+from envs.guided import GuidedLookahead
+from envs.lookahead import lookahead_bot
 from envs.match import game_class
 
 GAMES = ("heroica_v0", "heroscape_v0", "heroclix_v0")

@@ -97,6 +97,13 @@ def positive_number(option: str, value: Any) -> float:
     return float(value)
 
 
+def probability(option: str, value: Any) -> float:
+    """A number in (0, 1]."""
+    if positive_number(option, value) > 1:
+        raise OptionError(option, f"must be in (0, 1], got {value!r}")
+    return float(value)
+
+
 def boolean(option: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise OptionError(option, f"must be true or false, got {value!r}")
