@@ -15,20 +15,21 @@ Search over a model is a player wherever a bot name or a model is (``match``, ``
   :class:`envs.lookahead.Budget`'s and ``confident``. Only the policy is read, not the value
   head.
 
-:class:`PolicyEvaluator` asks the network once per position, one batch of every seat's
-observation:
+:class:`PolicyEvaluator` asks the network once per wave of positions:
 
 * priors: the policy's probabilities of the seat to act, over its legal actions;
-* values: each seat's value head on its own observation. A run trained with reward shaping
-  (``reward_shaping: w`` in its config) learned ``V(s) - w * phi(s)``, ``phi`` the game's
-  position value (potential-based shaping sums to ``-w * phi(s)`` from any position on,
-  whatever the discount), so ``w * phi(s)`` is added back. ``w`` is read from the run folder's
-  ``config.yaml`` (the nearest one above the model, as for resuming); a model outside a run
-  folder needs ``shaping=`` in the spec, since nothing else says what its values mean.
-
-The value head was trained on the learner's own decisions; asking it for the seats that do
-not act now is a reading it was not trained for, which the search accepts (every seat's value
-in the seat's own terms is what a game of more than two players needs).
+* values: the value head on the observation of the seat to act. A run trained with reward
+  shaping (``reward_shaping: w`` in its config) learned ``V(s) - w * phi(s)``, ``phi`` the
+  game's position value (potential-based shaping sums to ``-w * phi(s)`` from any position
+  on, whatever the discount), so ``w * phi(s)`` is added back. ``w`` is read from the run
+  folder's ``config.yaml`` (the nearest one above the model, as for resuming); a model outside
+  a run folder needs ``shaping=`` in the spec, since nothing else says what its values mean.
+  In a two-player zero-sum game the other seat's value is the negation. The value head was
+  trained on the learner's own decisions only, so the seat to act is the one reading it was
+  trained for, and one observation per position halves the network's work. In a game of more
+  than two players (or not zero-sum) every seat's value is needed in its own terms: each
+  seat's observation is asked, a reading the head was not trained for for the seats that do
+  not act now, which the search accepts.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import OptionError
+from envs.core.game import Utility
 from envs.guided import GuidedLookahead
 from envs.search import SearchBot
 
@@ -218,18 +220,30 @@ class PolicyEvaluator:
     def evaluate_many(
         self, game: Any, states: Sequence[Any]
     ) -> list[tuple[np.ndarray, np.ndarray]]:
-        """One network call for every seat's observation of every position."""
+        """One network call for the observations the values of every position need
+        (:meth:`viewers`)."""
         import torch
 
-        seats = game.num_players
-        observations = np.stack([game.observe(state, s) for state in states for s in range(seats)])
+        viewers = [self.viewers(game, state) for state in states]
+        observations = np.stack(
+            [game.observe(state, s) for state, seats in zip(states, viewers) for s in seats]
+        )
         with torch.no_grad(), single_thread():
             logits, values = self._forward(self.policy.obs_to_tensor(observations)[0])
-        answers = []
-        for k, state in enumerate(states):
-            rows = slice(k * seats, (k + 1) * seats)
-            answers.append(self._answer(game, state, logits[rows], values[rows]))
+        answers, row = [], 0
+        for state, seats in zip(states, viewers):
+            rows = slice(row, row + len(seats))
+            answers.append(self._answer(game, state, seats, logits[rows], values[rows]))
+            row += len(seats)
         return answers
+
+    @staticmethod
+    def viewers(game: Any, state: Any) -> tuple[int, ...]:
+        """The seats whose observations the values of ``state`` are read from: the seat to act
+        alone in a two-player zero-sum game, every seat otherwise (module docstring)."""
+        if game.num_players == 2 and game.info.utility is Utility.ZERO_SUM:
+            return (game.current_player(state),)
+        return tuple(range(game.num_players))
 
     def priors(self, game: Any, state: Any) -> np.ndarray:
         """The policy's probabilities of the seat to act over its legal actions (0 elsewhere):
@@ -243,13 +257,24 @@ class PolicyEvaluator:
         return priors / priors.sum()
 
     def _answer(
-        self, game: Any, state: Any, logits: np.ndarray, values: np.ndarray
+        self,
+        game: Any,
+        state: Any,
+        seats: tuple[int, ...],
+        logits: np.ndarray,
+        values: np.ndarray,
     ) -> tuple[np.ndarray, np.ndarray]:
-        priors = _legal_softmax(logits[game.current_player(state)], game.legal_mask(state))
+        acting = game.current_player(state)
+        priors = _legal_softmax(logits[seats.index(acting)], game.legal_mask(state))
         if self.potential is not None:
-            potentials = [self.potential(game, state, s) for s in range(game.num_players)]
-            values = values + self.shaping * np.array(potentials)
-        return priors, values
+            values = values + self.shaping * np.array(
+                [self.potential(game, state, s) for s in seats]
+            )
+        if len(seats) == game.num_players:
+            return priors, values
+        mirrored = np.full(game.num_players, -values[0])  # zero-sum: the rival's is the negation
+        mirrored[acting] = values[0]
+        return priors, mirrored
 
     def _forward(self, tensor: Any) -> tuple[np.ndarray, np.ndarray]:
         policy = self.policy

@@ -90,10 +90,12 @@ def test_priors_cover_the_legal_actions_shaping_is_added_back_and_batches_agree(
     mask = game.legal_mask(state)
     assert priors[mask].sum() == pytest.approx(1.0) and not priors[~mask].any()
     assert (priors[mask] > 0).all() and values.shape == (game.num_players,)
-    value = position_value("heroica_v0")
-    potentials = [value(game, state, seat) for seat in range(game.num_players)]
+    acting = game.current_player(state)
+    potential = position_value("heroica_v0")(game, state, acting)
     _, shaped_values = shaped.evaluate(game, state)
-    assert shaped_values == pytest.approx(values + 2.0 * np.array(potentials))
+    # the seat to act reads the head plus the potential; two-player zero-sum: the rival's is -
+    assert shaped_values[acting] == pytest.approx(values[acting] + 2.0 * potential)
+    assert shaped_values.sum() == pytest.approx(0.0) and values.sum() == pytest.approx(0.0)
     later = state.copy()
     game.apply(later, int(np.flatnonzero(mask)[0]))
     batched = shaped.evaluate_many(game, [state, later])  # one network call for both
@@ -101,6 +103,14 @@ def test_priors_cover_the_legal_actions_shaping_is_added_back_and_batches_agree(
         one_priors, one_values = shaped.evaluate(game, alone)
         assert batch_priors == pytest.approx(one_priors, abs=1e-5)
         assert batch_values == pytest.approx(one_values, abs=1e-5)
+
+
+def test_values_are_read_from_the_seat_to_act_in_a_two_player_zero_sum_game():
+    two = game_class("heroica_v0")()
+    state = two.new_state(1)
+    assert PolicyEvaluator.viewers(two, state) == (two.current_player(state),)
+    three = game_class("heroica_v0")(num_players=3)
+    assert PolicyEvaluator.viewers(three, three.new_state(1)) == (0, 1, 2)
 
 
 def test_match_seats_search_over_a_model_and_reports_its_thinking_time(run_folder):
