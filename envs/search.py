@@ -26,8 +26,10 @@ Per decision (a single legal action is played at once, nothing searched):
    runs), the most visited action at the root is played; ties go to the higher prior. With
    ``confident``, a decision whose highest prior reaches it is played without a search.
 
-Dice make it *open loop*: a node is a sequence of actions, not a position, so its statistics
-average over the rolls the simulations met. An action legal after one roll and not after
+A position with a single legal action met on a walk is played through at once: it is no
+node and never evaluated, as the training env plays forced decisions for the learner (a
+policy has never been asked about one). Dice make it *open loop*: a node is a sequence of
+choices, not a position, so its statistics average over the rolls the simulations met. An action legal after one roll and not after
 another is picked only where it is legal; a node where none of the actions it was expanded
 with is legal (another roll led elsewhere) is evaluated as a leaf again. Every seat searches
 for itself, so games of more than two players need no sign convention.
@@ -285,6 +287,9 @@ class SearchBot:
                 leaf.values = np.clip(game.returns(sim), -1.0, 1.0)
                 break
             leaf.mask = game.legal_mask(sim)
+            if leaf.mask.sum() == 1:  # forced: played through, as the env plays it in training
+                game.apply_legal(sim, int(np.argmax(leaf.mask)))
+                continue
             index = -1 if node.actions is None else node.select(leaf.mask, seat, self.budget.c_puct)
             if index < 0:
                 break

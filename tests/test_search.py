@@ -119,6 +119,35 @@ def test_one_evaluation_per_simulation_and_the_root():
     assert evaluator.calls == bot.stats["evaluations"] <= 26
 
 
+class EveryOtherForced(Toss):
+    """Toss where every odd turn offers action 0 alone."""
+
+    def legal_mask(self, state: TossState) -> np.ndarray:
+        mask = np.ones(len(self.faces), dtype=bool)
+        mask[1:] = state.turn % 2 == 0
+        return mask
+
+
+class Recording(Flat):
+    def __init__(self, priors: list[float]):
+        super().__init__(priors)
+        self.legal_counts: list[int] = []
+
+    def evaluate(self, game, state):
+        self.legal_counts.append(int(game.legal_mask(state).sum()))
+        return super().evaluate(game, state)
+
+
+def test_forced_positions_on_a_walk_are_played_through_never_evaluated():
+    game = EveryOtherForced((2, 4, 6), turns=6)
+    evaluator = Recording([1.0, 1.0, 1.0])
+    bot = SearchBot(evaluator, simulations=24, batch=1)
+    bot.act(game, TossState(Dice(3)), np.random.default_rng(0))
+    assert bot.stats["evaluations"] == len(evaluator.legal_counts) > 1
+    assert set(evaluator.legal_counts) == {3}  # the root and leaves: choices only
+    assert bot.last is not None and bot.last.visits.sum() == 24
+
+
 def test_millisecond_cap_ends_the_search_after_one_wave():
     game = Toss((1, 6, 3), turns=50)
     bot = SearchBot(Flat([1, 1, 1]), simulations=10_000, ms=1e-6, batch=3)

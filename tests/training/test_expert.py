@@ -22,7 +22,9 @@ def model():
 
     policy, kwargs = spatial_policy("heroica_v0", {})
     env = SelfPlayEnv("heroica_v0", {"max_rounds": 6}, seed=0)
-    return MaskablePPO(policy, env, n_steps=16, batch_size=16, device="cpu", policy_kwargs=kwargs)
+    return MaskablePPO(
+        policy, env, n_steps=16, batch_size=16, device="cpu", policy_kwargs=kwargs, seed=0
+    )
 
 
 def search_games(model, **budget):
@@ -59,10 +61,17 @@ def test_a_decision_played_unsearched_targets_the_action_played(model):
 
 
 def test_imitating_the_visits_lowers_their_cross_entropy(model):
-    data, _ = search_games(model, simulations=6)
+    # waves of two let the values steer the visits, so the targets are far from the
+    # untrained policy's near-uniform guess (one wave of six spreads them almost evenly)
+    data, _ = search_games(model, simulations=12, batch=2)
     first = clone(model, data, 1, 64, 1e-3, 0.5, seed=0, log=lambda _: None)
-    later = clone(model, data, 8, 64, 1e-3, 0.5, seed=0, log=lambda _: None)
-    assert later["nll"] < first["nll"]
+    later = clone(model, data, 40, 64, 1e-3, 0.5, seed=0, log=lambda _: None)
+    # the cross-entropy cannot go below the targets' own entropy: the gap to it closes
+    targets = data.policies
+    entropy = float(
+        -np.where(targets > 0, targets * np.log(np.maximum(targets, 1e-12)), 0).sum(1).mean()
+    )
+    assert later["nll"] - entropy < 0.5 * (first["nll"] - entropy)
 
 
 @pytest.mark.slow
