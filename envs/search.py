@@ -26,6 +26,19 @@ Per decision (a single legal action is played at once, nothing searched):
    runs), the most visited action at the root is played; ties go to the higher prior. With
    ``confident``, a decision whose highest prior reaches it is played without a search.
 
+With ``considered`` (m >= 2) the root is searched by *sequential halving* instead, as in
+Gumbel MuZero (Danihelka et al., 2022, "Policy improvement by planning with Gumbel"), built
+for few simulations and a sharp policy. The m most probable legal actions are considered;
+in each of ``ceil(log2 m)`` phases every action still in gets ``simulations / (phases * left)``
+walks (at least one) that start with it and go on down the tree by PUCT, and the better half
+by ``log P(a) + sigma(Q(a))`` stays, until one is left, which is played.
+``sigma(q) = (50 + max_b n(b)) * c_scale * q`` (the paper's ``c_visit`` of 50) turns the
+seat's mean value into logits: a value has to outweigh the policy's confidence to change its
+choice, by more the surer the policy is, and the more the actions were visited the more a
+value counts. Without the paper's Gumbel noise the considered actions are the top m and the
+search is deterministic given its playouts' dice: a player, not an exploring learner. The
+walks of a phase go in waves of ``batch``.
+
 A position with a single legal action met on a walk is played through at once: it is no
 node and never evaluated, as the training env plays forced decisions for the learner (a
 policy has never been asked about one). Dice make it *open loop*: a node is a sequence of
@@ -57,6 +70,7 @@ from .core.game import Game
 from .core.options import integer, positive_number, probability
 
 SEED_BOUND = 2**63  # dice seeds are drawn in 0..SEED_BOUND - 1
+C_VISIT = 50  # sequential halving's sigma: Gumbel MuZero's c_visit
 MAX_SIMULATION_DEPTH = 100_000  # a walk down the tree longer than this is a bug in a game
 
 
@@ -84,13 +98,17 @@ class SearchBudget:
     little more than one); ``c_puct``: the weight of the priors against the values found
     (higher: follow the priors longer); ``confident``: a decision whose highest prior is at
     least this is played at once, unsearched (None: every decision with a choice is searched),
-    so that the time goes to the decisions the policy is unsure of."""
+    so that the time goes to the decisions the policy is unsure of; ``considered``: 0 for
+    PUCT at the root, or the m >= 2 most probable actions searched by sequential halving
+    (module docstring) with ``c_scale`` the weight of a value against the log prior."""
 
     simulations: int = 64
     ms: float | None = None
     batch: int = 8
     c_puct: float = 1.5
     confident: float | None = None
+    considered: int = 0
+    c_scale: float = 0.1
 
     def __post_init__(self) -> None:
         integer("simulations", self.simulations)
@@ -100,6 +118,9 @@ class SearchBudget:
         positive_number("c_puct", self.c_puct)
         if self.confident is not None:
             probability("confident", self.confident)
+        if self.considered != 0:
+            integer("considered", self.considered, least=2)
+        positive_number("c_scale", self.c_scale)
 
     @classmethod
     def of(cls, options: dict[str, Any]) -> SearchBudget:
@@ -241,25 +262,23 @@ class SearchBot:
         root.expand(mask, priors)
         assert root.actions is not None and root.priors is not None
         root.visits, root.value_sum[:] = 1, values
-        start = time.perf_counter()
-        done = 0
         confident = budget.confident is not None and root.priors.max() >= budget.confident
         self.stats["confident"] += int(confident)
-        while done < budget.simulations and not confident:
-            wave = [self._descend(game, state, root, rng)]
-            while len(wave) < min(budget.batch, budget.simulations - done):
-                wave.append(self._descend(game, state, root, rng))
-            waiting = [leaf for leaf in wave if leaf.values is None]
-            answers = self._evaluate(game, [leaf.sim for leaf in waiting]) if waiting else []
-            for leaf, (leaf_priors, leaf_values) in zip(waiting, answers):
-                if leaf.node.actions is None:
-                    leaf.node.expand(leaf.mask, leaf_priors)
-                leaf.values = leaf_values
-            for leaf in wave:
-                leaf.back_up()
-            done += len(wave)
-            if budget.ms is not None and (time.perf_counter() - start) * 1e3 >= budget.ms:
-                break
+        deadline = None if budget.ms is None else time.perf_counter() + budget.ms / 1e3
+        if confident:
+            done, best = 0, int(np.argmax(root.priors))
+        elif budget.considered:
+            done, best = self._halving(game, state, root, seat, rng, deadline)
+        else:
+            done = 0
+            while done < budget.simulations:
+                done += self._wave(
+                    game, state, root, rng, [None] * budget.batch, budget.simulations - done
+                )
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+            # visits are whole numbers and priors below 1: half a prior breaks only ties
+            best = int(np.argmax(root.child_visits + 0.5 * root.priors))
         self.stats["simulations"] += done
         visits = root.child_visits
         means = np.divide(
@@ -268,16 +287,81 @@ class SearchBot:
             out=np.full(visits.size, np.nan),
             where=visits > 0,
         )
-        # visits are whole numbers and priors below 1: half a prior breaks only ties
-        best = int(np.argmax(visits + 0.5 * root.priors))
         return SearchResult(
             seat, root.actions, root.priors, visits.copy(), means, int(root.actions[best]), done
         )
 
-    def _descend(self, game: Game, state: Any, root: _Node, rng: np.random.Generator) -> _Leaf:
-        """One simulation's walk from the root, on a copy of ``state`` with fresh dice, to a
-        finished game (its returns) or a position to evaluate (a virtual loss on its way, so
-        the next walks of the same wave spread out)."""
+    def _wave(
+        self,
+        game: Game,
+        state: Any,
+        root: _Node,
+        rng: np.random.Generator,
+        firsts: list[int | None],
+        most: int,
+    ) -> int:
+        """One wave of walks (at most ``most``), the one of ``firsts[k]`` starting with the root's
+        action of that index (None: chosen by PUCT), their leaves evaluated in one call and
+        backed up; the number of walks."""
+        wave = [self._descend(game, state, root, rng, first) for first in firsts[:most]]
+        waiting = [leaf for leaf in wave if leaf.values is None]
+        answers = self._evaluate(game, [leaf.sim for leaf in waiting]) if waiting else []
+        for leaf, (leaf_priors, leaf_values) in zip(waiting, answers):
+            if leaf.node.actions is None:
+                leaf.node.expand(leaf.mask, leaf_priors)
+            leaf.values = leaf_values
+        for leaf in wave:
+            leaf.back_up()
+        return len(wave)
+
+    def _halving(
+        self,
+        game: Game,
+        state: Any,
+        root: _Node,
+        seat: int,
+        rng: np.random.Generator,
+        deadline: float | None,
+    ) -> tuple[int, int]:
+        """Sequential halving over the root's most probable actions (module docstring):
+        (walks, index of the action played)."""
+        budget = self.budget
+        assert root.priors is not None
+        log_prior = np.log(np.maximum(root.priors, 1e-300))
+        left = [int(i) for i in np.argsort(-root.priors, kind="stable")[: budget.considered]]
+        phases = max(1, math.ceil(math.log2(len(left))))
+        own = root.value_sum[seat] / max(root.visits, 1)
+
+        def score(index: int) -> float:
+            visits = root.child_visits
+            mean = root.child_values[index, seat] / visits[index] if visits[index] else own
+            return log_prior[index] + (C_VISIT + visits.max()) * budget.c_scale * mean
+
+        done = 0
+        while len(left) > 1:
+            per = max(1, budget.simulations // (phases * len(left)))
+            firsts: list[int | None] = [index for index in left for _ in range(per)]
+            for k in range(0, len(firsts), budget.batch):
+                done += self._wave(
+                    game, state, root, rng, firsts[k : k + budget.batch], budget.batch
+                )
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return done, max(left, key=score)
+            left = sorted(left, key=score, reverse=True)[: (len(left) + 1) // 2]
+        return done, left[0]
+
+    def _descend(
+        self,
+        game: Game,
+        state: Any,
+        root: _Node,
+        rng: np.random.Generator,
+        first: int | None = None,
+    ) -> _Leaf:
+        """One simulation's walk from the root (its action of index ``first``, or by PUCT),
+        on a copy of ``state`` with fresh dice, to a finished game (its returns) or a position
+        to evaluate (a virtual loss on its way, so the next walks of the same wave spread
+        out)."""
         sim = state.copy(dice=Dice(int(rng.integers(SEED_BOUND, dtype=np.uint64))))
         leaf = _Leaf(sim)
         node = root
@@ -290,7 +374,12 @@ class SearchBot:
             if leaf.mask.sum() == 1:  # forced: played through, as the env plays it in training
                 game.apply_legal(sim, int(np.argmax(leaf.mask)))
                 continue
-            index = -1 if node.actions is None else node.select(leaf.mask, seat, self.budget.c_puct)
+            if first is not None and node is root:
+                index = first  # the root's position has the same legal actions on any dice
+            else:
+                index = (
+                    -1 if node.actions is None else node.select(leaf.mask, seat, self.budget.c_puct)
+                )
             if index < 0:
                 break
             assert node.actions is not None

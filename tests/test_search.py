@@ -200,6 +200,28 @@ def test_a_confident_policy_is_played_without_a_search():
     assert unsure.stats["simulations"] == 50
 
 
+def test_sequential_halving_follows_the_values_against_the_priors():
+    game = Toss((1, 2, 5, 3))  # action 2 scores five rolls in six
+    bot = SearchBot(Flat([0.4, 0.3, 0.1, 0.2]), simulations=16, considered=4, c_scale=1.0)
+    assert bot.act(game, TossState(Dice(0)), np.random.default_rng(0)) == 2
+    # two phases: 2 walks for each of 4 actions, then 4 for each of the 2 left
+    assert bot.last.simulations == 16 and sorted(bot.last.visits.tolist()) == [2, 2, 6, 6]
+
+
+def test_sequential_halving_keeps_a_sure_policys_choice_when_values_are_level():
+    game = Toss((3, 3, 3))  # every action scores half the time: only the dice differ
+    bot = SearchBot(Flat([0.01, 0.98, 0.01]), simulations=12, considered=3, c_scale=0.01)
+    rng = np.random.default_rng(0)
+    assert [bot.act(game, TossState(Dice(seed)), rng) for seed in range(10)] == [1] * 10
+
+
+def test_sequential_halving_considers_only_the_most_probable_actions():
+    game = Toss((6, 1, 1, 1))  # the best action is the least probable
+    bot = SearchBot(Flat([0.1, 0.4, 0.3, 0.2]), simulations=8, considered=2, c_scale=1.0)
+    bot.act(game, TossState(Dice(0)), np.random.default_rng(0))
+    assert bot.last.choice in (1, 2) and bot.last.visits[[0, 3]].tolist() == [0, 0]
+
+
 def test_visit_policy_is_a_distribution_over_the_action_space():
     game = Toss((1, 6, 3))
     bot = SearchBot(Flat([1, 1, 1]), simulations=30)
@@ -218,6 +240,8 @@ def test_visit_policy_is_a_distribution_over_the_action_space():
         ("batch", 0),
         ("c_puct", -1.0),
         ("confident", 1.5),
+        ("considered", 1),
+        ("c_scale", 0),
         ("depth", 3),
     ],
 )
@@ -254,10 +278,11 @@ class Checked:
         self.game.apply_legal(state, action)
 
 
+@pytest.mark.parametrize("budget", [{}, {"considered": 3}], ids=["puct", "halving"])
 @pytest.mark.parametrize("name", GAMES)
-def test_plays_whole_games_and_simulates_only_legal_actions(name):
+def test_plays_whole_games_and_simulates_only_legal_actions(name, budget):
     game = Checked(game_class(f"{name}_v0")())
-    bot = SearchBot(ValueEvaluator(name), simulations=4)
+    bot = SearchBot(ValueEvaluator(name), simulations=4, **budget)
     returns = play_game(game, [bot, bot], seed=3, validate=True)
     assert returns.sum() == pytest.approx(0.0)
     assert bot.stats["searches"] > 0 and game.applied > bot.stats["decisions"]
