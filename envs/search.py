@@ -134,7 +134,10 @@ class SearchBudget:
 @dataclass
 class SearchResult:
     """One searched decision, at the root: ``actions`` legal there, with their ``priors``,
-    ``visits`` and ``values`` (mean value for the deciding ``seat``; NaN where unvisited)."""
+    ``visits`` and ``values`` (mean value for the deciding ``seat``; NaN where unvisited);
+    with sequential halving, ``improved``: ``softmax(log prior + sigma(mean value))`` over the
+    actions (an action not walked counts the root's own value), Gumbel MuZero's policy target,
+    since the visits there are the halving's shares, not a preference."""
 
     seat: int
     actions: np.ndarray
@@ -143,12 +146,17 @@ class SearchResult:
     values: np.ndarray
     choice: int
     simulations: int
+    improved: np.ndarray | None = None
 
     def visit_policy(self, size: int) -> np.ndarray:
-        """float32[size]: the root's visit counts as a distribution over the action space (all
-        on the choice when nothing was visited: a confident decision)."""
+        """float32[size]: the search's policy over the action space, the target an
+        expert-iteration learner imitates: the root's visit counts as a distribution, or the
+        improved policy of sequential halving (all on the choice when nothing was visited: a
+        confident decision)."""
         policy = np.zeros(size, dtype=np.float32)
-        if self.visits.sum() > 0:
+        if self.improved is not None:
+            policy[self.actions] = self.improved
+        elif self.visits.sum() > 0:
             policy[self.actions] = self.visits / self.visits.sum()
         else:
             policy[self.choice] = 1.0
@@ -264,11 +272,12 @@ class SearchBot:
         root.visits, root.value_sum[:] = 1, values
         confident = budget.confident is not None and root.priors.max() >= budget.confident
         self.stats["confident"] += int(confident)
+        improved = None
         deadline = None if budget.ms is None else time.perf_counter() + budget.ms / 1e3
         if confident:
             done, best = 0, int(np.argmax(root.priors))
         elif budget.considered:
-            done, best = self._halving(game, state, root, seat, rng, deadline)
+            done, best, improved = self._halving(game, state, root, seat, rng, deadline)
         else:
             done = 0
             while done < budget.simulations:
@@ -288,7 +297,14 @@ class SearchBot:
             where=visits > 0,
         )
         return SearchResult(
-            seat, root.actions, root.priors, visits.copy(), means, int(root.actions[best]), done
+            seat,
+            root.actions,
+            root.priors,
+            visits.copy(),
+            means,
+            int(root.actions[best]),
+            done,
+            improved,
         )
 
     def _wave(
@@ -322,33 +338,42 @@ class SearchBot:
         seat: int,
         rng: np.random.Generator,
         deadline: float | None,
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int, np.ndarray]:
         """Sequential halving over the root's most probable actions (module docstring):
-        (walks, index of the action played)."""
+        (walks, index of the action played, the improved policy over the root's actions)."""
         budget = self.budget
         assert root.priors is not None
         log_prior = np.log(np.maximum(root.priors, 1e-300))
-        left = [int(i) for i in np.argsort(-root.priors, kind="stable")[: budget.considered]]
-        phases = max(1, math.ceil(math.log2(len(left))))
         own = root.value_sum[seat] / max(root.visits, 1)
 
-        def score(index: int) -> float:
+        def scores() -> np.ndarray:
+            """log prior + sigma(mean value); an action not walked has the root's own value."""
             visits = root.child_visits
-            mean = root.child_values[index, seat] / visits[index] if visits[index] else own
-            return log_prior[index] + (C_VISIT + visits.max()) * budget.c_scale * mean
+            means = np.divide(
+                root.child_values[:, seat], visits, out=np.full(visits.size, own), where=visits > 0
+            )
+            return log_prior + (C_VISIT + visits.max()) * budget.c_scale * means
 
-        done = 0
-        while len(left) > 1:
+        left = [int(i) for i in np.argsort(-root.priors, kind="stable")[: budget.considered]]
+        phases = max(1, math.ceil(math.log2(len(left))))
+        done, out_of_time = 0, False
+        while len(left) > 1 and not out_of_time:
             per = max(1, budget.simulations // (phases * len(left)))
             firsts: list[int | None] = [index for index in left for _ in range(per)]
             for k in range(0, len(firsts), budget.batch):
                 done += self._wave(
                     game, state, root, rng, firsts[k : k + budget.batch], budget.batch
                 )
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return done, max(left, key=score)
-            left = sorted(left, key=score, reverse=True)[: (len(left) + 1) // 2]
-        return done, left[0]
+                out_of_time = deadline is not None and time.perf_counter() >= deadline
+                if out_of_time:  # the best of those still in is played
+                    break
+            if not out_of_time:
+                now = scores()
+                left = sorted(left, key=lambda i: -now[i])[: (len(left) + 1) // 2]
+        final = scores()
+        best = max(left, key=lambda i: final[i])
+        improved = np.exp(final - final.max())
+        return done, best, improved / improved.sum()
 
     def _descend(
         self,

@@ -208,6 +208,20 @@ def test_sequential_halving_follows_the_values_against_the_priors():
     assert bot.last.simulations == 16 and sorted(bot.last.visits.tolist()) == [2, 2, 6, 6]
 
 
+def test_sequential_halving_targets_its_improved_policy_not_its_shares_of_walks():
+    game = Toss((1, 5, 3))
+    bot = SearchBot(Flat([0.2, 0.3, 0.5]), simulations=12, considered=3, c_scale=0.1)
+    bot.act(game, TossState(Dice(0)), np.random.default_rng(0))
+    result = bot.last
+    target = result.visit_policy(4)
+    assert target.sum() == pytest.approx(1.0) and target[3] == 0.0
+    # softmax(log prior + (50 + most visits) * c_scale * mean value), the action played its top
+    sigma = (50 + result.visits.max()) * 0.1 * result.values
+    expected = result.priors * np.exp(sigma - sigma.max())
+    assert target[:3] == pytest.approx(expected / expected.sum(), abs=1e-6)
+    assert int(np.argmax(target)) == result.choice
+
+
 def test_sequential_halving_keeps_a_sure_policys_choice_when_values_are_level():
     game = Toss((3, 3, 3))  # every action scores half the time: only the dice differ
     bot = SearchBot(Flat([0.01, 0.98, 0.01]), simulations=12, considered=3, c_scale=0.01)

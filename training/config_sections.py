@@ -284,6 +284,11 @@ class ExpertIterationConfig(pydantic.BaseModel):
     """Leaves per network call in the search."""
     c_puct: PosFloat = 1.5
     """The search's weight of the priors."""
+    considered: Annotated[StrictInt, Field(ge=0)] = 0
+    """0: PUCT at the root, the visits the target; m >= 2: sequential halving over the m most
+    probable actions, its improved policy the target (``envs.search``)."""
+    c_scale: PosFloat = 0.1
+    """With ``considered``: the weight of a mean value against the log prior."""
     epochs: PosInt = 2
     """Passes over an iteration's decisions."""
     batch_size: PosInt = 128
@@ -292,6 +297,13 @@ class ExpertIterationConfig(pydantic.BaseModel):
     """Adam step size of the imitation (PPO's own optimizer is left as it is)."""
     value_coef: NonNegFloat = 0.5
     """Weight of the value loss (each decision's discounted final return)."""
+
+    @pydantic.field_validator("considered")
+    @classmethod
+    def _halving_needs_two(cls, considered: int) -> int:
+        if considered == 1:
+            raise ValueError("must be 0 (PUCT at the root) or at least 2 (sequential halving)")
+        return considered
 
 
 EvalOpponent = Literal["random", "heuristic", "lookahead"]

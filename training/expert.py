@@ -3,7 +3,8 @@
 Every ``expert_iteration.every_steps`` learner steps, before the next rollout, the trainer
 plays ``games`` games of :mod:`envs.search` over the current policy against itself (its
 priors and value head guide the search, ``simulations`` per decision with a choice), records
-every decision with the search's visits at the root, and fits the policy to them: the
+every decision with the search's visits at the root (with ``considered``, sequential
+halving's improved policy instead: ``envs.search``), and fits the policy to them: the
 cross-entropy to the visits plus ``value_coef`` times the value head's squared error to each
 decision's discounted final return (:func:`training.pretrain.clone` with soft targets), for
 ``epochs`` passes. The search is a stronger player than the policy it starts from (it looks
@@ -71,6 +72,8 @@ class ExpertIterationCallback(BaseCallback):
             simulations=settings.simulations,
             batch=settings.batch,
             c_puct=settings.c_puct,
+            considered=settings.considered,
+            c_scale=settings.c_scale,
         )
         data = collect_search_games(
             game_factory(config),

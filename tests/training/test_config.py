@@ -154,6 +154,16 @@ def test_unknown_override_key_names_the_override(tmp_path):
     assert "override 'ppo.gamma.x=1'" in str(info.value)
 
 
+def test_expert_iteration_halving_over_one_action_is_named(tmp_path):
+    path = write(tmp_path, BASE)
+    with pytest.raises(ScenarioError) as info:
+        load_config(path, ["expert_iteration.considered=1"])
+    assert info.value.field == "expert_iteration.considered"
+    assert "at least 2 (sequential halving)" in str(info.value)
+    config = load_config(path, ["expert_iteration.considered=4"])
+    assert config.expert_iteration.considered == 4
+
+
 def test_malformed_override(tmp_path):
     with pytest.raises(ScenarioError, match="expected key=value"):
         load_config(write(tmp_path, BASE), ["total_timesteps"])

@@ -52,6 +52,18 @@ def test_search_games_record_the_visits_as_targets_over_legal_actions(model):
     assert (data.policies[np.arange(len(data)), data.actions] > 0).all()
 
 
+def test_with_sequential_halving_the_targets_are_its_improved_policy(model):
+    data, searcher = search_games(model, simulations=6, considered=3)
+    assert searcher.stats["searches"] > 0
+    assert data.policies.sum(axis=1) == pytest.approx(np.ones(len(data)), abs=1e-5)
+    assert not data.policies[~data.masks].any()
+    # softmax over every legal action, walked or not: no legal action of a searched decision
+    # gets exactly zero, unlike the visit counts of a search that walked only three
+    searched = (data.policies > 0).sum(axis=1) > 1
+    assert searched.any()
+    assert ((data.policies[searched] > 0) == data.masks[searched]).all()
+
+
 def test_a_decision_played_unsearched_targets_the_action_played(model):
     data, searcher = search_games(model, simulations=6, confident=1e-9)  # every one confident
     assert searcher.stats["confident"] == searcher.stats["searches"] > 0
