@@ -37,7 +37,8 @@ seat's mean value into logits: a value has to outweigh the policy's confidence t
 choice, by more the surer the policy is, and the more the actions were visited the more a
 value counts. Without the paper's Gumbel noise the considered actions are the top m and the
 search is deterministic given its playouts' dice: a player, not an exploring learner. The
-walks of a phase go in waves of ``batch``.
+walks of a phase go in waves of ``batch``, with *common random numbers*: walk k of every
+action in a phase rolls dice of the same seed, so the actions are compared on the same luck.
 
 A position with a single legal action met on a walk is played through at once: it is no
 node and never evaluated, as the training env plays forced decisions for the learner (a
@@ -221,6 +222,11 @@ class _Node:
         return found
 
 
+def _seed(rng: np.random.Generator) -> int:
+    """A fresh dice seed for a walk, from the bot's own randomness."""
+    return int(rng.integers(SEED_BOUND, dtype=np.uint64))
+
+
 def _normalised(weights: np.ndarray) -> np.ndarray:
     """``weights`` / their sum; uniform when all are zero (a policy that gives every legal
     action no mass still gets searched)."""
@@ -281,9 +287,8 @@ class SearchBot:
         else:
             done = 0
             while done < budget.simulations:
-                done += self._wave(
-                    game, state, root, rng, [None] * budget.batch, budget.simulations - done
-                )
+                walks = min(budget.batch, budget.simulations - done)
+                done += self._wave(game, state, root, [(None, _seed(rng)) for _ in range(walks)])
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
             # visits are whole numbers and priors below 1: half a prior breaks only ties
@@ -312,14 +317,12 @@ class SearchBot:
         game: Game,
         state: Any,
         root: _Node,
-        rng: np.random.Generator,
-        firsts: list[int | None],
-        most: int,
+        walks: list[tuple[int | None, int]],
     ) -> int:
-        """One wave of walks (at most ``most``), the one of ``firsts[k]`` starting with the root's
-        action of that index (None: chosen by PUCT), their leaves evaluated in one call and
-        backed up; the number of walks."""
-        wave = [self._descend(game, state, root, rng, first) for first in firsts[:most]]
+        """One wave of walks, each (the index of the root's action it starts with, or None for
+        PUCT's; its dice seed), their leaves evaluated in one call and backed up; the number
+        of walks."""
+        wave = [self._descend(game, state, root, first, seed) for first, seed in walks]
         waiting = [leaf for leaf in wave if leaf.values is None]
         answers = self._evaluate(game, [leaf.sim for leaf in waiting]) if waiting else []
         for leaf, (leaf_priors, leaf_values) in zip(waiting, answers):
@@ -359,11 +362,12 @@ class SearchBot:
         done, out_of_time = 0, False
         while len(left) > 1 and not out_of_time:
             per = max(1, budget.simulations // (phases * len(left)))
-            firsts: list[int | None] = [index for index in left for _ in range(per)]
-            for k in range(0, len(firsts), budget.batch):
-                done += self._wave(
-                    game, state, root, rng, firsts[k : k + budget.batch], budget.batch
-                )
+            # common random numbers: walk k of every action rolls the same dice, so the
+            # comparison sees the same luck (as the lookahead bot's playouts do)
+            seeds = [_seed(rng) for _ in range(per)]
+            walks: list[tuple[int | None, int]] = [(i, seed) for i in left for seed in seeds]
+            for k in range(0, len(walks), budget.batch):
+                done += self._wave(game, state, root, walks[k : k + budget.batch])
                 out_of_time = deadline is not None and time.perf_counter() >= deadline
                 if out_of_time:  # the best of those still in is played
                     break
@@ -380,14 +384,14 @@ class SearchBot:
         game: Game,
         state: Any,
         root: _Node,
-        rng: np.random.Generator,
-        first: int | None = None,
+        first: int | None,
+        seed: int,
     ) -> _Leaf:
         """One simulation's walk from the root (its action of index ``first``, or by PUCT),
-        on a copy of ``state`` with fresh dice, to a finished game (its returns) or a position
-        to evaluate (a virtual loss on its way, so the next walks of the same wave spread
-        out)."""
-        sim = state.copy(dice=Dice(int(rng.integers(SEED_BOUND, dtype=np.uint64))))
+        on a copy of ``state`` with dice of ``seed``, to a finished game (its returns) or a
+        position to evaluate (a virtual loss on its way, so the next walks of the same wave
+        spread out)."""
+        sim = state.copy(dice=Dice(seed))
         leaf = _Leaf(sim)
         node = root
         for _ in range(MAX_SIMULATION_DEPTH):

@@ -201,7 +201,7 @@ def test_a_confident_policy_is_played_without_a_search():
 
 
 def test_sequential_halving_follows_the_values_against_the_priors():
-    game = Toss((1, 2, 5, 3))  # action 2 scores five rolls in six
+    game = Toss((1, 1, 6, 1))  # action 2 always scores, the others one roll in six
     bot = SearchBot(Flat([0.4, 0.3, 0.1, 0.2]), simulations=16, considered=4, c_scale=1.0)
     assert bot.act(game, TossState(Dice(0)), np.random.default_rng(0)) == 2
     # two phases: 2 walks for each of 4 actions, then 4 for each of the 2 left
@@ -227,6 +227,15 @@ def test_sequential_halving_keeps_a_sure_policys_choice_when_values_are_level():
     bot = SearchBot(Flat([0.01, 0.98, 0.01]), simulations=12, considered=3, c_scale=0.01)
     rng = np.random.default_rng(0)
     assert [bot.act(game, TossState(Dice(seed)), rng) for seed in range(10)] == [1] * 10
+
+
+def test_sequential_halving_compares_the_actions_on_the_same_dice():
+    game = Toss((3, 3, 3))  # the same roll scores for every action
+    bot = SearchBot(Flat([0.5, 0.3, 0.2]), simulations=24, considered=3, c_scale=1.0)
+    for seed in range(5):
+        bot.act(game, TossState(Dice(0)), np.random.default_rng(seed))
+        kept = bot.last.visits == bot.last.visits.max()
+        assert kept.sum() == 2 and np.unique(bot.last.values[kept]).size == 1
 
 
 def test_sequential_halving_considers_only_the_most_probable_actions():
