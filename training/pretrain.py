@@ -62,6 +62,12 @@ class Demonstrations:
     def __len__(self) -> int:
         return len(self.actions)
 
+    @classmethod
+    def of(cls, arrays: Iterable[np.ndarray], games: int) -> Demonstrations:
+        """From arrays in field order: observations, masks, actions, values[, policies]."""
+        observations, masks, actions, values, *policies = arrays
+        return cls(observations, masks, actions, values, games, *policies)
+
 
 def collect_demonstrations(
     game_factory: Callable[[], Any],
@@ -104,7 +110,7 @@ def collect_demonstrations(
         arrays = _allocate(game, max_samples, np.empty)
         spans = task.play(range(games), arrays, game)  # the first game is always played
         count = spans[-1][2]
-        return Demonstrations(*(array[:count] for array in arrays), games=len(spans))
+        return Demonstrations.of((array[:count] for array in arrays), games=len(spans))
     return _collect_in_processes(task, game, games, max_samples, workers)
 
 
@@ -131,8 +137,7 @@ def collect_search_games(
     arrays += (np.empty((max_samples, game.layout.size), dtype=np.float32),)
     spans = task.play(range(games), arrays, game)
     count = spans[-1][2]
-    kept = [array[:count] for array in arrays]
-    return Demonstrations(*kept[:4], games=len(spans), policies=kept[4])
+    return Demonstrations.of((array[:count] for array in arrays), games=len(spans))
 
 
 def _allocate(
@@ -238,14 +243,14 @@ def _collect_in_processes(
     try:
         for worker in range(workers):
             receive, send = context.Pipe(duplex=False)
-            rows = slice(worker * share, (worker + 1) * share)
+            own = slice(worker * share, (worker + 1) * share)
             process = context.Process(
                 target=_worker,
                 daemon=True,
                 args=(
                     task,
                     range(worker, games, workers),
-                    tuple(array[rows] for array in shared),
+                    tuple(array[own] for array in shared),
                     send,
                 ),
             )
@@ -276,8 +281,8 @@ def _collect_in_processes(
                 process.kill()
             process.join()
     spans.sort()
-    rows = np.concatenate([np.arange(first, end) for _, first, end in spans])[:max_samples]
-    return Demonstrations(*(array[rows] for array in shared), games=len(spans))
+    played = np.concatenate([np.arange(first, end) for _, first, end in spans])[:max_samples]
+    return Demonstrations.of((array[played] for array in shared), games=len(spans))
 
 
 def _shared_array(shape: Any, dtype: Any) -> np.ndarray:
@@ -371,9 +376,11 @@ def clone(
 
 def pretrain(
     model: Any, config: Any, game_factory: Callable[[], Any], run_started: float | None = None
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Collect demonstrations and clone them into ``model``, per ``config.pretrain``; with a time
-    limit, within ``budget_fraction`` of it counted from ``run_started`` (monotonic seconds)."""
+    limit, within ``budget_fraction`` of it counted from ``run_started`` (monotonic seconds).
+    The clone's last epoch's figures, the samples, games and seconds, and the budget (None
+    without a time limit)."""
     settings = config.pretrain
     started = time.monotonic()
     budget = None
