@@ -43,10 +43,11 @@ action in a phase rolls dice of the same seed, so the actions are compared on th
 A position with a single legal action met on a walk is played through at once: it is no
 node and never evaluated, as the training env plays forced decisions for the learner (a
 policy has never been asked about one). Dice make it *open loop*: a node is a sequence of
-choices, not a position, so its statistics average over the rolls the simulations met. An action legal after one roll and not after
-another is picked only where it is legal; a node where none of the actions it was expanded
-with is legal (another roll led elsewhere) is evaluated as a leaf again. Every seat searches
-for itself, so games of more than two players need no sign convention.
+choices, not a position, so its statistics average over the rolls the simulations met. An
+action legal after one roll and not after another is picked only where it is legal; a node
+where none of the actions it was expanded with is legal (another roll led elsewhere) is
+evaluated as a leaf again. Every seat searches for itself, so games of more than two players
+need no sign convention.
 
 ``SearchBot.last`` is the latest searched decision (:class:`SearchResult`: the root's actions,
 their priors, visits and mean values); its ``visit_policy`` is the target an expert-iteration
