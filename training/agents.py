@@ -27,9 +27,9 @@ Search over a model is a player wherever a bot name or a model is (``match``, ``
   In a two-player zero-sum game the other seat's value is the negation. The value head was
   trained on the learner's own decisions only, so the seat to act is the one reading it was
   trained for, and one observation per position halves the network's work. In a game of more
-  than two players (or not zero-sum) every seat's value is needed in its own terms: each
-  seat's observation is asked, a reading the head was not trained for for the seats that do
-  not act now, which the search accepts.
+  than two players (or not zero-sum) every seat's value is needed in its own terms, so each
+  seat's observation is asked; for the seats that do not act now that is a reading the head
+  was not trained for, which the search accepts.
 """
 
 from __future__ import annotations
