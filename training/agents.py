@@ -224,7 +224,7 @@ class PolicyEvaluator:
         (:meth:`viewers`)."""
         import torch
 
-        viewers = [self.viewers(game, state) for state in states]
+        viewers = self.viewers(game, states)
         observations = np.stack(
             [game.observe(state, s) for state, seats in zip(states, viewers) for s in seats]
         )
@@ -238,12 +238,13 @@ class PolicyEvaluator:
         return answers
 
     @staticmethod
-    def viewers(game: Any, state: Any) -> tuple[int, ...]:
-        """The seats whose observations the values of ``state`` are read from: the seat to act
+    def viewers(game: Any, states: Sequence[Any]) -> list[tuple[int, ...]]:
+        """Per state, the seats whose observations its values are read from: the seat to act
         alone in a two-player zero-sum game, every seat otherwise (module docstring)."""
+        # asked once per wave, not per state: a game builds its info on every request
         if game.num_players == 2 and game.info.utility is Utility.ZERO_SUM:
-            return (game.current_player(state),)
-        return tuple(range(game.num_players))
+            return [(game.current_player(state),) for state in states]
+        return [tuple(range(game.num_players))] * len(states)
 
     def priors(self, game: Any, state: Any) -> np.ndarray:
         """The policy's probabilities of the seat to act over its legal actions (0 elsewhere):

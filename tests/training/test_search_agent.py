@@ -108,9 +108,9 @@ def test_priors_cover_the_legal_actions_shaping_is_added_back_and_batches_agree(
 def test_values_are_read_from_the_seat_to_act_in_a_two_player_zero_sum_game():
     two = game_class("heroica_v0")()
     state = two.new_state(1)
-    assert PolicyEvaluator.viewers(two, state) == (two.current_player(state),)
+    assert PolicyEvaluator.viewers(two, [state]) == [(two.current_player(state),)]
     three = game_class("heroica_v0")(num_players=3)
-    assert PolicyEvaluator.viewers(three, three.new_state(1)) == (0, 1, 2)
+    assert PolicyEvaluator.viewers(three, [three.new_state(1)]) == [(0, 1, 2)]
 
 
 def test_match_seats_search_over_a_model_and_reports_its_thinking_time(run_folder):
