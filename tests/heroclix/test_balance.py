@@ -34,3 +34,47 @@ def test_balance_takes_any_player_in_both_seats_and_names_a_bad_one(capsys):
         main(["--games", "1", "--pairs", "0", "--agent", "grandmaster"])
     assert stopped.value.code == 2
     assert "--agent 'grandmaster' is an unknown bot" in capsys.readouterr().err
+
+
+def test_HC_7_7_a_price_is_the_figures_points_for_the_force_and_its_victory_points():
+    from envs.heroclix.bots.balance import FORCES, repriced
+    from envs.heroclix.phases.endings import final_scores
+
+    scenario = scenario_from_text(
+        scenario_text(FORCES["mender+shift+thug"], FORCES["skylash+mender"]), base=SCENARIOS_DIR
+    )
+    game = HeroclixGame(repriced(scenario, {"shift": 40, "skylash": 60}))
+    state = game.new_state(0)
+    assert [game.force_points(state, seat) for seat in (0, 1)] == [90, 95]
+    assert final_scores(game, state) == [90.0, 95.0]  # every figure standing scores its price
+    result = play_pair("mender+shift+thug", "skylash+mender", games=2, seed=3, prices={"shift": 40})
+    assert (result.points_a, result.points_b) == (90, 100)
+
+
+def test_HC_2_3_a_price_that_takes_a_force_over_the_build_total_is_refused(capsys):
+    from envs.heroclix.bots.balance import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--games", "1", "--pairs", "2", "--price", "skylash=70"])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert "razorback+gloam vs skylash+mender" in error and "HC-2.3" in error
+    assert "105 points" in error
+
+
+@pytest.mark.parametrize(
+    ("price", "says"),
+    [
+        ("shift", "expected FIGURE=POINTS"),
+        ("nobody=30", "expected FIGURE=POINTS with FIGURE one of"),
+        ("shift=forty", "'forty' is not a whole number"),
+        ("shift=0", "POINTS must be 1..1000, got 0"),
+    ],
+)
+def test_balance_price_names_what_is_wrong(capsys, price, says):
+    from envs.heroclix.bots.balance import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--games", "1", "--pairs", "0", "--price", price])
+    assert stopped.value.code == 2
+    assert says in capsys.readouterr().err

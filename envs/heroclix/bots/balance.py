@@ -9,6 +9,11 @@ rows by index (``0 3 7``) so a long table can be split over processes. ``--agent
 player in both seats: the heuristic bot by default, or any player ``envs.match`` takes (a bot
 name, a model ``.zip`` trained on the duel, ``search:model.zip``), so the table can be rerun
 with the strongest agent there is: a balance measured by a weak player measures the player.
+``--price FIGURE=POINTS`` (repeatable) plays the table as if a figure cost that much: a
+what-if for a point change before it is made in the figure's file. The price is the figure's
+everywhere a point value counts (the force's total against the build total, HC-2.3; victory
+points, HC-7.5 and HC-7.7; the tie-break, HC-7.9), and a force it takes over the build total
+is refused.
 
 The forces are the five 100-point forces suggested by envs/heroclix/RULES.md (F) (the figure
 ids of ``envs/heroclix/data/figures``). A force that wins more than 0.65 against one of equal
@@ -21,12 +26,18 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 
 from envs.bots import play_game, wilson_interval
-from envs.heroclix.data.figures import load_figure
-from envs.heroclix.data.scenarios import SCENARIOS_DIR, load_scenario, scenario_from_text
+from envs.heroclix.data.figures import MAX_POINTS, load_figure, shipped_figures
+from envs.heroclix.data.forces import ForceError, force_problems
+from envs.heroclix.data.scenarios import (
+    SCENARIOS_DIR,
+    Scenario,
+    load_scenario,
+    scenario_from_text,
+)
 from envs.heroclix.rules import HeroclixGame
 from envs.match import UsageError, load_player
 
@@ -57,8 +68,44 @@ class PairResult:
     ci_high: float
 
 
-def points(force: Sequence[str]) -> int:
-    return sum(load_figure(f).points for f in force)
+def points(force: Sequence[str], prices: Mapping[str, int] | None = None) -> int:
+    prices = prices or {}
+    return sum(prices.get(f, load_figure(f).points) for f in force)
+
+
+def parse_price(text: str) -> tuple[str, int]:
+    """``FIGURE=POINTS`` of ``--price``: a shipped figure's id and a point value it may have."""
+    figure, sep, value = text.partition("=")
+    known = shipped_figures()
+    if not sep or figure not in known:
+        raise ValueError(
+            f"--price {text!r}: expected FIGURE=POINTS with FIGURE one of {', '.join(known)}"
+        )
+    try:
+        price = int(value)
+    except ValueError:
+        raise ValueError(f"--price {text!r}: POINTS {value!r} is not a whole number") from None
+    if not 0 < price <= MAX_POINTS:
+        raise ValueError(f"--price {text!r}: POINTS must be 1..{MAX_POINTS}, got {price}")
+    return figure, price
+
+
+def repriced(scenario: Scenario, prices: Mapping[str, int]) -> Scenario:
+    """``scenario`` with the figures named in ``prices`` at those point values; a
+    :class:`~envs.heroclix.data.forces.ForceError` if a force then breaks the build total."""
+    players = []
+    for player in scenario.players:
+        force = tuple(
+            replace(entry, figure=replace(entry.figure, points=prices[entry.figure.id]))
+            if entry.figure.id in prices
+            else entry
+            for entry in player.force
+        )
+        problems = force_problems([entry.figure for entry in force], scenario.build_total)
+        if problems:
+            raise ForceError(problems)
+        players.append(replace(player, force=force))
+    return replace(scenario, players=tuple(players))
 
 
 def scenario_text(seat0: Sequence[str], seat1: Sequence[str]) -> str:
@@ -85,15 +132,24 @@ def scenario_text(seat0: Sequence[str], seat1: Sequence[str]) -> str:
 
 
 def play_pair(
-    name_a: str, name_b: str, games: int, seed: int = 0, agent: str = "heuristic"
+    name_a: str,
+    name_b: str,
+    games: int,
+    seed: int = 0,
+    agent: str = "heuristic",
+    prices: Mapping[str, int] | None = None,
 ) -> PairResult:
     """``games`` games, force A in seat 0 in the even ones and seat 1 in the odd ones, with
-    ``agent`` (a player spec, :func:`envs.match.load_player`) in both seats."""
+    ``agent`` (a player spec, :func:`envs.match.load_player`) in both seats; ``prices``
+    reprices figures by id (module docstring)."""
     a, b = FORCES[name_a], FORCES[name_b]
-    seatings = [
-        (HeroclixGame(scenario_from_text(scenario_text(a, b), base=SCENARIOS_DIR)), 0),
-        (HeroclixGame(scenario_from_text(scenario_text(b, a), base=SCENARIOS_DIR)), 1),
-    ]
+    prices = dict(prices or {})
+
+    def game(seat0: Sequence[str], seat1: Sequence[str]) -> HeroclixGame:
+        scenario = scenario_from_text(scenario_text(seat0, seat1), base=SCENARIOS_DIR)
+        return HeroclixGame(repriced(scenario, prices) if prices else scenario)
+
+    seatings = [(game(a, b), 0), (game(b, a), 1)]
     bot = load_player(agent, "heroclix_v0", seatings[0][0], "--agent")
     wins = draws = losses = 0
     for i in range(games):
@@ -106,8 +162,8 @@ def play_pair(
     return PairResult(
         name_a,
         name_b,
-        points(a),
-        points(b),
+        points(a, prices),
+        points(b, prices),
         games,
         int(wins),
         int(draws),
@@ -135,7 +191,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="heuristic",
         help="the player in both seats: a bot, a model .zip or search:MODEL.zip",
     )
+    parser.add_argument(
+        "--price",
+        action="append",
+        default=[],
+        metavar="FIGURE=POINTS",
+        help="play as if FIGURE cost POINTS (repeatable): a what-if for a point change",
+    )
     args = parser.parse_args(argv)
+    try:
+        prices = dict(parse_price(text) for text in args.price)
+    except ValueError as error:
+        parser.error(str(error))
     table = pairs()
     chosen = range(len(table)) if not args.pairs else args.pairs
     rows = []
@@ -143,9 +210,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 0 <= index < len(table):
             parser.error(f"--pairs: {index} is not a row 0..{len(table) - 1}")
         try:
-            rows.append(play_pair(*table[index], args.games, args.seed, args.agent))
+            rows.append(play_pair(*table[index], args.games, args.seed, args.agent, prices))
         except UsageError as error:
             parser.error(str(error))
+        except ForceError as error:
+            parser.error(f"--price: {' vs '.join(table[index])}: {error}")
         if not args.json:
             r = rows[-1]
             print(
