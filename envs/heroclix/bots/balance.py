@@ -145,11 +145,11 @@ def play_pair(
     a, b = FORCES[name_a], FORCES[name_b]
     prices = dict(prices or {})
 
-    def game(seat0: Sequence[str], seat1: Sequence[str]) -> HeroclixGame:
+    def seated(seat0: Sequence[str], seat1: Sequence[str]) -> HeroclixGame:
         scenario = scenario_from_text(scenario_text(seat0, seat1), base=SCENARIOS_DIR)
         return HeroclixGame(repriced(scenario, prices) if prices else scenario)
 
-    seatings = [(game(a, b), 0), (game(b, a), 1)]
+    seatings = [(seated(a, b), 0), (seated(b, a), 1)]
     bot = load_player(agent, "heroclix_v0", seatings[0][0], "--agent")
     wins = draws = losses = 0
     for i in range(games):
