@@ -78,3 +78,24 @@ def test_balance_price_names_what_is_wrong(capsys, price, says):
         main(["--games", "1", "--pairs", "0", "--price", price])
     assert stopped.value.code == 2
     assert says in capsys.readouterr().err
+
+
+def test_balance_verdict_weighs_equal_points_pairs_against_the_fair_range():
+    from envs.heroclix.bots.balance import PairResult, verdict
+
+    def row(a, b, points_a, points_b, wins):
+        return PairResult(a, b, points_a, points_b, 100, wins, 0, 100 - wins, wins / 100, 0, 1)
+
+    lines = verdict(
+        [
+            row("x", "y", 100, 100, 18),
+            row("x", "z", 100, 100, 50),
+            row("y", "z", 90, 85, 70),  # more points, more wins
+            row("z", "w", 85, 100, 62),  # fewer points, more wins
+        ]
+    )
+    assert lines == [
+        "equal points (100): x vs y at 0.180, outside 0.35-0.65",
+        "equal points (100): x vs z at 0.500, inside 0.35-0.65",
+        "more points won more than half the games in 1 of 2 pairs of unequal points",
+    ]

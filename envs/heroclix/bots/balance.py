@@ -16,8 +16,10 @@ points, HC-7.5 and HC-7.7; the tie-break, HC-7.9), and a force it takes over the
 is refused.
 
 The forces are the five 100-point forces suggested by envs/heroclix/RULES.md (F) (the figure
-ids of ``envs/heroclix/data/figures``). A force that wins more than 0.65 against one of equal
-points is out of balance: its figures' point values are what to change.
+ids of ``envs/heroclix/data/figures``). A pair of equal points whose first force wins outside
+:data:`FAIR` is out of balance: its figures' point values are what to change. The table ends
+with :func:`verdict`: each equal-points pair against that range, and in how many of the other
+pairs the force with more points won.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ FORCES: dict[str, tuple[str, ...]] = {
 COLUMNS = (6, 9, 11)  # starting squares along each edge of the small map
 EDGE_ROWS = {"S": 15, "N": 0}
 HOME = "duel"  # the map and objects of the games are this scenario's
+FAIR = (0.35, 0.65)
+"""The win rates a pair of equal points may show and still be in balance."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,28 @@ def play_pair(
     )
 
 
+def verdict(rows: Sequence[PairResult]) -> list[str]:
+    """What a table says of the point values: each pair of equal points inside or outside
+    :data:`FAIR`, and in how many pairs of unequal points the force with more points won more
+    than half the games."""
+    lines = []
+    for r in rows:
+        if r.points_a == r.points_b:
+            inside = FAIR[0] <= r.win_rate <= FAIR[1]
+            lines.append(
+                f"equal points ({r.points_a}): {r.force_a} vs {r.force_b} at "
+                f"{r.win_rate:.3f}, {'inside' if inside else 'outside'} {FAIR[0]}-{FAIR[1]}"
+            )
+    unequal = [r for r in rows if r.points_a != r.points_b]
+    if unequal:
+        agree = sum((r.win_rate > 0.5) == (r.points_a > r.points_b) for r in unequal)
+        lines.append(
+            f"more points won more than half the games in {agree} of {len(unequal)} pairs "
+            "of unequal points"
+        )
+    return lines
+
+
 def pairs() -> list[tuple[str, str]]:
     return list(itertools.combinations(FORCES, 2))
 
@@ -225,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=1))
+    else:
+        print("\n".join(verdict(rows)))
     return 0
 
 
