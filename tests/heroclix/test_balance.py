@@ -69,13 +69,14 @@ def test_HC_2_3_a_price_that_takes_a_force_over_the_build_total_is_refused(capsy
         ("nobody=30", "expected FIGURE=POINTS with FIGURE one of"),
         ("shift=forty", "'forty' is not a whole number"),
         ("shift=0", "POINTS must be 1..1000, got 0"),
+        ("shift=40 --price shift=35", "'shift=35': shift is already priced at 40"),
     ],
 )
 def test_balance_price_names_what_is_wrong(capsys, price, says):
     from envs.heroclix.bots.balance import main
 
     with pytest.raises(SystemExit) as stopped:
-        main(["--games", "1", "--pairs", "0", "--price", price])
+        main(["--games", "1", "--pairs", "0", "--price", *price.split(" ")])
     assert stopped.value.code == 2
     assert says in capsys.readouterr().err
 

@@ -225,10 +225,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="play as if FIGURE cost POINTS (repeatable): a what-if for a point change",
     )
     args = parser.parse_args(argv)
-    try:
-        prices = dict(parse_price(text) for text in args.price)
-    except ValueError as error:
-        parser.error(str(error))
+    prices: dict[str, int] = {}
+    for text in args.price:
+        try:
+            figure, price = parse_price(text)
+        except ValueError as error:
+            parser.error(str(error))
+        if figure in prices:
+            parser.error(f"--price {text!r}: {figure} is already priced at {prices[figure]}")
+        prices[figure] = price
     table = pairs()
     chosen = range(len(table)) if not args.pairs else args.pairs
     rows = []
