@@ -72,9 +72,8 @@ class PairResult:
     ci_high: float
 
 
-def points(force: Sequence[str], prices: Mapping[str, int] | None = None) -> int:
-    prices = prices or {}
-    return sum(prices.get(f, load_figure(f).points) for f in force)
+def points(force: Sequence[str]) -> int:
+    return sum(load_figure(f).points for f in force)
 
 
 def parse_price(text: str) -> tuple[str, int]:
@@ -147,13 +146,15 @@ def play_pair(
     ``agent`` (a player spec, :func:`envs.match.load_player`) in both seats; ``prices``
     reprices figures by id (module docstring)."""
     a, b = FORCES[name_a], FORCES[name_b]
-    prices = dict(prices or {})
 
     def seated(seat0: Sequence[str], seat1: Sequence[str]) -> HeroclixGame:
         scenario = scenario_from_text(scenario_text(seat0, seat1), base=SCENARIOS_DIR)
-        return HeroclixGame(repriced(scenario, prices) if prices else scenario)
+        return HeroclixGame(repriced(scenario, prices or {}))
 
     seatings = [(seated(a, b), 0), (seated(b, a), 1)]
+    # the points each force spends as played (its prices included), from the game itself
+    first = seatings[0][0]
+    spent = [first.force_points(first.new_state(seed), seat) for seat in (0, 1)]
     bot = load_player(agent, "heroclix_v0", seatings[0][0], "--agent")
     wins = draws = losses = 0
     for i in range(games):
@@ -166,8 +167,8 @@ def play_pair(
     return PairResult(
         name_a,
         name_b,
-        points(a, prices),
-        points(b, prices),
+        spent[0],
+        spent[1],
         games,
         int(wins),
         int(draws),
