@@ -35,7 +35,8 @@ true, the ``signal``, the phase it ``stopped_during``, the ``checkpoint``; ``fin
 the final evaluation had finished: what is left of it and the video are skipped so that the stop
 takes seconds) and exits with 128 + the signal number (130 for SIGINT, 143 for SIGTERM). The
 steps saved are those the weights have learned from: the rollout cut short is dropped, as SB3
-drops it. A second signal stops at once the usual way. SubprocVecEnv workers ignore both
+drops it, and so are eval.csv rows from it (an evaluation at that rollout's last step may have
+finished just before the signal), so the folder is what a resume continues. A second signal stops at once the usual way. SubprocVecEnv workers ignore both
 signals (Ctrl-C reaches the whole process group) and are closed by the trainer.
 
 Resume. ``resume_from=<run>/checkpoints/model_<steps>_steps.zip`` continues that run folder,
@@ -361,6 +362,7 @@ def save_interrupted(
     if model is not None:
         if progress.phase == "learning" and progress.learned_steps is not None:
             model.num_timesteps = progress.learned_steps
+            keep_eval_rows(run / "eval.csv", model.num_timesteps)
         interrupted.checkpoint = checkpoint_path(run, model.num_timesteps)
         model.save(str(interrupted.checkpoint))
         model.save(str(run / "final_model.zip"))

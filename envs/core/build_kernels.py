@@ -13,6 +13,7 @@ is none, the kernels stay on the JIT (:mod:`envs.core.compiled`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -20,6 +21,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from envs.core import compiled
@@ -46,6 +48,25 @@ def array_parameters(signature: str) -> list:
     return out
 
 
+@contextlib.contextmanager
+def host_features() -> Iterator[None]:
+    """numba's ahead-of-time codegen gives LLVM the CPU's name and no feature list, so the code
+    may use every instruction that name implies. A virtual machine often hides some of them
+    (an AMD EPYC guest reporting ``znver4`` without AVX-512), and such a build dies of SIGILL
+    at its first call. The JIT passes the features the CPU really has; so does the build,
+    through the one hook numba's codegen offers, for the length of the build only."""
+    from llvmlite import binding
+    from numba.core import codegen
+
+    features = binding.get_host_cpu_features().flatten()
+    original = codegen.AOTCPUCodegen._customize_tm_features
+    codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        codegen.AOTCPUCodegen._customize_tm_features = original  # type: ignore[method-assign]
+
+
 def build(output_dir: Path = compiled.PACKAGE_DIR, verbose: bool = False) -> Path:
     """Compile every kernel into ``output_dir``; returns the extension module's path."""
     if compiled.REGISTRY and compiled.backend() != "jit":
@@ -70,7 +91,7 @@ def build(output_dir: Path = compiled.PACKAGE_DIR, verbose: bool = False) -> Pat
         "sources": {m: compiled.source_digest(m) for m in compiled.KERNEL_MODULES},
         "args": parameters,
     }
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, host_features():
         extension.output_dir = scratch
         extension.compile()
         (built,) = Path(scratch).glob(f"{compiled.EXTENSION}*")

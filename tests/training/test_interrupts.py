@@ -187,6 +187,9 @@ def test_sigterm_saves_the_run_and_exits_143(tmp_path):
     summary = json.loads((run / "summary.json").read_text())
     assert summary["interrupted"] and summary["signal"] == "SIGTERM"
     assert Path(summary["checkpoint"]).is_file() and (run / "final_model.zip").is_file()
+    # the signal lands at the first rollout's last step, its evaluation just written: whether or
+    # not that rollout was learned from, no row outlives the steps saved
+    assert all(steps <= summary["timesteps"] for steps, _ in eval_rows(run))
 
 
 def test_envs_in_worker_processes_ignore_stop_signals(tmp_path):
