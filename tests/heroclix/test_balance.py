@@ -100,3 +100,46 @@ def test_balance_verdict_weighs_equal_points_pairs_against_the_fair_range():
         "equal points (100): x vs z at 0.500, inside 0.35-0.65",
         "more points won more than half the games in 1 of 2 pairs of unequal points",
     ]
+
+
+def test_HC_2_3_a_force_of_figures_plays_its_own_table_with_every_figure_on_the_map(capsys):
+    from envs.heroclix.bots.balance import main, parse_force
+
+    # a cheaper Shift leaves room for a second Street Thug: four figures, all of them placed
+    force = parse_force("mender+shift+thug+thug")
+    assert force == ("mender", "shift", "street_thug", "street_thug")
+    result = play_pair("quarry+thug", "mender+shift+thug+thug", 2, seed=3, prices={"shift": 35})
+    assert (result.points_a, result.points_b) == (85, 100)
+    code = main(
+        [
+            "--games", "1", "--agent", "random", "--price", "shift=35",
+            "--forces", "quarry+thug", "mender+shift+thug+thug", "skylash+mender",
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "quarry+thug (85) vs mender+shift+thug+thug (100): " in out
+    assert "mender+shift+thug+thug (100) vs skylash+mender (100): " in out
+    assert "equal points (100): mender+shift+thug+thug vs skylash+mender at " in out
+    assert len(out.strip().splitlines()) == 3 + 2  # three pairs, then the verdict's two lines
+
+
+@pytest.mark.parametrize(
+    ("forces", "says"),
+    [
+        (["quarry+hulk", "skylash+mender"], "force 'quarry+hulk': 'hulk' is not a figure"),
+        (
+            ["thug+thug+thug+thug+thug", "quarry+thug"],
+            "5 figures; the table's map starts at most 4",
+        ),
+        (["quarry+thug", "quarry+thug"], "a force is named twice"),
+        (["quarry+thug"], "a table needs two forces or more"),
+    ],
+)
+def test_balance_forces_name_what_is_wrong(capsys, forces, says):
+    from envs.heroclix.bots.balance import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--games", "1", "--forces", *forces])
+    assert stopped.value.code == 2
+    assert says in capsys.readouterr().err

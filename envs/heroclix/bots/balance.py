@@ -16,7 +16,10 @@ points, HC-7.5 and HC-7.7; the tie-break, HC-7.9), and a force it takes over the
 is refused.
 
 The forces are the five 100-point forces suggested by envs/heroclix/RULES.md (F) (the figure
-ids of ``envs/heroclix/data/figures``). A pair of equal points whose first force wins outside
+ids of ``envs/heroclix/data/figures``). ``--forces`` plays a table of other forces: each one of
+the five by name, or figures joined by ``+`` (``mender+shift+thug+thug``; ``thug`` is
+``street_thug``), up to four figures, so a price change can be tried with the forces it makes
+possible (a cheaper figure leaves room for another). A pair of equal points whose first force wins outside
 :data:`FAIR` is out of balance: its figures' point values are what to change. The table ends
 with :func:`verdict`: each equal-points pair against that range, and in how many of the other
 pairs the force with more points won.
@@ -50,7 +53,11 @@ FORCES: dict[str, tuple[str, ...]] = {
     "skylash+mender": ("skylash", "mender"),
     "elastic+razorback": ("elastic", "razorback"),
 }
-COLUMNS = (6, 9, 11)  # starting squares along each edge of the small map
+SHORT_NAMES = {"thug": "street_thug"}
+"""Figure ids a force's name may shorten."""
+# Starting squares along each edge of the small map, in the order a force's figures take
+# them (the first three are the original table's; a fourth figure stands nearer the corner).
+COLUMNS = (6, 9, 11, 4)
 EDGE_ROWS = {"S": 15, "N": 0}
 HOME = "duel"  # the map and objects of the games are this scenario's
 FAIR = (0.35, 0.65)
@@ -70,6 +77,25 @@ class PairResult:
     win_rate: float
     ci_low: float
     ci_high: float
+
+
+def parse_force(text: str) -> tuple[str, ...]:
+    """A force of ``--forces``: a name of :data:`FORCES`, or figure ids joined by ``+``."""
+    if text in FORCES:
+        return FORCES[text]
+    known = shipped_figures()
+    figures = tuple(SHORT_NAMES.get(part, part) for part in text.split("+"))
+    unknown = [part for part, figure in zip(text.split("+"), figures) if figure not in known]
+    if unknown:
+        raise ValueError(
+            f"force {text!r}: {', '.join(map(repr, unknown))} is not a figure "
+            f"(figures: {', '.join(known)}; {', '.join(f'{k}={v}' for k, v in SHORT_NAMES.items())})"
+        )
+    if len(figures) > len(COLUMNS):
+        raise ValueError(
+            f"force {text!r}: {len(figures)} figures; the table's map starts at most {len(COLUMNS)}"
+        )
+    return figures
 
 
 def points(force: Sequence[str]) -> int:
@@ -93,9 +119,14 @@ def parse_price(text: str) -> tuple[str, int]:
     return figure, price
 
 
-def repriced(scenario: Scenario, prices: Mapping[str, int]) -> Scenario:
-    """``scenario`` with the figures named in ``prices`` at those point values; a
+def repriced(
+    scenario: Scenario, prices: Mapping[str, int], build_total: int | None = None
+) -> Scenario:
+    """``scenario`` with the figures named in ``prices`` at those point values (and
+    ``build_total`` as its build total, if given); a
     :class:`~envs.heroclix.data.forces.ForceError` if a force then breaks the build total."""
+    if build_total is not None:
+        scenario = replace(scenario, build_total=build_total)
     players = []
     for player in scenario.players:
         force = tuple(
@@ -111,14 +142,21 @@ def repriced(scenario: Scenario, prices: Mapping[str, int]) -> Scenario:
     return replace(scenario, players=tuple(players))
 
 
-def scenario_text(seat0: Sequence[str], seat1: Sequence[str]) -> str:
+def scenario_text(
+    seat0: Sequence[str], seat1: Sequence[str], build_total: int | None = None
+) -> str:
+    """The table's scenario: the home scenario's map and objects, ``seat0`` on edge S and
+    ``seat1`` on edge N, at ``build_total`` (default: the home scenario's)."""
+    for force in (seat0, seat1):
+        if len(force) > len(COLUMNS):
+            raise ValueError(f"{'+'.join(force)}: at most {len(COLUMNS)} figures start on an edge")
     home = load_scenario(HOME)
     width = home.map.board.width
     lines = [
         "id: balance",
         "name: Balance",
         f"map: {home.map.id}",
-        f"build_total: {home.build_total}",
+        f"build_total: {home.build_total if build_total is None else build_total}",
         "players:",
     ]
     for edge, force in (("S", seat0), ("N", seat1)):
@@ -144,12 +182,20 @@ def play_pair(
 ) -> PairResult:
     """``games`` games, force A in seat 0 in the even ones and seat 1 in the odd ones, with
     ``agent`` (a player spec, :func:`envs.match.load_player`) in both seats; ``prices``
-    reprices figures by id (module docstring)."""
-    a, b = FORCES[name_a], FORCES[name_b]
+    reprices figures by id (module docstring). A force is named as ``--forces`` takes it
+    (:func:`parse_force`)."""
+    a, b = parse_force(name_a), parse_force(name_b)
+
+    build_total = load_scenario(HOME).build_total
+    # The file is checked at the shipped prices, which a force built for new prices may
+    # exceed; it is loaded at a total that admits it, and the priced force is then checked
+    # against the home scenario's total (HC-2.3) by repriced().
+    admitting = max(build_total, -(-max(points(a), points(b)) // 100) * 100)
 
     def seated(seat0: Sequence[str], seat1: Sequence[str]) -> HeroclixGame:
-        scenario = scenario_from_text(scenario_text(seat0, seat1), base=SCENARIOS_DIR)
-        return HeroclixGame(repriced(scenario, prices or {}))
+        text = scenario_text(seat0, seat1, admitting)
+        scenario = scenario_from_text(text, base=SCENARIOS_DIR)
+        return HeroclixGame(repriced(scenario, prices or {}, build_total))
 
     seatings = [(seated(a, b), 0), (seated(b, a), 1)]
     # the points each force spends as played (its prices included), from the game itself
@@ -201,8 +247,8 @@ def verdict(rows: Sequence[PairResult]) -> list[str]:
     return lines
 
 
-def pairs() -> list[tuple[str, str]]:
-    return list(itertools.combinations(FORCES, 2))
+def pairs(forces: Sequence[str] = tuple(FORCES)) -> list[tuple[str, str]]:
+    return list(itertools.combinations(forces, 2))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -225,7 +271,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="FIGURE=POINTS",
         help="play as if FIGURE cost POINTS (repeatable): a what-if for a point change",
     )
+    parser.add_argument(
+        "--forces",
+        nargs="+",
+        default=list(FORCES),
+        metavar="FORCE",
+        help="the table's forces: names of the five, or figures joined by + (default: the five)",
+    )
     args = parser.parse_args(argv)
+    for text in args.forces:
+        try:
+            parse_force(text)
+        except ValueError as error:
+            parser.error(f"--forces: {error}")
+    if len(set(args.forces)) < len(args.forces):
+        parser.error(f"--forces: a force is named twice in {' '.join(args.forces)}")
+    if len(args.forces) < 2:
+        parser.error("--forces: a table needs two forces or more")
     prices: dict[str, int] = {}
     for text in args.price:
         try:
@@ -235,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if figure in prices:
             parser.error(f"--price {text!r}: {figure} is already priced at {prices[figure]}")
         prices[figure] = price
-    table = pairs()
+    table = pairs(args.forces)
     chosen = range(len(table)) if not args.pairs else args.pairs
     rows = []
     for index in chosen:
