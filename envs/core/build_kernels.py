@@ -54,13 +54,14 @@ def host_features() -> Iterator[None]:
     may use every instruction that name implies. A virtual machine often hides some of them
     (an AMD EPYC guest reporting ``znver4`` without AVX-512), and such a build dies of SIGILL
     at its first call. The JIT passes the features the CPU really has; so does the build,
-    through the one hook numba's codegen offers, for the length of the build only."""
-    from llvmlite import binding
+    through the one hook numba's codegen offers (answered as the JIT's codegen answers it,
+    numba's feature settings included), for the length of the build only."""
     from numba.core import codegen
 
-    features = binding.get_host_cpu_features().flatten()
     original = codegen.AOTCPUCodegen._customize_tm_features
-    codegen.AOTCPUCodegen._customize_tm_features = lambda self: features  # type: ignore[method-assign]
+    codegen.AOTCPUCodegen._customize_tm_features = (  # type: ignore[method-assign]
+        codegen.JITCPUCodegen._customize_tm_features  # type: ignore[assignment]
+    )
     try:
         yield
     finally:
