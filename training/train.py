@@ -36,8 +36,9 @@ the final evaluation had finished: what is left of it and the video are skipped 
 takes seconds) and exits with 128 + the signal number (130 for SIGINT, 143 for SIGTERM). The
 steps saved are those the weights have learned from: the rollout cut short is dropped, as SB3
 drops it, and so are eval.csv rows from it (an evaluation at that rollout's last step may have
-finished just before the signal), so the folder is what a resume continues. A second signal stops at once the usual way. SubprocVecEnv workers ignore both
-signals (Ctrl-C reaches the whole process group) and are closed by the trainer.
+finished just before the signal), so the folder is what a resume continues. A second signal
+stops at once the usual way. SubprocVecEnv workers ignore both signals (Ctrl-C reaches the
+whole process group) and are closed by the trainer.
 
 Resume. ``resume_from=<run>/checkpoints/model_<steps>_steps.zip`` continues that run folder,
 whatever ``run_dir``/``run_name`` say (a model from outside any run folder starts a new one): it

@@ -187,9 +187,36 @@ def test_sigterm_saves_the_run_and_exits_143(tmp_path):
     summary = json.loads((run / "summary.json").read_text())
     assert summary["interrupted"] and summary["signal"] == "SIGTERM"
     assert Path(summary["checkpoint"]).is_file() and (run / "final_model.zip").is_file()
-    # the signal lands at the first rollout's last step, its evaluation just written: whether or
-    # not that rollout was learned from, no row outlives the steps saved
-    assert all(steps <= summary["timesteps"] for steps, _ in eval_rows(run))
+
+
+def test_a_stop_drops_the_eval_rows_of_the_rollout_it_discards(tmp_path):
+    """The race CI met: the evaluation at a rollout's last step has written its rows when the
+    signal comes, before that rollout's update. The run saves the steps learned from (32), so
+    the rows at 64, which a resume would redo, go too."""
+    from training.interrupts import Interrupted
+
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    with (run / "eval.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=callbacks.EVAL_FIELDS)
+        writer.writeheader()
+        for steps in (32, 64):
+            for opponent in ("random", "heuristic"):
+                row = dict.fromkeys(callbacks.EVAL_FIELDS, 0)
+                writer.writerow(row | {"timesteps": steps, "opponent": opponent})
+
+    class Model:  # what save_interrupted asks of a model: its step count and save()
+        num_timesteps = 64
+
+        def save(self, path: str) -> None:
+            Path(path).write_text("weights")
+
+    config = trainer.load_config(ROOT / "configs/smoke_heroica.yaml", [])
+    progress = trainer.Progress(phase="learning", model=Model(), learned_steps=32)
+    stopped = Interrupted(signal.SIGINT)
+    trainer.save_interrupted(stopped, run, config, progress, 1.0, None)
+    assert stopped.timesteps == 32 and stopped.checkpoint == run / "checkpoints/model_32_steps.zip"
+    assert eval_rows(run) == [(32, "random"), (32, "heuristic")]
 
 
 def test_envs_in_worker_processes_ignore_stop_signals(tmp_path):

@@ -19,10 +19,10 @@ The forces are the five 100-point forces suggested by envs/heroclix/RULES.md (F)
 ids of ``envs/heroclix/data/figures``). ``--forces`` plays a table of other forces: each one of
 the five by name, or figures joined by ``+`` (``mender+shift+thug+thug``; ``thug`` is
 ``street_thug``), up to four figures, so a price change can be tried with the forces it makes
-possible (a cheaper figure leaves room for another). A pair of equal points whose first force wins outside
-:data:`FAIR` is out of balance: its figures' point values are what to change. The table ends
-with :func:`verdict`: each equal-points pair against that range, and in how many of the other
-pairs the force with more points won.
+possible (a cheaper figure leaves room for another). A pair of equal points whose first force
+wins outside :data:`FAIR` is out of balance: its figures' point values are what to change.
+The table ends with :func:`verdict`: each equal-points pair against that range, and in how
+many of the other pairs the force with more points won.
 """
 
 from __future__ import annotations
