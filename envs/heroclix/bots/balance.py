@@ -84,18 +84,27 @@ def parse_force(text: str) -> tuple[str, ...]:
     if text in FORCES:
         return FORCES[text]
     known = shipped_figures()
-    figures = tuple(SHORT_NAMES.get(part, part) for part in text.split("+"))
-    unknown = [part for part, figure in zip(text.split("+"), figures) if figure not in known]
+    parts = text.split("+")
+    figures = tuple(SHORT_NAMES.get(part, part) for part in parts)
+    unknown = [part for part, figure in zip(parts, figures) if figure not in known]
     if unknown:
         raise ValueError(
             f"force {text!r}: {', '.join(map(repr, unknown))} is not a figure "
             f"(figures: {', '.join(known)}; {', '.join(f'{k}={v}' for k, v in SHORT_NAMES.items())})"
         )
-    if len(figures) > len(COLUMNS):
-        raise ValueError(
-            f"force {text!r}: {len(figures)} figures; the table's map starts at most {len(COLUMNS)}"
-        )
+    try:
+        starting_columns(figures)
+    except ValueError as error:
+        raise ValueError(f"force {text!r}: {error}") from None
     return figures
+
+
+def starting_columns(force: Sequence[str]) -> tuple[int, ...]:
+    """The column each figure of ``force`` starts on; a ValueError where the edge has too few
+    (a figure is never left off the map)."""
+    if len(force) > len(COLUMNS):
+        raise ValueError(f"{len(force)} figures; the table's map starts at most {len(COLUMNS)}")
+    return COLUMNS[: len(force)]
 
 
 def points(force: Sequence[str]) -> int:
@@ -147,9 +156,6 @@ def scenario_text(
 ) -> str:
     """The table's scenario: the home scenario's map and objects, ``seat0`` on edge S and
     ``seat1`` on edge N, at ``build_total`` (default: the home scenario's)."""
-    for force in (seat0, seat1):
-        if len(force) > len(COLUMNS):
-            raise ValueError(f"{'+'.join(force)}: at most {len(COLUMNS)} figures start on an edge")
     home = load_scenario(HOME)
     width = home.map.board.width
     lines = [
@@ -163,7 +169,7 @@ def scenario_text(
         lines += [f"  - edge: {edge}", "    force:"]
         lines += [
             f"      - {{figure: {fid}, at: [{EDGE_ROWS[edge]}, {col}]}}"
-            for fid, col in zip(force, COLUMNS)
+            for fid, col in zip(force, starting_columns(force))
         ]
     lines.append("objects:")
     lines += [
