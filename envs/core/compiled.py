@@ -44,6 +44,7 @@ KERNEL_MODULES = (
     "envs.core.kernels",
     "envs.core.hexsight_pairs",
     "envs.core.doublemove",
+    "envs.core.firekernel",
     "envs.heroscape.reach",
     "envs.heroscape.view.stamp",
     "envs.heroclix.view.stamp",

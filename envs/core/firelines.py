@@ -53,6 +53,18 @@ import numpy as np
 import numpy.typing as npt
 
 from .board import Board, Topology
+from .firekernel import (
+    BLOCKS,
+    ELEVATED,
+    GROUND_FIGURE,
+    HINDERING,
+    INDOOR,
+    INTACT,
+    OFF_BOARD,
+    ROOF_WALL,
+    SOARING_FIGURE,
+    fire_targets,
+)
 from .sight import SquareSightTable, square_edge_id
 from .walls import WallGeometry
 
@@ -106,7 +118,15 @@ class FireLines:
         self._wall_of_edge = wall_of_edge
         roof = self._elevated[geometry.edges].all(axis=1) if n_edges else np.zeros(0, bool)
         self._roof_wall = np.append(roof, False)
-        self._around = np.where(geometry.around < 0, n_edges, geometry.around).astype(np.int64)
+        self._around = np.ascontiguousarray(
+            np.where(geometry.around < 0, n_edges, geometry.around), dtype=np.int64
+        )
+        # The kernel's tables: each offset's crossed squares and touched edges, and how many
+        # (the sight table pads its rows on the right).
+        self._cell_rel, self._edge_rel = sight.offset_tables()
+        self._static_flags = (self._non_space * BLOCKS | self._elevated * ELEVATED).astype(
+            np.uint8
+        )
 
     def snapshot(
         self,
@@ -199,17 +219,19 @@ class FireSnapshot:
                 ("indoor", indoor),
             )
         }
-        elevated = lines._elevated
-        blocks = masks["blocking"] | lines._non_space
-        self._stop = blocks | elevated  # ends on different levels, or both on the ground
-        self._stop_roof = blocks & elevated
-        self._hindering = masks["hindering"]
-        self._hindering_roof = masks["hindering"] & elevated
-        self._figures = {False: masks["ground_figures"], True: masks["soaring_figures"]}
-        self._figures_roof = {k: v & elevated for k, v in self._figures.items()}
-        self._indoor = masks["indoor"]
-        self._intact = np.append(intact, False)
-        self._intact_roof = self._intact & lines._roof_wall
+        flags = lines._static_flags.copy()
+        for name, bit in (
+            ("blocking", BLOCKS),
+            ("hindering", HINDERING),
+            ("ground_figures", GROUND_FIGURE),
+            ("soaring_figures", SOARING_FIGURE),
+            ("indoor", INDOOR),
+        ):
+            flags[masks[name]] |= bit
+        self._cell_flags = flags
+        self._wall_flags = (np.append(intact, False) * INTACT | lines._roof_wall * ROOF_WALL).astype(
+            np.uint8
+        )
 
     def line(
         self,
@@ -246,64 +268,42 @@ class FireSnapshot:
         """Lines from ``a`` to each square of ``targets`` (default: every square), one numpy
         pass. ``target_soaring`` / ``target_flying``: one flag, or bool[k] per target."""
         lines = self.lines
-        n = lines.board.n_cells
+        board = lines.board
+        n = board.n_cells
         a = int(a)
         if not 0 <= a < n:
             raise ValueError(f"attacker square {a} is off the board (0..{n - 1})")
         targets = (
             np.arange(n) if targets is None else np.asarray(targets, dtype=np.int64).reshape(-1)
         )
-        if targets.size and (targets.min() < 0 or targets.max() >= n):
-            raise ValueError(f"target squares must lie in 0..{n - 1}")
+        if targets.dtype != np.int64 or not targets.flags.c_contiguous:
+            targets = np.ascontiguousarray(targets, dtype=np.int64)
         k = targets.size
-        soaring_t = _flags("target_soaring", target_soaring, k)
-        flying_t = _flags("target_flying", target_flying, k) | soaring_t
-        attacker_soaring = bool(attacker_soaring)
-        crossed = lines.sight.crossed_rows(a, targets)
-        walls = lines._wall_of_edge[lines.sight.touched_edge_rows(a, targets)]
-        elevated_t = lines._elevated[targets]
-        same_kind = soaring_t == attacker_soaring  # HC-4.17: only then can figures block
-        if lines._elevated[a]:
-            blocked, between = self._from_roof(
-                a, crossed, walls, elevated_t, same_kind, attacker_soaring
-            )
-        else:
-            blocked, between = self._from_ground(
-                targets, crossed, walls, elevated_t, same_kind, attacker_soaring
-            )
-        clear = ~blocked
-        flyer = flying_t | bool(attacker_flying or attacker_soaring)
-        inside = self._indoor[targets] | self._indoor[a]
-        hindered = clear & (between | self._hindering[targets]) & (inside | ~flyer)
-        return FireTargets(targets, clear, hindered)
-
-    def _from_ground(self, targets, crossed, walls, elevated_t, same_kind, soaring):
-        """Both on the ground (HC-4.17, HC-5.6) or shooting up (HC-5.21)."""
-        blocked = self._stop[crossed].any(axis=1)
-        flat = ~elevated_t
-        blocked |= self._figures[soaring][crossed].any(axis=1) & same_kind & flat
-        touched = self._intact[walls]
-        up = np.flatnonzero(elevated_t)
-        if up.size:  # the target's own walls do not stand between it and a shooter below
-            own = (walls[up, :, None] == self.lines._around[targets[up]][:, None, :]).any(axis=2)
-            touched[up] &= ~own
-        blocked |= touched.any(axis=1)
-        between = self._hindering[crossed].any(axis=1) & flat
-        return blocked, between
-
-    def _from_roof(self, a, crossed, walls, elevated_t, same_kind, soaring):
-        """Both elevated (HC-5.19) or shooting down (HC-5.20)."""
-        roof = (
-            self._stop_roof[crossed].any(axis=1)
-            | self._figures_roof[soaring][crossed].any(axis=1) & same_kind
-            | self._intact_roof[walls].any(axis=1)
+        clear = np.empty(k, dtype=bool)
+        hindered = np.empty(k, dtype=bool)
+        off_board = fire_targets(
+            a,
+            targets,
+            _flags("target_soaring", target_soaring, k),
+            _flags("target_flying", target_flying, k),
+            bool(attacker_soaring),
+            bool(attacker_flying),
+            self._cell_flags,
+            self._wall_flags,
+            lines._cell_rel[0],
+            lines._cell_rel[1],
+            lines._edge_rel[0],
+            lines._edge_rel[1],
+            lines._wall_of_edge,
+            lines._around,
+            board.height,
+            board.width,
+            clear,
+            hindered,
         )
-        intact = self._intact.copy()
-        intact[self.lines._around[a]] = False  # the attacker stands at its own roof's edge
-        down = self._stop[crossed].any(axis=1) | intact[walls].any(axis=1)
-        blocked = np.where(elevated_t, roof, down)
-        between = self._hindering_roof[crossed].any(axis=1) & elevated_t
-        return blocked, between
+        if off_board != OFF_BOARD:
+            raise ValueError(f"target squares must lie in 0..{n - 1}")
+        return FireTargets(targets, clear, hindered)
 
 
 def _cell_mask(name: str, value: np.ndarray | None, n: int) -> np.ndarray:
@@ -317,7 +317,9 @@ def _cell_mask(name: str, value: np.ndarray | None, n: int) -> np.ndarray:
 
 
 def _flags(name: str, value: bool | np.ndarray, k: int) -> np.ndarray:
-    flags = np.asarray(value, dtype=bool)
+    if value is True or value is False:
+        return np.full(k, value)
+    flags = np.ascontiguousarray(value, dtype=bool)
     if flags.ndim == 0:
         return np.full(k, bool(flags))
     if flags.shape != (k,):

@@ -294,6 +294,17 @@ class SquareSightTable:
             self._cols[b] - ca + self.board.width - 1
         )
 
+    def offset_tables(
+        self,
+    ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """((crossed, crossed_count), (touched, touched_count)): per offset between two
+        squares (:meth:`crossed_rows`' order), the crossed squares and the touched edge ids
+        relative to the start, each row's first ``count`` entries valid (int32)."""
+        return (
+            (self._cell_rel, self._cell_valid.sum(axis=1).astype(np.int32)),
+            (self._edge_rel, self._edge_valid.sum(axis=1).astype(np.int32)),
+        )
+
     def _crossed_rows(self, a: int) -> np.ndarray:
         """int32[n, L]: crossed squares from ``a`` to every square, padded with ``n_cells``."""
         return self.crossed_rows(a, np.arange(self.board.n_cells))
