@@ -116,7 +116,11 @@ def bot_cache(bot, name: str) -> LRU:
 
 def normal_hit(need: int) -> float:
     """P(3 <= 2d6 <= 11 and 2d6 >= need): a hit that is neither critical nor a miss."""
-    return float(_COUNTS[max(3, need) : 12].sum())
+    return _NORMAL_HIT[min(max(3, need), 12)]
+
+
+# asked for every attack a bot prices: the sums once, as normal_hit reads them
+_NORMAL_HIT = tuple(float(_COUNTS[need:12].sum()) for need in range(13))
 
 
 @dataclass(frozen=True)
