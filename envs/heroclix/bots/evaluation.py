@@ -26,6 +26,7 @@ the one a fresh computation would give (``tests/heroclix/test_bot_speed_caches.p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -327,6 +328,32 @@ class Evaluator(LegalActions):
                     game, state, spec, attacker, target, False
                 ) - attack_total(game, state, spec, attacker, target, 0)
             self._need[key] = found
+        return found
+
+    def across(
+        self, name: str, key: tuple, attacker: int, target: int, price: Callable, *args: Any
+    ) -> Any:
+        """``price(self, attacker, target, *args)``, a price of ``attacker``'s attacks on
+        ``target`` built from :meth:`ev` alone, kept across positions by what those read:
+        the attacker's damage value and powers, the target's powers, clicks left and
+        reductions, and what the roll that hits reads (:meth:`need`). Playouts meet the
+        same pair again in positions that differ elsewhere (another figure's move, a
+        token)."""
+        wide = (
+            key,
+            int(self.values[attacker, 3]),
+            self.keys[attacker],
+            self.keys[target],
+            int(self.left[target]),
+            self.reduction[target],
+            self.combat(attacker),
+            self.combat(target),
+            self.combat_setting(),
+        )
+        cache = bot_cache(self.bot, name)
+        found = cache.get(wide)
+        if found is None:
+            found = cache[wide] = price(self, attacker, target, *args)
         return found
 
     def combat(self, figure: int) -> tuple:

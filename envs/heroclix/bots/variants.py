@@ -98,7 +98,7 @@ def best_strike(turn: Evaluator, attacker: int, target: int, held: int) -> float
     key = ("strike", attacker, target, held)
     found = turn._best.get(key)
     if found is None:
-        found = turn._best[key] = _best_strike(turn, attacker, target, held)
+        found = turn._best[key] = turn.across("best", key, attacker, target, _best_strike, held)
     return found
 
 
@@ -121,7 +121,7 @@ def best_shot(
     key = ("shot", attacker, target, damage)
     found = turn._best.get(key)
     if found is None:
-        found = turn._best[key] = _best_shot(turn, attacker, target, damage)
+        found = turn._best[key] = turn.across("best", key, attacker, target, _best_shot, damage)
     return found
 
 
