@@ -209,25 +209,17 @@ class FireSnapshot:
         intact = lines.geometry.check_intact(
             lines.geometry.all_intact() if walls_intact is None else walls_intact
         )
-        masks = {
-            name: _cell_mask(name, value, n)
-            for name, value in (
-                ("blocking", blocking),
-                ("hindering", hindering),
-                ("ground_figures", ground_figures),
-                ("soaring_figures", soaring_figures),
-                ("indoor", indoor),
-            )
-        }
         flags = lines._static_flags.copy()
-        for name, bit in (
-            ("blocking", BLOCKS),
-            ("hindering", HINDERING),
-            ("ground_figures", GROUND_FIGURE),
-            ("soaring_figures", SOARING_FIGURE),
-            ("indoor", INDOOR),
+        on_board = flags[:n]  # a view: the padding entry stays clear
+        for name, value, bit in (
+            ("blocking", blocking, BLOCKS),
+            ("hindering", hindering, HINDERING),
+            ("ground_figures", ground_figures, GROUND_FIGURE),
+            ("soaring_figures", soaring_figures, SOARING_FIGURE),
+            ("indoor", indoor, INDOOR),
         ):
-            flags[masks[name]] |= bit
+            if value is not None:
+                on_board[_cell_mask(name, value, n)] |= bit
         self._cell_flags = flags
         self._wall_flags = (np.append(intact, False) * INTACT | lines._roof_wall * ROOF_WALL).astype(
             np.uint8
@@ -306,14 +298,12 @@ class FireSnapshot:
         return FireTargets(targets, clear, hindered)
 
 
-def _cell_mask(name: str, value: np.ndarray | None, n: int) -> np.ndarray:
-    """bool[n + 1]: the caller's mask over cells plus one False padding entry."""
-    if value is None:
-        return np.zeros(n + 1, dtype=bool)
+def _cell_mask(name: str, value: np.ndarray, n: int) -> np.ndarray:
+    """The caller's mask over cells as bool[n], its shape checked."""
     mask = np.asarray(value, dtype=bool)
     if mask.shape != (n,):
         raise ValueError(f"{name} has shape {mask.shape}, expected ({n},): one flag per square")
-    return np.append(mask, False)
+    return mask
 
 
 def _flags(name: str, value: bool | np.ndarray, k: int) -> np.ndarray:
