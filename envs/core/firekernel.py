@@ -133,8 +133,6 @@ def fire_targets(
         flyer = target_flying[i] or target_soaring[i] or attacker_flying or attacker_soaring
         inside = a_indoor or (cell_flags[t] & INDOOR) != 0
         hindered[i] = (
-            not blocked
-            and (between or (cell_flags[t] & HINDERING) != 0)
-            and (inside or not flyer)
+            not blocked and (between or (cell_flags[t] & HINDERING) != 0) and (inside or not flyer)
         )
     return OFF_BOARD

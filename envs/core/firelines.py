@@ -43,6 +43,9 @@ flyer; when ``a``'s or ``b``'s square is indoor, hindering gives its normal +1 w
 ``board.distance`` holds it. Choices where the spec leaves room: the levels are two (ground,
 and every level above it as one "elevated level", HC-5.18); non-spaces always block and sit
 at their board level; a line to the attacker's own square is reported clear.
+
+A query runs as one compiled call (:mod:`envs.core.firekernel`) over the snapshot's masks,
+packed into a few bits per square and per wall.
 """
 
 from __future__ import annotations
@@ -124,9 +127,7 @@ class FireLines:
         # The kernel's tables: each offset's crossed squares and touched edges, and how many
         # (the sight table pads its rows on the right).
         self._cell_rel, self._edge_rel = sight.offset_tables()
-        self._static_flags = (self._non_space * BLOCKS | self._elevated * ELEVATED).astype(
-            np.uint8
-        )
+        self._static_flags = (self._non_space * BLOCKS | self._elevated * ELEVATED).astype(np.uint8)
 
     def snapshot(
         self,
@@ -221,9 +222,9 @@ class FireSnapshot:
             if value is not None:
                 on_board[_cell_mask(name, value, n)] |= bit
         self._cell_flags = flags
-        self._wall_flags = (np.append(intact, False) * INTACT | lines._roof_wall * ROOF_WALL).astype(
-            np.uint8
-        )
+        self._wall_flags = (
+            np.append(intact, False) * INTACT | lines._roof_wall * ROOF_WALL
+        ).astype(np.uint8)
 
     def line(
         self,
@@ -257,7 +258,7 @@ class FireSnapshot:
         target_soaring: bool | np.ndarray = False,
         target_flying: bool | np.ndarray = False,
     ) -> FireTargets:
-        """Lines from ``a`` to each square of ``targets`` (default: every square), one numpy
+        """Lines from ``a`` to each square of ``targets`` (default: every square), one compiled
         pass. ``target_soaring`` / ``target_flying``: one flag, or bool[k] per target."""
         lines = self.lines
         board = lines.board

@@ -467,19 +467,27 @@ def _reference(board, a, b, standing, m, a_soar, a_fly, t_soar, t_fly):
     return not blocked, bool(hindered)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_targets_from_agrees_with_a_square_by_square_reference(seed):
-    rng = np.random.default_rng(seed)
-    height, width = 6, 7
+def _random_board(rng, height, width):
+    """Two roofs (one taller, still "elevated"), walls around them and strewn about, a few
+    missing squares."""
     levels = np.zeros((height, width), dtype=np.int16)
-    levels[1:3, 1:4] = 1
-    levels[4:6, 4:7] = 2  # a taller roof: still "elevated"
-    walls = box(1, 1, 2, 3, height, width) | box(4, 4, 5, 6, height, width)
-    for _ in range(10):
+    walls = set()
+    for level in (1, 2):
+        top, left = int(rng.integers(0, height - 1)), int(rng.integers(0, width - 1))
+        bottom = min(height - 1, top + int(rng.integers(0, 3)))
+        right = min(width - 1, left + int(rng.integers(0, 3)))
+        levels[top : bottom + 1, left : right + 1] = level
+        walls |= box(top, left, bottom, right, height, width)
+    for _ in range(height * width // 4):
         r, c = int(rng.integers(0, height - 1)), int(rng.integers(0, width - 1))
         walls.add(((r, c), (r, c + 1)) if rng.random() < 0.5 else ((r, c), (r + 1, c)))
     exists = rng.random((height, width)) > 0.05
-    board = Board.create("square8", exists, level=levels, walls=walls)
+    return Board.create("square8", exists, level=levels, walls=walls)
+
+
+def _check_against_reference(rng, board, attackers):
+    """Every line from each of ``attackers`` to every square, random masks and flight, as
+    the compiled query and the one-line query find it, against :func:`_reference`."""
     lines = FireLines(board)
     n = board.n_cells
     intact = rng.random(lines.geometry.n_edges) < 0.8
@@ -496,7 +504,7 @@ def test_targets_from_agrees_with_a_square_by_square_reference(seed):
     snap = lines.snapshot(walls_intact=intact, **m)
     standing = [tuple(int(x) for x in lines.geometry.edges[i]) for i in np.flatnonzero(intact)]
     outcomes = set()
-    for a in range(0, n, 3):
+    for a in attackers:
         a_soar, a_fly = bool(rng.random() < 0.3), bool(rng.random() < 0.3)
         t_soar, t_fly = rng.random(n) < 0.3, rng.random(n) < 0.3
         found = snap.targets_from(
@@ -523,6 +531,27 @@ def test_targets_from_agrees_with_a_square_by_square_reference(seed):
                 target_flying=t_fly[b],
             )
             assert tuple(single) == expected
+    return outcomes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_targets_from_agrees_with_a_square_by_square_reference(seed):
+    rng = np.random.default_rng(seed)
+    board = _random_board(rng, 6, 7)
+    outcomes = _check_against_reference(rng, board, range(0, board.n_cells, 3))
+    assert outcomes == {CLEAR, HINDERED, BLOCKED}
+
+
+def test_compiled_lines_match_the_reference_on_many_random_boards():
+    """The compiled query (envs.core.firekernel) on boards of every shape from 2x2 up:
+    thin ones, roofs at the edge, a roof that fills the board."""
+    rng = np.random.default_rng(2026)
+    outcomes = set()
+    for _ in range(60):
+        height, width = (int(x) for x in rng.integers(2, 10, size=2))
+        board = _random_board(rng, height, width)
+        attackers = rng.choice(board.n_cells, size=min(4, board.n_cells), replace=False)
+        outcomes |= _check_against_reference(rng, board, [int(a) for a in attackers])
     assert outcomes == {CLEAR, HINDERED, BLOCKED}
 
 

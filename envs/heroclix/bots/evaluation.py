@@ -25,8 +25,8 @@ the one a fresh computation would give (``tests/heroclix/test_bot_speed_caches.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
