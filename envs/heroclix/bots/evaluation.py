@@ -18,9 +18,11 @@ Impervious (5-6 on a d6: no damage, else 2 less) and Super Senses (5-6 evades th
 The lookahead plays the heuristic through thousands of positions, most one move or one
 attack away from the last, so the bot keeps what it computed by what it read: a position's
 facts and prices (:func:`position_key`) for every decision made in it, the roll an attack
-needs by the figures the engine's totals read (:meth:`Evaluator.combat`), and a hit's damage
-by the target's clicks and reductions. The keys hold everything read, so a kept result is
-the one a fresh computation would give (``tests/heroclix/test_bot_speed_caches.py``).
+needs by the figures the engine's totals read (:meth:`Evaluator.combat`), a figure's best
+close and ranged attack on another by that and the powers and clicks they price
+(:meth:`Evaluator.across`), and a hit's damage by the target's clicks and reductions. The
+keys hold everything read, so a kept result is the one a fresh computation would give
+(``tests/heroclix/test_bot_speed_caches.py``).
 """
 
 from __future__ import annotations
