@@ -14,26 +14,13 @@ import pytest
 
 from envs.core.board import Board
 from envs.core.firelines import FireLines
-from envs.core.sight import SquareSightTable, square_edge_id, square_line_cells
+from envs.core.sight import SquareSightTable, square_edge_id
 from envs.core.walls import WallGeometry
+from tests.core.reference_firelines import box, segments_meet, wall_segment
 
 
 def grid_of(text):
     return np.array([list(r.strip()) for r in text.strip().splitlines()])
-
-
-def box(top, left, bottom, right, height, width):
-    """Walls around the rectangle rows top..bottom, cols left..right (inclusive)."""
-    walls = set()
-    for r in range(top, bottom + 1):
-        for c, out in ((left, left - 1), (right, right + 1)):
-            if 0 <= out < width:
-                walls.add(((r, c), (r, out)))
-    for c in range(left, right + 1):
-        for r, out in ((top, top - 1), (bottom, bottom + 1)):
-            if 0 <= out < height:
-                walls.add(((r, c), (out, c)))
-    return walls
 
 
 class Scene:
@@ -394,167 +381,6 @@ def test_HC_5_19_soaring_figures_use_the_level_of_the_square_below():
     assert fire("^^A.ot", levels="111000") == HINDERED  # the same shot from the roof
 
 
-# -- the vectorised query and its reference -------------------------------------------------
-
-
-def _meets(a, b, p, q):
-    """Closed segments a-b and p-q meet (exact on integers, collinear overlap included)."""
-
-    def orient(o, u, v):
-        value = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
-        return (value > 0) - (value < 0)
-
-    def on(o, u, v):
-        return min(o[0], u[0]) <= v[0] <= max(o[0], u[0]) and min(o[1], u[1]) <= v[1] <= max(
-            o[1], u[1]
-        )
-
-    o1, o2, o3, o4 = orient(a, b, p), orient(a, b, q), orient(p, q, a), orient(p, q, b)
-    if o1 != o2 and o3 != o4:
-        return True
-    return (
-        (o1 == 0 and on(a, b, p))
-        or (o2 == 0 and on(a, b, q))
-        or (o3 == 0 and on(p, q, a))
-        or (o4 == 0 and on(p, q, b))
-    )
-
-
-def _wall_segment(board, lo, hi):
-    """A wall in doubled coordinates (x = 2*col, y = 2*row)."""
-    (r, c), (r2, _) = board.rc(lo), board.rc(hi)
-    if r == r2:
-        return (2 * c + 1, 2 * r - 1), (2 * c + 1, 2 * r + 1)
-    return (2 * c - 1, 2 * r + 1), (2 * c + 1, 2 * r + 1)
-
-
-def _reference(board, a, b, standing, m, a_soar, a_fly, t_soar, t_fly):
-    """The module docstring's rules, read one square and one wall at a time."""
-    cells = square_line_cells(board, a, b).cells.tolist()
-    (ra, ca), (rb, cb) = board.rc(a), board.rc(b)
-    touched = [
-        (p, q)
-        for p, q in standing
-        if _meets((2 * ca, 2 * ra), (2 * cb, 2 * rb), *_wall_segment(board, p, q))
-    ]
-    up = board.level > 0
-    stops = m["blocking"] | ~board.exists
-    figures = (
-        (m["soaring_figures"] if a_soar else m["ground_figures"])
-        if a_soar == t_soar
-        else np.zeros(board.n_cells, dtype=bool)
-    )
-    if not up[a] and not up[b]:
-        blocked = any(stops[c] or up[c] or figures[c] for c in cells) or bool(touched)
-        between = any(m["hindering"][c] for c in cells)
-    elif up[a] and up[b]:
-        blocked = any(up[c] and (stops[c] or figures[c]) for c in cells) or any(
-            up[p] and up[q] for p, q in touched
-        )
-        between = any(up[c] and m["hindering"][c] for c in cells)
-    else:
-        roof = a if up[a] else b
-        blocked = any(stops[c] or up[c] for c in cells) or any(
-            roof not in (p, q) for p, q in touched
-        )
-        between = False
-    flyer = a_soar or a_fly or t_soar or t_fly
-    hindered = (
-        not blocked
-        and (between or m["hindering"][b])
-        and (m["indoor"][a] or m["indoor"][b] or not flyer)
-    )
-    return not blocked, bool(hindered)
-
-
-def _random_board(rng, height, width):
-    """Two roofs (one taller, still "elevated"), walls around them and strewn about, a few
-    missing squares."""
-    levels = np.zeros((height, width), dtype=np.int16)
-    walls = set()
-    for level in (1, 2):
-        top, left = int(rng.integers(0, height - 1)), int(rng.integers(0, width - 1))
-        bottom = min(height - 1, top + int(rng.integers(0, 3)))
-        right = min(width - 1, left + int(rng.integers(0, 3)))
-        levels[top : bottom + 1, left : right + 1] = level
-        walls |= box(top, left, bottom, right, height, width)
-    for _ in range(height * width // 4):
-        r, c = int(rng.integers(0, height - 1)), int(rng.integers(0, width - 1))
-        walls.add(((r, c), (r, c + 1)) if rng.random() < 0.5 else ((r, c), (r + 1, c)))
-    exists = rng.random((height, width)) > 0.05
-    return Board.create("square8", exists, level=levels, walls=walls)
-
-
-def _check_against_reference(rng, board, attackers):
-    """Every line from each of ``attackers`` to every square, random masks and flight, as
-    the compiled query and the one-line query find it, against :func:`_reference`."""
-    lines = FireLines(board)
-    n = board.n_cells
-    intact = rng.random(lines.geometry.n_edges) < 0.8
-    m = {
-        name: rng.random(n) < p
-        for name, p in (
-            ("blocking", 0.07),
-            ("hindering", 0.2),
-            ("ground_figures", 0.12),
-            ("soaring_figures", 0.12),
-            ("indoor", 0.2),
-        )
-    }
-    snap = lines.snapshot(walls_intact=intact, **m)
-    standing = [tuple(int(x) for x in lines.geometry.edges[i]) for i in np.flatnonzero(intact)]
-    outcomes = set()
-    for a in attackers:
-        a_soar, a_fly = bool(rng.random() < 0.3), bool(rng.random() < 0.3)
-        t_soar, t_fly = rng.random(n) < 0.3, rng.random(n) < 0.3
-        found = snap.targets_from(
-            a,
-            attacker_soaring=a_soar,
-            attacker_flying=a_fly,
-            target_soaring=t_soar,
-            target_flying=t_fly,
-        )
-        assert found.targets.tolist() == list(range(n))
-        for b in range(n):
-            if b == a:
-                continue
-            expected = _reference(board, a, b, standing, m, a_soar, a_fly, t_soar[b], t_fly[b])
-            got = (bool(found.clear[b]), bool(found.hindered[b]))
-            assert got == expected, (board.label(a), board.label(b))
-            outcomes.add(got)
-            single = snap.line(
-                a,
-                b,
-                attacker_soaring=a_soar,
-                attacker_flying=a_fly,
-                target_soaring=t_soar[b],
-                target_flying=t_fly[b],
-            )
-            assert tuple(single) == expected
-    return outcomes
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_targets_from_agrees_with_a_square_by_square_reference(seed):
-    rng = np.random.default_rng(seed)
-    board = _random_board(rng, 6, 7)
-    outcomes = _check_against_reference(rng, board, range(0, board.n_cells, 3))
-    assert outcomes == {CLEAR, HINDERED, BLOCKED}
-
-
-def test_compiled_lines_match_the_reference_on_many_random_boards():
-    """The compiled query (envs.core.firekernel) on boards of every shape from 2x2 up:
-    thin ones, roofs at the edge, a roof that fills the board."""
-    rng = np.random.default_rng(2026)
-    outcomes = set()
-    for _ in range(60):
-        height, width = (int(x) for x in rng.integers(2, 10, size=2))
-        board = _random_board(rng, height, width)
-        attackers = rng.choice(board.n_cells, size=min(4, board.n_cells), replace=False)
-        outcomes |= _check_against_reference(rng, board, [int(a) for a in attackers])
-    assert outcomes == {CLEAR, HINDERED, BLOCKED}
-
-
 def test_targets_from_takes_a_subset_and_per_target_flags():
     scene = Scene("A.s.T.o.T")
     lines, snap = scene.lines, scene.lines.snapshot(**scene.masks)
@@ -583,7 +409,7 @@ def test_sight_touched_edges_are_the_edge_ids_of_walls_and_match_exact_geometry(
             expected = {
                 i
                 for i, (p, q) in ids.items()
-                if _meets((2 * ca, 2 * ra), (2 * cb, 2 * rb), *_wall_segment(board, p, q))
+                if segments_meet((2 * ca, 2 * ra), (2 * cb, 2 * rb), *wall_segment(board, p, q))
             }
             assert set(sight.touched_edges(a, b).tolist()) == expected
             assert set(rows[b].tolist()) - {2 * board.n_cells} == expected
