@@ -8,9 +8,10 @@ array-in/array-out; the rules that build its inputs stay readable Python in
 against a plain-Python reference (``tests/core/reference_search.py``) on thousands of random
 boards.
 
-Two more compiled searches live beside the rules they speed up:
-:mod:`envs.core.hexsight_pairs` (Heroscape's sight table of one attacker/target pair) and
-:mod:`envs.core.doublemove` (the destinations of a double-space figure).
+More kernels live beside the rules they speed up: :mod:`envs.core.hexsight_pairs`
+(Heroscape's sight table of one attacker/target pair), :mod:`envs.core.doublemove` (the
+destinations of a double-space figure) and :mod:`envs.core.firekernel` (HeroClix's lines of
+fire from one square to many).
 
 Neighbours come as a CSR table (:func:`csr_steps`): the steps out of each search state in
 the order the reference walks them, so ties resolve identically.
