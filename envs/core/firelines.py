@@ -112,22 +112,24 @@ class FireLines:
                 raise ValueError(f"{name} was built for another board than this FireLines'")
         self.board, self.geometry, self.sight = board, geometry, sight
         n, n_edges = board.n_cells, geometry.n_edges
-        # Index n (cells) and n_edges (walls) are padding: always False in padded masks.
-        self._elevated = np.append(board.level > 0, False)
-        self._non_space = np.append(~board.exists, False)
-        wall_of_edge = np.full(2 * n + 1, n_edges, dtype=np.int64)
+        elevated = board.level > 0
+        wall_of_edge = np.full(2 * n + 1, n_edges, dtype=np.int64)  # n_edges: no wall
         for i, (a, b) in enumerate(geometry.edges):
             wall_of_edge[square_edge_id(board, int(a), int(b))] = i
         self._wall_of_edge = wall_of_edge
-        roof = self._elevated[geometry.edges].all(axis=1) if n_edges else np.zeros(0, bool)
-        self._roof_wall = np.append(roof, False)
+        roof = elevated[geometry.edges].all(axis=1) if n_edges else np.zeros(0, bool)
         self._around = np.ascontiguousarray(
             np.where(geometry.around < 0, n_edges, geometry.around), dtype=np.int64
         )
         # The kernel's tables: each offset's crossed squares and touched edges, and how many
         # (the sight table pads its rows on the right).
         self._cell_rel, self._edge_rel = sight.offset_tables()
-        self._static_flags = (self._non_space * BLOCKS | self._elevated * ELEVATED).astype(np.uint8)
+        # The flags no state changes, per square and per wall, each with a clear padding entry
+        # (index n and n_edges); a snapshot adds its own.
+        self._square_bits = np.append(~board.exists * BLOCKS | elevated * ELEVATED, 0).astype(
+            np.uint8
+        )
+        self._wall_bits = np.append(roof * ROOF_WALL, 0).astype(np.uint8)
 
     def snapshot(
         self,
@@ -210,7 +212,7 @@ class FireSnapshot:
         intact = lines.geometry.check_intact(
             lines.geometry.all_intact() if walls_intact is None else walls_intact
         )
-        flags = lines._static_flags.copy()
+        flags = lines._square_bits.copy()
         on_board = flags[:n]  # a view: the padding entry stays clear
         for name, value, bit in (
             ("blocking", blocking, BLOCKS),
@@ -222,9 +224,9 @@ class FireSnapshot:
             if value is not None:
                 on_board[_cell_mask(name, value, n)] |= bit
         self._cell_flags = flags
-        self._wall_flags = (
-            np.append(intact, False) * INTACT | lines._roof_wall * ROOF_WALL
-        ).astype(np.uint8)
+        wall_flags = lines._wall_bits.copy()
+        wall_flags[: intact.size][intact] |= INTACT
+        self._wall_flags = wall_flags
 
     def line(
         self,

@@ -15,7 +15,7 @@ CLEAR, HINDERED, BLOCKED = (True, False), (True, True), (False, False)
 
 def _check_against_reference(rng, board, attackers):
     """Every line from each of ``attackers`` to every square, random masks and flight, as
-    the compiled query and the one-line query find it, against :func:`_reference`."""
+    the compiled query and the one-line query find it, against :func:`~tests.core.reference_firelines.reference_line`."""
     lines = FireLines(board)
     n = board.n_cells
     intact = rng.random(lines.geometry.n_edges) < 0.8
