@@ -12,10 +12,11 @@ the final ``to_json``). Any other exception fails too (its type, message, innerm
 the fuzz records it and goes on with the next game.
 
 Options: ``--games N`` per env (default 100, round-robin over its configurations),
-``--seconds S`` (start no game after S seconds), ``--env NAME`` (repeatable, comma lists),
-``--options k=v ...`` (one configuration of one ``--env``, values read as YAML), ``--seed S``
-(game i of a configuration: env seed S+i, policy RNG seeded S+i), ``--workers W`` (forked
-processes; the games played do not depend on W), ``--list`` (the configurations).
+``--seconds S`` (start no game once S seconds have passed since the envs were made; each env's
+first game always plays), ``--env NAME`` (repeatable, comma lists), ``--options k=v ...`` (one
+configuration of one ``--env``, values read as YAML), ``--seed S`` (game i of a configuration:
+env seed S+i, policy RNG seeded S+i), ``--workers W`` (forked processes; the games played do not
+depend on W), ``--list`` (the configurations).
 
 Output: a line per env (configurations, games, decisions, failures, seconds in its games summed
 over workers, games/s per worker), totals over the wall time, the configurations ``make``
@@ -329,10 +330,16 @@ def describe(error: BaseException) -> str:
 
 # -- many games --------------------------------------------------------------------------------
 class Runner:
-    """Plays jobs with one env per configuration, made once per process (reset per game)."""
+    """Plays jobs with one env per configuration, made once per process (reset per game).
 
-    def __init__(self, make_env: Callable[..., Any], deadline: float | None = None):
-        self.make_env, self.deadline = make_env, deadline
+    Jobs come numbered; the first ``always`` play whatever the clock says, the others only
+    before ``deadline`` (time.monotonic()).
+    """
+
+    def __init__(self, make_env: Callable[..., Any]):
+        self.make_env = make_env
+        self.deadline: float | None = None
+        self.always = 0
         self.envs: dict[tuple[str, str], Any] = {}  # (env name, options as JSON) -> env
 
     def env(self, name: str, options: Options):
@@ -341,8 +348,10 @@ class Runner:
             self.envs[key] = self.make_env(name, **options)
         return self.envs[key]
 
-    def __call__(self, job: tuple[str, Options, int]) -> GameResult | None:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+    def __call__(self, numbered: tuple[int, tuple[str, Options, int]]) -> GameResult | None:
+        number, job = numbered
+        late = self.deadline is not None and time.monotonic() >= self.deadline
+        if late and number >= self.always:
             return None
         return play_game(self.env(job[0], job[1]), *job)
 
@@ -355,9 +364,9 @@ def _default_signals() -> None:
         signal.signal(signum, signal.SIG_DFL)
 
 
-def _play(job: tuple[str, Options, int]) -> GameResult | None:
+def _play(numbered: tuple[int, tuple[str, Options, int]]) -> GameResult | None:
     assert _RUNNER is not None, "run() sets _RUNNER before it starts the workers"
-    return _RUNNER(job)
+    return _RUNNER(numbered)
 
 
 def plan(
@@ -410,7 +419,7 @@ def fuzz(
     if games < 1 or workers < 1 or seed < 0 or (seconds is not None and seconds <= 0):
         raise UsageError("--games and --workers must be >= 1, --seed >= 0 and --seconds > 0")
     start = time.monotonic()
-    runner = Runner(make_env or make, None if seconds is None else start + seconds)
+    runner = Runner(make_env or make)
     report = plan(env_names, options, configurations, runner)
     report.workers = workers
     per_env = [
@@ -420,8 +429,13 @@ def fuzz(
         ]
         for name, playable in report.playable.items()
     ]
-    # Envs take turns game by game, so a --seconds limit leaves none of them unplayed.
-    jobs = [job for turn in itertools.zip_longest(*per_env) for job in turn if job is not None]
+    # Envs take turns game by game and each one's first game plays whatever the clock says, so
+    # a --seconds limit leaves none of them unplayed; the clock starts once the envs are made,
+    # so a slow ``make`` on a busy machine does not eat the time meant for games.
+    in_turns = itertools.chain.from_iterable(itertools.zip_longest(*per_env))
+    jobs = list(enumerate(job for job in in_turns if job is not None))
+    runner.always = sum(1 for games_of_env in per_env if games_of_env)
+    runner.deadline = None if seconds is None else time.monotonic() + seconds
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
         results = list(map(runner, jobs))
     else:
@@ -448,7 +462,12 @@ def main(
 ) -> int:
     parser = argparse.ArgumentParser(prog="python -m envs.fuzz", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per env (default 100)")
-    parser.add_argument("--seconds", type=float, default=None, help="start no game after this")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="start no game this long after play began (each env's first game always plays)",
+    )
     parser.add_argument("--env", action="append", metavar="NAME", help="only this env (repeatable)")
     parser.add_argument(
         "--options",

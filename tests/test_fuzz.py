@@ -226,6 +226,14 @@ def test_seconds_stops_starting_games_and_the_report_says_what_was_played(capsys
     assert float(rate) > 0 and total.startswith("total") and "wall time, 1 worker" in total
 
 
+def test_seconds_already_spent_still_plays_each_envs_first_game_and_no_other():
+    tables = {"heroscape_v0": lambda: [MIRROR], "heroica_v0": lambda: [{"mission": "tunnel"}]}
+    for workers in (1, 2):
+        report = fuzz(list(tables), games=50, seconds=1e-9, workers=workers, configurations=tables)
+        assert sorted(game.env for game in report.games) == ["heroica_v0", "heroscape_v0"]
+        assert report.failures == []
+
+
 def test_list_shows_every_configuration_and_the_refused_ones_with_the_reason(capsys):
     assert main(["--list"]) == 0
     out = capsys.readouterr().out
