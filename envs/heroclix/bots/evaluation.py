@@ -360,17 +360,18 @@ class Evaluator(LegalActions):
 
     def combat(self, figure: int) -> tuple:
         """What ``attack_total`` and ``defense_total`` read of a figure: its dial, powers,
-        square, and the dials and powers of the figures beside it (Defend and the team
-        abilities that lend values, members_beside)."""
+        and the dials and powers of the figures beside it (Defend and the team abilities
+        that lend values, members_beside). Not its square: no power's value reads it, so a
+        figure that moves keeps its prices while its neighbours stay the same."""
         found = self._combat.get(figure)
         if found is None:
             game, state = self.game, self.state
-            near = game.adjacent_figures(state, figure) if state.cell[figure] != NO_CELL else []
+            on_map = bool(state.cell[figure] != NO_CELL)
+            near = game.adjacent_figures(state, figure) if on_map else []
             found = self._combat[figure] = (
                 figure,
+                on_map,
                 int(state.click[figure]),
-                int(state.cell[figure]),
-                int(state.mode[figure]),
                 game.powers(state, figure),
                 tuple((g, int(state.click[g]), game.powers(state, g)) for g in near),
             )
