@@ -52,6 +52,7 @@ class Lines:
     clear: np.ndarray  # bool: a line of fire between the square and the enemy
     hindered: np.ndarray  # bool: the enemy's line to the square is hindered
     cheb: np.ndarray  # int: squares between them (HC-4.18)
+    walk: np.ndarray  # int: squares walked between them (:meth:`Positions.walking`)
 
 
 class Positions(Evaluator):
@@ -176,6 +177,8 @@ class Positions(Evaluator):
                 target_soaring=soar,
                 target_flying=flyer,
             )
+            cheb = game.chebyshev[cells, ce].astype(np.int64)
+            walk = self.bot.distances(game, state, ce)[cells]
             out.append(
                 Lines(
                     e,
@@ -184,18 +187,19 @@ class Positions(Evaluator):
                     near_e[cells] & (soar == e_soar),
                     found.clear,
                     found.hindered,
-                    game.chebyshev[cells, ce].astype(np.int64),
+                    cheb,
+                    # no walk leads there: as far as the squares between, plus a detour
+                    np.where(walk >= FAR, cheb + 3, walk),
                 )
             )
         return out
 
-    def walking(self, mover: int, source: int, cells: np.ndarray, cheb: np.ndarray) -> np.ndarray:
-        """Squares ``mover`` walks between ``source`` and each of ``cells``."""
-        game = self.game
-        if game.flyer[mover] or has_trait(self.keys[mover], CLIMBS):
-            return cheb
-        walk = self.bot.distances(game, self.state, source)[cells]
-        return np.where(walk >= FAR, cheb + 3, walk)
+    def walking(self, mover: int, line: Lines) -> np.ndarray:
+        """Squares ``mover`` walks between the enemy of ``line`` and each of its squares (walls
+        standing, stairs and ladders; as the crow flies for a flyer or a climber)."""
+        if self.game.flyer[mover] or has_trait(self.keys[mover], CLIMBS):
+            return line.cheb
+        return line.walk
 
     def position(
         self, figure: int, cells: np.ndarray, modes: np.ndarray, pickup: np.ndarray | bool = True
@@ -255,7 +259,7 @@ class Positions(Evaluator):
             )
             offense = np.zeros(cells.size)
             approach = np.zeros(cells.size)
-            walk = self.walking(figure, ce, cells, line.cheb)
+            walk = self.walking(figure, line)
             for v in np.unique(variant):
                 at_v = variant == v
                 close = best_strike(self, figure, e, int(v))
@@ -303,7 +307,7 @@ class Positions(Evaluator):
         state = self.state
         held = self.held_class(enemy)
         strike = best_strike(self, enemy, figure, held)
-        walk = self.walking(enemy, int(state.cell[enemy]), cells, line.cheb)
+        walk = self.walking(enemy, line)
         speed = int(self.values[enemy, 0])
         near = ~line.adjacent & (soar == (state.mode[enemy] == SOAR)) & (walk <= speed + 1)
         closing = np.where(near, self.closing * strike, 0.0)
