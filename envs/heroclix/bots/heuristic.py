@@ -218,27 +218,7 @@ class _Turn(Positions, Weighing):
     def cached(self, tag: tuple, compute: Callable):
         """``compute()``, kept per position (everything a price reads, not the phase) so
         the decisions of one action share it."""
-        state = self.state
-        key = (
-            id(self.game),
-            tag,
-            self.seat,
-            state.round,
-            tuple(state.vp),
-            state.cell.tobytes(),
-            state.click.tobytes(),
-            state.mode.tobytes(),
-            state.held.tobytes(),
-            state.objects.tobytes(),
-            state.tokens.tobytes(),
-            state.walls_intact.tobytes(),
-            state.blocking.tobytes(),
-            state.power_off.tobytes(),
-            state.smoke.tobytes(),
-            state.controlled,
-            tuple(map(tuple, state.outwits)),
-            tuple(map(tuple, state.perplex)),
-        )
+        key = (tag, self.key)  # the position (evaluation.position_key)
         found = self.bot._plans.get(key)
         if found is None:
             if len(self.bot._plans) > 20_000:
