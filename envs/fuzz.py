@@ -466,7 +466,7 @@ def main(
         "--seconds",
         type=float,
         default=None,
-        help="start no game this long after play began (each env's first game always plays)",
+        help="start no game this long after the envs are made (each env's first game plays)",
     )
     parser.add_argument("--env", action="append", metavar="NAME", help="only this env (repeatable)")
     parser.add_argument(
