@@ -112,14 +112,16 @@ def test_ctrl_c_saves_the_run_and_resume_continues_it_to_total_timesteps(tmp_pat
         wait_for_evaluation_at(run, 64, 120, process)
         os.killpg(process.pid, signal.SIGINT)
         sent = time.monotonic()
-        wait_for(run / "summary.json", 15, process)
+        wait_for(run / "summary.json", 60, process)
         saved_in = time.monotonic() - sent
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130, err[-3000:]
-    assert saved_in < 10
+    # within seconds on an idle machine; the bound leaves room for a loaded CI machine and is
+    # still well short of the 2-minute time limit that would end an unheeding run
+    assert saved_in < 30
     summary = json.loads((run / "summary.json").read_text())
     steps = summary["timesteps"]
     assert (
