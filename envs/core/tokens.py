@@ -39,6 +39,7 @@ class TokenLayer:
         self.kinds.setflags(write=False)
         self.names = tuple(names)
         self.n_cells = int(n_cells)
+        self._last_lying: tuple[bytes, int | None, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.names)
@@ -62,12 +63,21 @@ class TokenLayer:
             )
 
     def lying(self, where: np.ndarray, kind: int | None = None) -> np.ndarray:
-        """bool[n_cells]: squares with at least one unheld token (of ``kind`` if given)."""
+        """bool[n_cells], read-only: squares with at least one unheld token (of ``kind`` if
+        given)."""
+        # Asked several times per decision of positions where no token moved: the last
+        # answer is kept by the positions it was made from.
+        key = where.tobytes()
+        last = self._last_lying
+        if last is not None and last[0] == key and last[1] == kind:
+            return last[2]
         mask = np.zeros(self.n_cells, dtype=bool)
         chosen = where >= 0
         if kind is not None:
             chosen &= self.kinds == kind
         mask[where[chosen]] = True
+        mask.setflags(write=False)
+        self._last_lying = (key, kind, mask)
         return mask
 
     def at(self, where: np.ndarray, cell: int) -> list[int]:

@@ -68,6 +68,7 @@ class DialForces:
         )
         self.n_figures = len(figures)
         self.owner = np.asarray(owner, dtype=np.int8)
+        self._owned: dict[int, np.ndarray] = {}
         self.start_cells, self.start_modes = start_cells, start_modes
         clicks = max(len(f.dial) for f in figures)
         self.dial_length = np.asarray([len(f.dial) for f in figures], dtype=np.int8)
@@ -161,6 +162,15 @@ class DialForces:
 
     def damage_value(self, state: State, figure: int) -> int:
         return self.value(state, figure, 3)
+
+    def owned(self, seat: int) -> np.ndarray:
+        """bool[n_figures], read-only: the figures ``seat`` owns (owners never change; the
+        turn's bookkeeping asks this at every turn's start and end)."""
+        found = self._owned.get(seat)
+        if found is None:
+            found = self._owned[seat] = self.owner == seat
+            found.setflags(write=False)
+        return found
 
     def powers(self, state: State, figure: int) -> tuple[str, ...]:
         """HC-3.7/3.8: the implemented powers its dial shows now, less those switched off,

@@ -9,6 +9,7 @@ HC-4.18 (``max(|dr|, |dc|)``), halved rounding up against a soaring target (HC-4
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Protocol
 
 import numpy as np
@@ -335,8 +336,28 @@ def close_walls(game: HeroclixBase, state: State, figure: int) -> list[tuple[int
     return [(cell, side) for side in np.flatnonzero(standing[cell]).tolist()]
 
 
+class BreakMeans:
+    """What ``figure`` could break terrain with now, each part worked out when first asked:
+    the mask asks both :func:`terrain_targets` and :func:`wall_targets`, which share them."""
+
+    def __init__(self, game: HeroclixBase, state: State, figure: int) -> None:
+        self.game, self.state, self.figure = game, state, figure
+
+    @functools.cached_property
+    def close_damage(self) -> int:
+        return close_break_damage(self.game, self.state, self.figure)
+
+    @functools.cached_property
+    def shots(self) -> list[tuple[int, int, bool]]:
+        return break_shots(self.game, self.state, self.figure)
+
+
 def terrain_targets(
-    game: HeroclixBase, state: State, figure: int, snapshot: LineSource | None = None
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    snapshot: LineSource | None = None,
+    means: BreakMeans | None = None,
 ) -> tuple[list[int], bool]:
     """HC-5.16 / HC-6.4: blocking squares and unheld objects the figure can break now, and
     whether that is a close attack (:func:`close_breakables`) or ranged. Close wins when
@@ -348,11 +369,12 @@ def terrain_targets(
         return [], True
     if not breakable.any():  # the common case on open maps: nothing to break, close or far
         return [], False
-    if close_break_damage(game, state, figure) >= BREAK_DAMAGE:
+    means = means or BreakMeans(game, state, figure)
+    if means.close_damage >= BREAK_DAMAGE:
         close = close_breakables(game, state, figure)
         if close:
             return close, True
-    shots = break_shots(game, state, figure)
+    shots = means.shots
     if not shots:
         return [], False
     reach = max(s[0] for s in shots)
@@ -366,7 +388,11 @@ def terrain_targets(
 
 
 def wall_targets(
-    game: HeroclixBase, state: State, figure: int, snapshot: LineSource | None = None
+    game: HeroclixBase,
+    state: State,
+    figure: int,
+    snapshot: LineSource | None = None,
+    means: BreakMeans | None = None,
 ) -> list[tuple[int, int]]:
     """HC-5.16 default: (square, side 0..3 = N, E, S, W) of each wall the figure can break:
     close, a wall on its own square's side; ranged, a wall on the far side of a square in
@@ -376,9 +402,10 @@ def wall_targets(
     cell = int(state.cell[figure])
     standing = game.walls.standing_sides(state.walls_intact)
     found: list[tuple[int, int]] = []
-    if close_break_damage(game, state, figure) >= BREAK_DAMAGE:
+    means = means or BreakMeans(game, state, figure)
+    if means.close_damage >= BREAK_DAMAGE:
         found += close_walls(game, state, figure)
-    shots = break_shots(game, state, figure)
+    shots = means.shots
     if not shots:
         return found
     reach = max(s[0] for s in shots)

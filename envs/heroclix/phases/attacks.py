@@ -19,6 +19,7 @@ from envs.heroclix.combat.attack import RANGED, AttackKind, AttackResult, Attack
 from envs.heroclix.combat.resolve import avoids_targeting, resolve_attack
 from envs.heroclix.combat.targets import (
     BREAK_DAMAGE,
+    BreakMeans,
     LazySnapshot,
     break_shot,
     close_break_damage,
@@ -57,8 +58,9 @@ class AttackHandlers(Rule):
         ranged = ranged_targets(game, state, figure, snapshot)
         legal.cells(ActionKind.CLOSE, [int(state.cell[t]) for t in close])
         legal.cells(ActionKind.RANGED, [int(state.cell[t]) for t in ranged])
-        legal.cells(ActionKind.SMASH, terrain_targets(game, state, figure, snapshot)[0])
-        for cell, side in wall_targets(game, state, figure, snapshot):
+        means = BreakMeans(game, state, figure)
+        legal.cells(ActionKind.SMASH, terrain_targets(game, state, figure, snapshot, means)[0])
+        for cell, side in wall_targets(game, state, figure, snapshot, means):
             legal.cells(WALL_PLANES[side], [cell])
         for effect in power_actions(game, state, figure):
             cells = effect.targets(game, state, figure)

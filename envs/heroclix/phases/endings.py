@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from envs.core.events import Event
 from envs.core.hooks import TURN_START
 from envs.heroclix.combat.attack import DamageKind
@@ -92,7 +94,7 @@ def end_turn(game: HeroclixBase, state: State, events: list[Event]) -> None:
     seat = state.seat
     clear_decision(state)
     HOOKS.run(LASTING, game, state, "turn_end", NO_FIGURE, events)
-    mine = game.owner == seat
+    mine = game.owned(seat)
     state.tokens[mine & ~state.acted] = 0  # HC-3.15, HC-3.17
     state.acted[mine] = False
     state.carried[mine] = False
@@ -107,7 +109,8 @@ def end_turn(game: HeroclixBase, state: State, events: list[Event]) -> None:
 
 def start_turn(game: HeroclixBase, state: State, seat: int, events: list[Event]) -> None:
     state.seat = seat
-    state.power_off[game.owner == seat] = False  # HC-3.8 default
+    if np.count_nonzero(state.power_off):  # HC-3.8 default (rarely any is off)
+        state.power_off[game.owned(seat)] = False
     state.actions_left = game.actions_per_turn
     state.extra_action_granted = False
     state.free_used = []

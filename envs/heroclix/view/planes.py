@@ -241,7 +241,6 @@ class ClixView:
 
     def observe(self, state: State, player: int) -> np.ndarray:
         game = self.game
-        n_players = game.num_players
         obs = self._board_planes(state).copy()
         shown = state.cell != NO_CELL
         if state.passenger != NO_FIGURE:
@@ -292,22 +291,47 @@ class ClixView:
             obs[decision + 4, state.cell[state.interrupt[2]]] = min(
                 1.0, state.interrupt[3] / CLICK_SCALE
             )
-        constants = self._no_constants.copy()
-        constants[self.phase_at[state.phase]] = 1.0
-        # Leadership can add one action to a turn (P-DMG-11), so that is the plane's top
-        constants[self.turn_at[0]] = state.actions_left / (game.actions_per_turn + 1)
-        constants[self.turn_at[1]] = state.round / game.max_rounds
-        constants[self.turn_at[2]] = max(0, state.move_budget - state.move_spent) / CLICK_SCALE
-        if state.variant:
-            constants[self.variant_at[state.variant]] = 1.0
-        for seat in range(n_players):
-            constants[self.vp_at[(seat - player) % n_players]] = state.vp[seat] / game.build_total
         if self.pool:
-            self._setup_constants(state, player, constants, self.pool)
+            self._stamp_constants_with_setup(state, player, obs)
+        else:
+            self._stamp_constants(state, player, obs)
+        return obs.reshape(self.shape)
+
+    def _constant_values(self, state: State, player: int) -> list[tuple[int, float]]:
+        """(constant plane, value) of the planes that are not zero, each value clipped to
+        [0, 1] as the space declares."""
+        game = self.game
+        n_players = game.num_players
+        # Leadership can add one action to a turn (P-DMG-11), so that is the plane's top
+        values = [
+            (self.phase_at[state.phase], 1.0),
+            (self.turn_at[0], state.actions_left / (game.actions_per_turn + 1)),
+            (self.turn_at[1], state.round / game.max_rounds),
+            (self.turn_at[2], max(0, state.move_budget - state.move_spent) / CLICK_SCALE),
+        ]
+        if state.variant:
+            values.append((self.variant_at[state.variant], 1.0))
+        for seat in range(n_players):
+            values.append(
+                (self.vp_at[(seat - player) % n_players], state.vp[seat] / game.build_total)
+            )
+        return [(at, min(1.0, max(0.0, v))) for at, v in values if v]
+
+    def _stamp_constants(self, state: State, player: int, obs: np.ndarray) -> None:
+        # The board planes leave the constant planes zero: only the few that are not are
+        # written, a row each, rather than every constant broadcast over the board.
+        start = self.constant_start
+        for at, value in self._constant_values(state, player):
+            obs[start + at] = value
+
+    def _stamp_constants_with_setup(self, state: State, player: int, obs: np.ndarray) -> None:
+        constants = self._no_constants.copy()
+        for at, value in self._constant_values(state, player):
+            constants[at] = value
+        self._setup_constants(state, player, constants, self.pool)
         # maximum/minimum rather than np.clip, whose Python wrapper costs more than the work
         np.minimum(np.maximum(constants, 0.0, out=constants), 1.0, out=constants)
         obs[self.constant_start :] = constants[:, None]
-        return obs.reshape(self.shape)
 
     def _powers_off(self, state: State, obs: np.ndarray, shown: np.ndarray) -> None:
         """Zero the powers switched off (HC-3.8) or countered (P-DMG-10) and mark them on the
