@@ -35,6 +35,7 @@ OBJECT_STRIKE_BONUS = (1, 2)  # HC-6.11: light, heavy
 
 
 FIRE_SNAPSHOTS = 16  # positions whose snapshots are kept: a mask, its apply, a bot's plan
+TERRAIN_MEMO_SIZE = 8  # terrain states whose close breakables and walls are kept, per square
 
 
 def fire_snapshot(game: HeroclixBase, state: State) -> FireSnapshot:
@@ -314,17 +315,27 @@ def close_breakables(game: HeroclixBase, state: State, figure: int) -> list[int]
     if state.mode[figure] == SOAR:
         return []
     cell = int(state.cell[figure])
-    objects = game.objects.lying(state.objects)
-    breakable = (state.blocking & game.board.exists) | objects
-    level = game.board.level
-    close = {
-        int(c)
-        for c in game.neighbors(state)[cell]
-        if c >= 0 and breakable[c] and (level[c] == level[cell] or state.blocking[c])
-    }
-    if objects[cell]:
-        close.add(cell)
-    return sorted(close)
+    # Per square, kept by the terrain it reads (walls, blocking, objects): every mask of a
+    # figure on a walled or cluttered map asks it, and the terrain seldom changes.
+    key = (state.walls_intact.tobytes(), state.blocking.tobytes(), state.objects.tobytes())
+    memo = named_lru(game.caches, "close_breakables", TERRAIN_MEMO_SIZE)
+    per_square = memo.get(key)
+    if per_square is None:
+        per_square = memo[key] = {}
+    found = per_square.get(cell)
+    if found is None:
+        objects = game.objects.lying(state.objects)
+        breakable = (state.blocking & game.board.exists) | objects
+        level = game.board.level
+        close = {
+            int(c)
+            for c in game.neighbors(state)[cell]
+            if c >= 0 and breakable[c] and (level[c] == level[cell] or state.blocking[c])
+        }
+        if objects[cell]:
+            close.add(cell)
+        found = per_square[cell] = tuple(sorted(close))
+    return list(found)
 
 
 def close_walls(game: HeroclixBase, state: State, figure: int) -> list[tuple[int, int]]:
@@ -332,8 +343,18 @@ def close_walls(game: HeroclixBase, state: State, figure: int) -> list[tuple[int
     if state.mode[figure] == SOAR:
         return []
     cell = int(state.cell[figure])
-    standing = game.walls.standing_sides(state.walls_intact)
-    return [(cell, side) for side in np.flatnonzero(standing[cell]).tolist()]
+    key = state.walls_intact.tobytes()
+    memo = named_lru(game.caches, "close_walls", TERRAIN_MEMO_SIZE)
+    per_square = memo.get(key)
+    if per_square is None:
+        per_square = memo[key] = {}
+    found = per_square.get(cell)
+    if found is None:
+        standing = game.walls.standing_sides(state.walls_intact)
+        found = per_square[cell] = tuple(
+            (cell, side) for side in np.flatnonzero(standing[cell]).tolist()
+        )
+    return list(found)
 
 
 class BreakMeans:
