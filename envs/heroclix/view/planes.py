@@ -292,7 +292,7 @@ class ClixView:
                 1.0, state.interrupt[3] / CLICK_SCALE
             )
         if self.pool:
-            self._stamp_constants_with_setup(state, player, obs)
+            self._stamp_constants_with_setup(state, player, obs, self.pool)
         else:
             self._stamp_constants(state, player, obs)
         return obs.reshape(self.shape)
@@ -324,11 +324,13 @@ class ClixView:
         for at, value in self._constant_values(state, player):
             obs[start + at] = value
 
-    def _stamp_constants_with_setup(self, state: State, player: int, obs: np.ndarray) -> None:
+    def _stamp_constants_with_setup(
+        self, state: State, player: int, obs: np.ndarray, pool: list[str]
+    ) -> None:
         constants = self._no_constants.copy()
         for at, value in self._constant_values(state, player):
             constants[at] = value
-        self._setup_constants(state, player, constants, self.pool)
+        self._setup_constants(state, player, constants, pool)
         # maximum/minimum rather than np.clip, whose Python wrapper costs more than the work
         np.minimum(np.maximum(constants, 0.0, out=constants), 1.0, out=constants)
         obs[self.constant_start :] = constants[:, None]
