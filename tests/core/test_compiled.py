@@ -127,6 +127,19 @@ def test_the_guard_passes_the_signature_types_and_names_a_wrong_argument():
         guarded([0, 1], costs, 5)
 
 
+def test_the_guard_checks_every_new_array_after_letting_the_last_one_through():
+    spec = compiled.Kernel("tests", "sample_kernel", "unused", sample_kernel)
+    guarded = compiled.type_guarded(spec, sample_kernel, [["int32", 1], ["float64", 2], None])
+    cells, costs = np.arange(4, dtype=np.int32), np.zeros((2, 3))
+    for _ in range(2):  # the second call meets the same objects again
+        assert guarded(cells, costs, 5)[0] is cells
+    with pytest.raises(TypeError, match=r"'cells' is int64\[1d\]"):
+        guarded(cells.astype(np.int64), costs, 5)
+    with pytest.raises(TypeError, match=r"'costs' is a non-contiguous float64\[2d\]"):
+        guarded(cells, np.zeros((2, 6))[:, ::2], 5)
+    assert guarded(cells, costs, 7)[2] == 7
+
+
 def test_every_module_with_kernels_is_built():
     package = ROOT / "envs"
     found = set()

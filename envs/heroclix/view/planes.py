@@ -124,8 +124,9 @@ class ClixView:
         self.power_state = planes.start("power_state")
         self.dial_start = planes.start("dial") if game.full_dial_visibility else -1
         self.constant_start = planes.board_channels
-        n_const = len(planes) - self.constant_start
-        self._no_constants = np.zeros(n_const, dtype=np.float32)
+        # setup="play"'s planes come last (plane_layout): the drafts, budgets, edges, placing
+        self.setup_start = planes.start("drafted") if self.pool else len(planes)
+        self._no_setup_constants = np.zeros(len(planes) - self.setup_start, dtype=np.float32)
         self.phase_at = [planes.channel("phase", p.name) - self.constant_start for p in Phase]
         self.turn_at = [
             planes.channel("turn", t) - self.constant_start
@@ -297,43 +298,40 @@ class ClixView:
             self._stamp_constants(state, player, obs)
         return obs.reshape(self.shape)
 
-    def _constant_values(self, state: State, player: int) -> list[tuple[int, float]]:
-        """(constant plane, value) of the planes that are not zero, each value clipped to
-        [0, 1] as the space declares."""
-        game = self.game
-        n_players = game.num_players
-        # Leadership can add one action to a turn (P-DMG-11), so that is the plane's top
-        values = [
-            (self.phase_at[state.phase], 1.0),
-            (self.turn_at[0], state.actions_left / (game.actions_per_turn + 1)),
-            (self.turn_at[1], state.round / game.max_rounds),
-            (self.turn_at[2], max(0, state.move_budget - state.move_spent) / CLICK_SCALE),
-        ]
-        if state.variant:
-            values.append((self.variant_at[state.variant], 1.0))
-        for seat in range(n_players):
-            values.append(
-                (self.vp_at[(seat - player) % n_players], state.vp[seat] / game.build_total)
-            )
-        return [(at, min(1.0, max(0.0, v))) for at, v in values if v]
-
     def _stamp_constants(self, state: State, player: int, obs: np.ndarray) -> None:
-        # The board planes leave the constant planes zero: only the few that are not are
-        # written, a row each, rather than every constant broadcast over the board.
-        start = self.constant_start
-        for at, value in self._constant_values(state, player):
-            obs[start + at] = value
+        # _constant_values written straight onto the rows, every step: the board planes
+        # leave the constant planes zero, so only the planes that are not zero are written
+        # (a row each), and no list of pairs is built. Values at or below zero stay zero;
+        # those above one saturate, as the space declares.
+        start, game = self.constant_start, self.game
+        obs[start + self.phase_at[state.phase]] = 1.0
+        turn = self.turn_at
+        value = state.actions_left / (game.actions_per_turn + 1)
+        if value > 0.0:
+            obs[start + turn[0]] = value if value < 1.0 else 1.0
+        value = state.round / game.max_rounds
+        if value > 0.0:
+            obs[start + turn[1]] = value if value < 1.0 else 1.0
+        value = (state.move_budget - state.move_spent) / CLICK_SCALE
+        if value > 0.0:
+            obs[start + turn[2]] = value if value < 1.0 else 1.0
+        if state.variant:
+            obs[start + self.variant_at[state.variant]] = 1.0
+        n_players, total, vp_at = game.num_players, game.build_total, self.vp_at
+        for seat, points in enumerate(state.vp):
+            value = points / total
+            if value > 0.0:
+                obs[start + vp_at[(seat - player) % n_players]] = value if value < 1.0 else 1.0
 
     def _stamp_constants_with_setup(
         self, state: State, player: int, obs: np.ndarray, pool: list[str]
     ) -> None:
-        constants = self._no_constants.copy()
-        for at, value in self._constant_values(state, player):
-            constants[at] = value
+        self._stamp_constants(state, player, obs)
+        constants = self._no_setup_constants.copy()
         self._setup_constants(state, player, constants, pool)
         # maximum/minimum rather than np.clip, whose Python wrapper costs more than the work
         np.minimum(np.maximum(constants, 0.0, out=constants), 1.0, out=constants)
-        obs[self.constant_start :] = constants[:, None]
+        obs[self.setup_start :] = constants[:, None]
 
     def _powers_off(self, state: State, obs: np.ndarray, shown: np.ndarray) -> None:
         """Zero the powers switched off (HC-3.8) or countered (P-DMG-10) and mark them on the
@@ -357,7 +355,7 @@ class ClixView:
     def _setup_constants(
         self, state: State, player: int, constants: np.ndarray, pool: list[str]
     ) -> None:
-        game, planes, start = self.game, self.planes, self.constant_start
+        game, planes, start = self.game, self.planes, self.setup_start
         n = game.num_players
         drafted = planes.start("drafted") - start
         budget = planes.start("budget") - start
