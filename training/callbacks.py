@@ -23,6 +23,7 @@ from .config import TrainConfig
 from .evaluation import eval_seed, evaluate_policy
 from .interrupts import StopSignals
 from .results import result_fields
+from .threads import ThreadTuner
 
 
 def game_factory(config: TrainConfig):
@@ -83,18 +84,28 @@ class RolloutThreadsCallback(BaseCallback):
     A rollout step predicts for ``n_envs`` observations at once, too little work to split,
     while the env workers need the cores; idle torch threads spinning between those tiny
     calls steal them (see ``training.agents.single_thread``). Gradient updates on 256-sample
-    minibatches do gain from every core, and the workers are idle then.
+    minibatches do gain from every core, and the workers are idle then. With a ``tuner``
+    (``torch_threads: auto``) each update runs on the count it gives and is timed for it: an
+    update lasts from the rollout's end to the next rollout's start.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, tuner: ThreadTuner | None = None) -> None:
         super().__init__()
         self.update_threads = torch.get_num_threads()
+        self.tuner = tuner
+        self.update_started: float | None = None
 
     def _on_rollout_start(self) -> None:
+        if self.tuner is not None and self.update_started is not None:
+            self.tuner.record(time.monotonic() - self.update_started)
+        self.update_started = None
         self.update_threads = torch.get_num_threads()
         torch.set_num_threads(1)
 
     def _on_rollout_end(self) -> None:
+        if self.tuner is not None:
+            self.update_threads = self.tuner.threads()
+            self.update_started = time.monotonic()
         torch.set_num_threads(self.update_threads)
 
     def _on_training_end(self) -> None:  # also after a stop in mid-rollout (time limit)

@@ -122,10 +122,12 @@ class TrainConfig(pydantic.BaseModel):
     """Run folder name inside run_dir; null = ``<env name>_<YYYYmmdd-HHMMSS>`` at load time."""
     checkpoint_every_steps: PosInt = 50_000
     """Save a checkpoint every this many env steps."""
-    torch_threads: PosInt | None = None
+    torch_threads: PosInt | Literal["auto"] | None = None
     """Torch threads for the gradient updates and the warm start's cloning (rollouts always use
-    one); null = torch's default, every core. Measured on 2 cores with another process holding
-    one of them: cloning took 169 s with 2 threads and 18.6 s with 1."""
+    one); null = torch's default, every core; ``auto`` = every core or one, whichever the work
+    runs faster on, timed as it goes and timed again now and then (``training.threads``). On 2
+    cores: a run alone made 1.4x the PPO steps with 2 threads (Heroscape); with another
+    process holding a core, cloning took 169 s with 2 threads and 18.6 s with 1."""
     device: Annotated[StrictStr, Field(pattern=r"^(cpu|auto|mps|cuda(:\d+)?)$")] = "cpu"
     """Torch device: cpu (default; small CNNs gain little from a GPU), cuda, cuda:N, auto."""
     progress_bar: StrictBool = True
@@ -142,6 +144,15 @@ class TrainConfig(pydantic.BaseModel):
         ):
             return value
         raise ValueError("n_envs must be 'auto' or an integer >= 1")
+
+    @pydantic.field_validator("torch_threads", mode="before")
+    @classmethod
+    def _threads(cls, value: Any) -> Any:
+        if value is None or value == "auto":
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        raise ValueError("torch_threads must be 'auto', null or an integer >= 1")
 
     @pydantic.model_validator(mode="before")
     @classmethod

@@ -48,6 +48,9 @@ from envs.bots import get_bot
 from envs.lookahead import position_value
 
 from .interrupts import ignore_stop_signals
+from .threads import ThreadTuner, TunedBlocks
+
+TUNED_BLOCK = 8  # cloning minibatches per round of torch_threads: auto (about a second)
 
 
 @dataclass
@@ -312,9 +315,12 @@ def clone(
     seed: int,
     log: Callable[[str], None] = print,
     deadline: float | None = None,
+    tuner: ThreadTuner | None = None,
 ) -> dict[str, float]:
     """Fit ``model.policy`` (an sb3-contrib MaskablePPO policy) to the demonstrations; past
-    ``deadline`` (``time.monotonic()`` seconds) it stops after the minibatch under way."""
+    ``deadline`` (``time.monotonic()`` seconds) it stops after the minibatch under way. With a
+    ``tuner`` (``torch_threads: auto``), every ``TUNED_BLOCK`` minibatches run on the
+    thread count it gives and are timed for it."""
     policy = model.policy
     policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
@@ -322,6 +328,7 @@ def clone(
     n = len(data)
     stats: dict[str, float] = {}
     out_of_time = False
+    blocks = None if tuner is None else TunedBlocks(tuner, TUNED_BLOCK)
     for epoch in range(epochs):
         order = rng.permutation(n)
         total_nll = total_value = correct = 0.0
@@ -330,6 +337,8 @@ def clone(
             if deadline is not None and seen and time.monotonic() >= deadline:
                 out_of_time = True
                 break
+            if blocks is not None:
+                blocks.tick()
             batch = order[start : start + batch_size]
             obs = torch.as_tensor(
                 data.observations[batch], dtype=torch.float32, device=policy.device
@@ -375,7 +384,11 @@ def clone(
 
 
 def pretrain(
-    model: Any, config: Any, game_factory: Callable[[], Any], run_started: float | None = None
+    model: Any,
+    config: Any,
+    game_factory: Callable[[], Any],
+    run_started: float | None = None,
+    tuner: ThreadTuner | None = None,
 ) -> dict[str, float | None]:
     """Collect demonstrations and clone them into ``model``, per ``config.pretrain``; with a time
     limit, within ``budget_fraction`` of it counted from ``run_started`` (monotonic seconds).
@@ -415,6 +428,7 @@ def pretrain(
         settings.value_coef,
         seed=config.seed,
         deadline=None if budget is None else origin + budget,
+        tuner=tuner,
     )
     return {
         **stats,

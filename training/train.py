@@ -63,7 +63,7 @@ import sys
 import time
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,7 @@ from .pretrain import pretrain
 from .results import final_record
 from .run_stats import BudgetProgressBar, ThroughputCallback, UpdateStatsCallback
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
+from .threads import ThreadTuner
 
 
 # ==========================================================================================
@@ -311,6 +312,7 @@ class Progress:
     throughput: dict | None = None
     updates: dict | None = None
     expert: dict | None = None
+    threads: dict[str, ThreadTuner] = field(default_factory=dict)  # torch_threads: auto
 
 
 def write_summary(
@@ -334,6 +336,9 @@ def write_summary(
         "pretrain": progress.pretrain,
         "throughput": progress.throughput,
         "ppo_updates": progress.updates,
+        "torch_threads": {k: t.summary() for k, t in progress.threads.items()}
+        if progress.threads
+        else config.torch_threads,
         "expert_iteration": progress.expert,
         "final": None
         if progress.results is None
@@ -391,11 +396,17 @@ def train(config: TrainConfig) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
     dump_config(config, run / "config.yaml")
     n_envs = config.num_envs
-    if config.torch_threads is not None:
-        torch.set_num_threads(
-            config.torch_threads
-        )  # RolloutThreadsCallback restores it for updates
-    progress = Progress()
+    # auto: the updates and the cloning pick their count by timing it (training.threads);
+    # a fixed count is set once, and RolloutThreadsCallback restores it for each update
+    every_core = torch.get_num_threads()
+    tuners = (
+        {"cloning": ThreadTuner((every_core, 1)), "updates": ThreadTuner((every_core, 1))}
+        if config.torch_threads == "auto"
+        else {}
+    )
+    if isinstance(config.torch_threads, int):
+        torch.set_num_threads(config.torch_threads)
+    progress = Progress(threads=tuners)
     time_limit = (
         TimeLimitCallback(config.time_limit_minutes, run_started)
         if config.time_limit_minutes
@@ -445,7 +456,9 @@ def train(config: TrainConfig) -> Path:
             )
             if config.pretrain.games and resume is None:
                 progress.phase = "warm start"
-                progress.pretrain = pretrain(model, config, game_factory(config), run_started)
+                progress.pretrain = pretrain(
+                    model, config, game_factory(config), run_started, tuners.get("cloning")
+                )
                 for key in ("accuracy", "nll", "value_mse", "samples", "seconds"):
                     model.logger.record(f"pretrain/{key}", progress.pretrain[key])
                 # the cloned policy's level: eval.csv row 0 (and the pretrain scalars, at step 0)
@@ -463,7 +476,7 @@ def train(config: TrainConfig) -> Path:
             callbacks = CallbackList(
                 [
                     stopper,
-                    RolloutThreadsCallback(),
+                    RolloutThreadsCallback(tuners.get("updates")),
                     throughput,
                     updates,
                     *([time_limit] if time_limit else []),

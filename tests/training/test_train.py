@@ -63,6 +63,7 @@ def check_run_folder(run: Path, opponents: set[str]) -> None:
                 "pretrain.epochs=1",
                 "network.kind=spatial",
                 "network.spatial.channels=8",
+                "torch_threads=auto",
             ],
         ),
     ],
@@ -102,6 +103,12 @@ def test_smoke_training_leaves_a_complete_run_folder(game, extra, tmp_path):
     assert throughput["env_decisions"] > throughput["learner_decisions"] > 0
     assert throughput["env_decisions_per_second"] > throughput["learner_decisions_per_second"] > 0
     assert summary["ppo_updates"]["updates"] >= 3 and summary["ppo_updates"]["approx_kl_mean"] > 0
+    if "torch_threads=auto" in extra:  # the updates timed each thread count and chose one
+        tuned = summary["torch_threads"]["updates"]
+        assert tuned["choices"] and tuned["threads"] == tuned["choices"][-1]
+        assert set(tuned["seconds_by_threads"]) == {str(n) for n in tuned["choices"]} | {"1"}
+    else:
+        assert summary["torch_threads"] is None
     # per-seat rates add up, and the results table quotes the run
     for result in summary["final"].values():
         assert sum(seat["games"] for seat in result["seats"]) == result["games"]
