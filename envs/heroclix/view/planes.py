@@ -299,13 +299,14 @@ class ClixView:
         return obs.reshape(self.shape)
 
     def _stamp_constants(self, state: State, player: int, obs: np.ndarray) -> None:
-        # _constant_values written straight onto the rows, every step: the board planes
-        # leave the constant planes zero, so only the planes that are not zero are written
-        # (a row each), and no list of pairs is built. Values at or below zero stay zero;
-        # those above one saturate, as the space declares.
+        # The board planes leave the constant planes zero, so only those that are not zero
+        # are written, a row each, straight from the state (no list of values: this runs
+        # every step). Values at or below zero stay zero; those above one saturate, as the
+        # space declares.
         start, game = self.constant_start, self.game
         obs[start + self.phase_at[state.phase]] = 1.0
         turn = self.turn_at
+        # Leadership can add one action to a turn (P-DMG-11), so that is the plane's top
         value = state.actions_left / (game.actions_per_turn + 1)
         if value > 0.0:
             obs[start + turn[0]] = value if value < 1.0 else 1.0
