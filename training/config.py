@@ -78,6 +78,14 @@ __all__ = [
 ]
 
 
+def _auto_or_positive(value: Any, name: str, allowed: str) -> Any:
+    """``value`` if it is ``"auto"`` or an int >= 1 (not a bool); else the error naming the
+    field and what it allows."""
+    if value == "auto" or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        return value
+    raise ValueError(f"{name} must be {allowed}")
+
+
 class TrainConfig(pydantic.BaseModel):
     """Everything one training run needs; ``dump_config`` stores it in the run folder."""
 
@@ -135,24 +143,18 @@ class TrainConfig(pydantic.BaseModel):
     resume_from: StrictStr | None = None
     """Checkpoint (.zip) to resume from; null = start fresh."""
 
+    # One clear message per field instead of one per branch of its union.
     @pydantic.field_validator("n_envs", mode="before")
     @classmethod
     def _auto_or_count(cls, value: Any) -> Any:
-        # One clear message instead of one per branch of the union.
-        if value == "auto" or (
-            isinstance(value, int) and not isinstance(value, bool) and value >= 1
-        ):
-            return value
-        raise ValueError("n_envs must be 'auto' or an integer >= 1")
+        return _auto_or_positive(value, "n_envs", "'auto' or an integer >= 1")
 
     @pydantic.field_validator("torch_threads", mode="before")
     @classmethod
     def _threads(cls, value: Any) -> Any:
-        if value is None or value == "auto":
+        if value is None:
             return value
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
-            return value
-        raise ValueError("torch_threads must be 'auto', null or an integer >= 1")
+        return _auto_or_positive(value, "torch_threads", "'auto', null or an integer >= 1")
 
     @pydantic.model_validator(mode="before")
     @classmethod

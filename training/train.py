@@ -398,9 +398,8 @@ def train(config: TrainConfig) -> Path:
     n_envs = config.num_envs
     # auto: the updates and the cloning pick their count by timing it (training.threads);
     # a fixed count is set once, and RolloutThreadsCallback restores it for each update
-    every_core = torch.get_num_threads()
-    tuners = (
-        {"cloning": ThreadTuner((every_core, 1)), "updates": ThreadTuner((every_core, 1))}
+    tuners = (  # both made before any count is set: each tries torch's default and one
+        {"cloning": ThreadTuner(), "updates": ThreadTuner()}
         if config.torch_threads == "auto"
         else {}
     )

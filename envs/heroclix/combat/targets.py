@@ -308,6 +308,16 @@ def break_shot(
     return next((s for s in break_shots(game, state, figure) if distance <= s[0]), None)
 
 
+def _per_square(game: HeroclixBase, name: str, terrain: Any) -> dict[int, Any]:
+    """The answers of ``name`` per square under the terrain state ``terrain`` (a key of what
+    it reads), kept for the last :data:`TERRAIN_MEMO_SIZE` terrain states."""
+    memo = named_lru(game.caches, name, TERRAIN_MEMO_SIZE)
+    per_square = memo.get(terrain)
+    if per_square is None:
+        per_square = memo[terrain] = {}
+    return per_square
+
+
 def close_breakables(game: HeroclixBase, state: State, figure: int) -> list[int]:
     """Blocking squares and unheld objects a close attack on terrain reaches (HC-5.16,
     HC-6.4): touching squares with no wall between, at its level (a blocking square at any
@@ -317,11 +327,11 @@ def close_breakables(game: HeroclixBase, state: State, figure: int) -> list[int]
     cell = int(state.cell[figure])
     # Per square, kept by the terrain it reads (walls, blocking, objects): every mask of a
     # figure on a walled or cluttered map asks it, and the terrain seldom changes.
-    key = (state.walls_intact.tobytes(), state.blocking.tobytes(), state.objects.tobytes())
-    memo = named_lru(game.caches, "close_breakables", TERRAIN_MEMO_SIZE)
-    per_square = memo.get(key)
-    if per_square is None:
-        per_square = memo[key] = {}
+    per_square = _per_square(
+        game,
+        "close_breakables",
+        (state.walls_intact.tobytes(), state.blocking.tobytes(), state.objects.tobytes()),
+    )
     found = per_square.get(cell)
     if found is None:
         objects = game.objects.lying(state.objects)
@@ -343,11 +353,7 @@ def close_walls(game: HeroclixBase, state: State, figure: int) -> list[tuple[int
     if state.mode[figure] == SOAR:
         return []
     cell = int(state.cell[figure])
-    key = state.walls_intact.tobytes()
-    memo = named_lru(game.caches, "close_walls", TERRAIN_MEMO_SIZE)
-    per_square = memo.get(key)
-    if per_square is None:
-        per_square = memo[key] = {}
+    per_square = _per_square(game, "close_walls", state.walls_intact.tobytes())
     found = per_square.get(cell)
     if found is None:
         standing = game.walls.standing_sides(state.walls_intact)
