@@ -9,7 +9,8 @@ One row per run, from its ``summary.json`` (written at the end of ``training.tra
 and the run's seed, learner steps, wall time, and for each opponent of the final evaluation
 the win rate with its 95% Wilson interval and the games played, then the rate in each seat
 (``s0``, ``s1``, ...). A run that was interrupted, or has not finished, is listed with what it
-has and marked.
+has and marked "(interrupted)"; one stopped while its final game was being filmed has all its
+results and is marked "(no video)".
 
 ``--pool``: after the runs of each env (in the order given), one more row pools them, as one
 claim over several seeds should: the games and wins of every run summed, per opponent and
@@ -53,6 +54,24 @@ def load_summary(run: Path) -> dict[str, Any]:
         return json.loads(path.read_text())
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not valid JSON ({error})") from None
+
+
+def stopped_while_filming(summary: dict[str, Any]) -> bool:
+    """An interrupted run whose learning and final evaluation had both ended: the stop came
+    while the final game was being filmed (``training.train`` writes the results first), so
+    only the video is missing."""
+    return (
+        bool(summary.get("interrupted"))
+        and summary.get("stopped_during") == "video"
+        and summary.get("final") is not None
+    )
+
+
+def interruption_mark(summary: dict[str, Any]) -> str:
+    """What a run's row says after its name: nothing for a finished run."""
+    if not summary.get("interrupted"):
+        return ""
+    return " (no video)" if stopped_while_filming(summary) else " (interrupted)"
 
 
 def judged_path(run: Path, player: str) -> Path:
@@ -287,7 +306,7 @@ def table_rows(
     for env, group in by_env.items():
         for summary in group:
             seed = "" if summary["seed"] is None else f" (seed {summary['seed']})"
-            marked = " (interrupted)" if summary.get("interrupted") else ""
+            marked = interruption_mark(summary)
             rows.append(_row(env + seed + marked + who, summary, opponents, judged))
         if pool:
             _check_distinct_seeds(env, group)
@@ -296,7 +315,8 @@ def table_rows(
                 "train_minutes": round(sum(s["train_minutes"] for s in group), 1),
                 "final": pooled_final(group),
             }
-            interrupted = ", one interrupted" if any(s.get("interrupted") for s in group) else ""
+            cut_short = any(interruption_mark(s) == " (interrupted)" for s in group)
+            interrupted = ", one interrupted" if cut_short else ""
             runs_text = f"{len(group)} run" + ("s" if len(group) != 1 else "")
             label = f"**{env} pooled ({runs_text}{interrupted}){who}**"
             rows.append(_row(label, pooled, opponents, judged))

@@ -15,7 +15,9 @@ resumable) and starts no further seed; the exit status is that run's.
 
 A pool can take several sittings: with a fixed ``run_name=`` the same command again keeps
 every seed whose folder holds a finished run (its ``summary.json``, not interrupted) and
-trains only the others. A seed folder holding anything else (an interrupted or unfinished
+trains only the others. A run stopped while its final game was being filmed counts as
+finished: learning and the final evaluation had ended, only its video is missing (``python -m
+training.record`` films the model's games). A seed folder holding anything else (an interrupted or unfinished
 run) is an error before anything trains: an hour's budget cannot be resumed in pieces, so
 that folder is to be removed (or finished with ``training.train``'s ``resume_from=``).
 """
@@ -31,7 +33,7 @@ from pathlib import Path
 from envs.core.scenario import ScenarioError
 
 from .config import TrainConfig, load_config
-from .results import markdown_table
+from .results import markdown_table, stopped_while_filming
 from .train import Interrupted, check_inputs, train
 
 
@@ -63,14 +65,16 @@ def seed_configs(
 
 
 def finished(run: Path) -> bool:
-    """Whether ``run`` holds a finished training run (summary.json, not interrupted)."""
+    """Whether ``run`` holds a finished training run (summary.json, not interrupted, or stopped
+    only while its final game was being filmed)."""
     path = run / "summary.json"
     if not path.is_file():
         return False
     try:
-        return not json.loads(path.read_text()).get("interrupted", True)
+        summary = json.loads(path.read_text())
     except json.JSONDecodeError:
         return False
+    return not summary.get("interrupted", True) or stopped_while_filming(summary)
 
 
 def check_folders(configs: Sequence[TrainConfig]) -> None:

@@ -32,10 +32,15 @@ def result(wins: tuple[int, int], games: tuple[int, int]) -> dict:
     }
 
 
-def write_run(folder: Path, seed: int, final: dict, env: str = "heroica_v0") -> Path:
+def write_run(
+    folder: Path, seed: int, final: dict, env: str = "heroica_v0", stopped_during: str = ""
+) -> Path:
+    """A run folder as training leaves it; ``stopped_during``: the phase an interrupt cut."""
     folder.mkdir(parents=True)
     (folder / "config.yaml").write_text(yaml.safe_dump({"env": {"name": env}, "seed": seed}))
     summary = {"env": env, "timesteps": 1000, "train_minutes": 60.0, "final": final}
+    if stopped_during:
+        summary |= {"interrupted": True, "stopped_during": stopped_during}
     (folder / "summary.json").write_text(json.dumps(summary))
     return folder
 
@@ -71,6 +76,26 @@ def test_an_opponent_missing_from_one_run_is_not_pooled(tmp_path):
     ]
     pooled = markdown_table(runs, pool=True).splitlines()[-1].split(" | ")
     assert pooled[3] == "0.550 [0.398, 0.693] (40)" and pooled[4] == "-"
+
+
+def test_a_run_stopped_while_filming_is_marked_without_video_and_pools_as_whole(tmp_path):
+    final = {"heuristic": result((5, 5), (10, 10))}
+    runs = [
+        write_run(tmp_path / "a", 0, final, stopped_during="video"),
+        write_run(tmp_path / "b", 1, final),
+    ]
+    labels = [line.split(" | ")[0] for line in markdown_table(runs, pool=True).splitlines()[2:]]
+    assert labels == [
+        "| heroica_v0 (seed 0) (no video)",
+        "| heroica_v0 (seed 1)",
+        "| **heroica_v0 pooled (2 runs)**",
+    ]
+    runs.append(write_run(tmp_path / "c", 2, final, stopped_during="learning"))
+    labels = [line.split(" | ")[0] for line in markdown_table(runs, pool=True).splitlines()[2:]]
+    assert labels[2:] == [
+        "| heroica_v0 (seed 2) (interrupted)",
+        "| **heroica_v0 pooled (3 runs, one interrupted)**",
+    ]
 
 
 def test_runs_sharing_a_seed_are_not_pooled(tmp_path, capsys):

@@ -41,8 +41,9 @@ def test_a_bad_override_is_refused_before_any_training(tmp_path, capsys):
     assert "learning_rat" in capsys.readouterr().err and not any(tmp_path.iterdir())
 
 
-def finished_run(folder, seed: int, interrupted: bool = False) -> None:
-    """A seed folder as training leaves it, with made-up results."""
+def finished_run(folder, seed: int, stopped_during: str = "") -> None:
+    """A seed folder as training leaves it, with made-up results; ``stopped_during``: the
+    phase an interrupt cut (none: a finished run)."""
     folder.mkdir(parents=True)
     (folder / "config.yaml").write_text(
         yaml.safe_dump({"env": {"name": "heroica_v0"}, "seed": seed})
@@ -53,7 +54,8 @@ def finished_run(folder, seed: int, interrupted: bool = False) -> None:
         "timesteps": 100,
         "train_minutes": 1.0,
         "final": {"heuristic": result},
-        "interrupted": interrupted,
+        "interrupted": bool(stopped_during),
+        "stopped_during": stopped_during or None,
     }
     (folder / "summary.json").write_text(json.dumps(summary))
 
@@ -68,10 +70,20 @@ def test_a_pool_continued_later_keeps_the_finished_seeds(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pool_seed3"]
 
 
-@pytest.mark.parametrize("interrupted", [True, None], ids=["interrupted", "no summary"])
+def test_a_seed_stopped_while_filming_its_final_game_is_kept(tmp_path, capsys):
+    finished_run(tmp_path / "pool_seed3", 3, stopped_during="video")
+    overrides = [f"run_dir={tmp_path}", "run_name=pool"]
+    assert main(["--config", "configs/smoke_heroica.yaml", "--seeds", "3", *overrides]) == 0
+    out = capsys.readouterr().out
+    assert "finished before: kept" in out and "| heroica_v0 (seed 3) (no video) |" in out
+
+
+@pytest.mark.parametrize(
+    "interrupted", ["learning", "final evaluation", None], ids=["learning", "evaluation", "none"]
+)
 def test_an_unfinished_seed_folder_is_refused_before_any_training(tmp_path, capsys, interrupted):
     if interrupted:
-        finished_run(tmp_path / "pool_seed4", 4, interrupted=True)
+        finished_run(tmp_path / "pool_seed4", 4, stopped_during=interrupted)
     else:
         (tmp_path / "pool_seed4").mkdir()
         (tmp_path / "pool_seed4" / "eval.csv").write_text("timesteps\n")
