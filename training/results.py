@@ -315,7 +315,7 @@ def table_rows(
                 "train_minutes": round(sum(s["train_minutes"] for s in group), 1),
                 "final": pooled_final(group),
             }
-            cut_short = any(interruption_mark(s) == " (interrupted)" for s in group)
+            cut_short = any(s.get("interrupted") and not stopped_while_filming(s) for s in group)
             interrupted = ", one interrupted" if cut_short else ""
             runs_text = f"{len(group)} run" + ("s" if len(group) != 1 else "")
             label = f"**{env} pooled ({runs_text}{interrupted}){who}**"

@@ -17,9 +17,10 @@ A pool can take several sittings: with a fixed ``run_name=`` the same command ag
 every seed whose folder holds a finished run (its ``summary.json``, not interrupted) and
 trains only the others. A run stopped while its final game was being filmed counts as
 finished: learning and the final evaluation had ended, only its video is missing (``python -m
-training.record`` films the model's games). A seed folder holding anything else (an interrupted or unfinished
-run) is an error before anything trains: an hour's budget cannot be resumed in pieces, so
-that folder is to be removed (or finished with ``training.train``'s ``resume_from=``).
+training.record`` films the model's games). A seed folder holding anything else (an
+interrupted or unfinished run) is an error before anything trains: an hour's budget cannot be
+resumed in pieces, so that folder is to be removed (or finished with ``training.train``'s
+``resume_from=``).
 """
 
 from __future__ import annotations
