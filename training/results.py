@@ -44,6 +44,7 @@ from .evaluate import load_eval_csv
 
 OPPONENT_ORDER = ("random", "heuristic", "lookahead")
 JUDGED = "judged"  # a run's folder of judged players (training.judge)
+VIDEO_PHASE = "video"  # training.train's phase while it films the final game (stopped_during)
 
 
 def load_summary(run: Path) -> dict[str, Any]:
@@ -62,16 +63,21 @@ def stopped_while_filming(summary: dict[str, Any]) -> bool:
     only the video is missing."""
     return (
         bool(summary.get("interrupted"))
-        and summary.get("stopped_during") == "video"
+        and summary.get("stopped_during") == VIDEO_PHASE
         and summary.get("final") is not None
     )
 
 
+def cut_short(summary: dict[str, Any]) -> bool:
+    """An interrupted run that misses more than its video."""
+    return bool(summary.get("interrupted")) and not stopped_while_filming(summary)
+
+
 def interruption_mark(summary: dict[str, Any]) -> str:
     """What a run's row says after its name: nothing for a finished run."""
-    if not summary.get("interrupted"):
-        return ""
-    return " (no video)" if stopped_while_filming(summary) else " (interrupted)"
+    if cut_short(summary):
+        return " (interrupted)"
+    return " (no video)" if summary.get("interrupted") else ""
 
 
 def judged_path(run: Path, player: str) -> Path:
@@ -315,8 +321,7 @@ def table_rows(
                 "train_minutes": round(sum(s["train_minutes"] for s in group), 1),
                 "final": pooled_final(group),
             }
-            cut_short = any(s.get("interrupted") and not stopped_while_filming(s) for s in group)
-            interrupted = ", one interrupted" if cut_short else ""
+            interrupted = ", one interrupted" if any(map(cut_short, group)) else ""
             runs_text = f"{len(group)} run" + ("s" if len(group) != 1 else "")
             label = f"**{env} pooled ({runs_text}{interrupted}){who}**"
             rows.append(_row(label, pooled, opponents, judged))

@@ -26,7 +26,6 @@ resumed in pieces, so that folder is to be removed (or finished with ``training.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +33,7 @@ from pathlib import Path
 from envs.core.scenario import ScenarioError
 
 from .config import TrainConfig, load_config
-from .results import markdown_table, stopped_while_filming
+from .results import load_summary, markdown_table, stopped_while_filming
 from .train import Interrupted, check_inputs, train
 
 
@@ -68,12 +67,9 @@ def seed_configs(
 def finished(run: Path) -> bool:
     """Whether ``run`` holds a finished training run (summary.json, not interrupted, or stopped
     only while its final game was being filmed)."""
-    path = run / "summary.json"
-    if not path.is_file():
-        return False
     try:
-        summary = json.loads(path.read_text())
-    except json.JSONDecodeError:
+        summary = load_summary(run)
+    except (FileNotFoundError, ValueError):  # no summary.json, or not valid JSON
         return False
     return not summary.get("interrupted", True) or stopped_while_filming(summary)
 

@@ -96,7 +96,7 @@ from .expert import ExpertIterationCallback
 from .interrupts import Interrupted, StopSignals, ignore_stop_signals
 from .networks import BoardCNN, spatial_policy
 from .pretrain import pretrain
-from .results import final_record
+from .results import VIDEO_PHASE, final_record
 from .run_stats import BudgetProgressBar, ThroughputCallback, UpdateStatsCallback
 from .selfplay import LeagueSchedule, OpponentPool, SelfPlayEnv
 from .threads import ThreadTuner
@@ -521,7 +521,7 @@ def train(config: TrainConfig) -> Path:
                 run / "summary.json", config, progress, time.monotonic() - run_started, time_limit
             )
             if config.video.enabled:
-                progress.phase = "video"
+                progress.phase = VIDEO_PHASE
                 print(f"video: {record_final_game(model, config, run / 'final_game.mp4')}")
     except Interrupted as interrupted:
         save_interrupted(
