@@ -75,9 +75,9 @@ def cut_short(summary: dict[str, Any]) -> bool:
 
 def interruption_mark(summary: dict[str, Any]) -> str:
     """What a run's row says after its name: nothing for a finished run."""
-    if cut_short(summary):
-        return " (interrupted)"
-    return " (no video)" if summary.get("interrupted") else ""
+    if stopped_while_filming(summary):
+        return " (no video)"
+    return " (interrupted)" if summary.get("interrupted") else ""
 
 
 def judged_path(run: Path, player: str) -> Path:
