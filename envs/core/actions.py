@@ -20,6 +20,7 @@ ask the layout (``plane_action``, ``special``, ``slot``, ``decode``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -116,8 +117,9 @@ class ActionLayout:
             n_cells, tuple(planes), families, width, tuple(decoded), base, by_name, spans, offsets
         )
 
-    @property
+    @functools.cached_property
     def size(self) -> int:
+        # cached: every step's legality check and mask ask it
         return len(self._decoded)
 
     @property

@@ -448,6 +448,24 @@ class SightBlockers(NamedTuple):
                     return False
         return remaining != 0
 
+    def clear_among(
+        self, occupant: Sequence[int], height_index: Sequence[int], *ends: int
+    ) -> bool:
+        """:meth:`clear` with the figures read off the board: ``occupant[space]`` is the
+        figure there (negative: none), ``height_index[figure]`` its blocker height; the
+        line's own ``ends`` (attacker and target) never block it. Asked once per sight
+        query, so it walks the few spaces that could block instead of every figure."""
+        remaining = self.clear_segments
+        if not remaining:
+            return False
+        for cell, row in self.masks.items():
+            figure = occupant[cell]
+            if figure >= 0 and figure not in ends:
+                remaining &= ~row[height_index[figure]]
+                if not remaining:
+                    return False
+        return True
+
 
 _HEX_SIGHT_CACHE: weakref.WeakKeyDictionary[Board, dict[HexSightConfig, HexSight]] = (
     weakref.WeakKeyDictionary()

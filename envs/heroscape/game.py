@@ -196,6 +196,10 @@ class HeroscapeBase(StandardGame[State]):
         self.blocker_heights = tuple(sorted(set(float(h) for h in height)))
         self.fig_height_index = [self.blocker_heights.index(float(h)) for h in height]
         self._owners = [int(o) for o in owner]
+        # per figure: its range as an int and the figures of the other players, for the
+        # target search that every attack decision runs
+        self._reach = [int(r) for r in rng]
+        self._foes = [[f for f, o in enumerate(owner) if o != mine] for mine in owner]
         # owner per occupant value: NO_FIGURE (-1) reads the last entry, no owner
         self._cell_owner = np.append(self.fig_owner, np.int16(-1))
         self.n_figures = len(owner)
@@ -336,6 +340,11 @@ class HeroscapeBase(StandardGame[State]):
     def players_alive(self, state: State) -> list[int]:
         return sorted({o for o, c in zip(self._owners, state.cell.tolist()) if c != NO_CELL})
 
+    def card_has_moved(self, state: State) -> bool:
+        """Whether every living figure of the chosen card has moved (HS-5.1)."""
+        cells, moved = state.cell.tolist(), state.moved.tolist()
+        return all(moved[f] or cells[f] == NO_CELL for f in self.card_members[state.card])
+
     def card_figures(self, state: State, card: int | None = None) -> list[int]:
         """Living figures on ``card`` (default: the chosen card)."""
         cells = state.cell.tolist()
@@ -470,15 +479,9 @@ class HeroscapeBase(StandardGame[State]):
                 float(self.fig_height[target]),
                 self.blocker_heights,
             )
-        if not table.clear_segments:
-            return False
         if occupant is None:
             occupant = state.occupant.tolist()
-        return table.clear(
-            (cell, height_index[figure])
-            for cell in table.masks
-            if (figure := occupant[cell]) != NO_FIGURE and figure != attacker and figure != target
-        )
+        return table.clear_among(occupant, height_index, attacker, target)
 
     def targets(self, state: State, attacker: int, first_only: bool = False) -> list[int]:
         """Enemy figures in range (HS-9) and sight (HS-10), by figure; ``first_only``: the
@@ -498,29 +501,26 @@ class HeroscapeBase(StandardGame[State]):
         return found
 
     def _targets_here(self, state: State) -> dict[int, list[int]]:
-        """The memo of :meth:`targets` for the state's occupancy (attacker -> targets)."""
-        key = state.occupant.tobytes()
+        """The memo of :meth:`targets` for the state's occupancy (attacker -> targets), keyed
+        by the figures' spaces: the occupancy follows from them, in a few dozen bytes."""
+        key = state.cell.tobytes() + state.cell2.tobytes()
         memo = self._targets.get(key)
         if memo is None:
             memo = self._targets[key] = {}
         return memo
 
     def _find_targets(self, state: State, attacker: int) -> list[int]:
-        owners = self._owners
-        owner = owners[attacker]
-        reach = int(self.fig_range[attacker])
+        reach = self._reach[attacker]
         cells = state.cell.tolist()
         cells2 = state.cell2.tolist()
-        a_cells = (
-            (cells[attacker],)
-            if cells2[attacker] == NO_CELL
-            else (cells[attacker], cells2[attacker])
-        )
+        first, second = cells[attacker], cells2[attacker]
+        a_cells = (first,) if second == NO_CELL else (first, second)
         rows = [self.distance_rows[a] for a in a_cells]
         occupant = None
         found = []
-        for target, cell in enumerate(cells):
-            if cell == NO_CELL or owners[target] == owner:
+        for target in self._foes[attacker]:
+            cell = cells[target]
+            if cell == NO_CELL:
                 continue
             cell2 = cells2[target]
             for row in rows:  # HS-9: in range from one of its spaces to one of the target's

@@ -164,8 +164,7 @@ def finish_move(
     """Put ``figure`` on its final ``cells``; attacks start once every figure has moved."""
     before = int(state.cell[figure])
     game.place(state, figure, cells[0], cells[1] if len(cells) > 1 else NO_CELL)
-    moved = state.moved
-    moved[figure] = True
+    state.moved[figure] = True
     state.selected = NO_FIGURE
     state.destination = NO_CELL
     names = "+".join(game.cell_name(c) for c in cells)
@@ -177,7 +176,7 @@ def finish_move(
             cells=(before, cells[0]),
         )
     )
-    if moved[game.card_figures(state)].all():
+    if game.card_has_moved(state):
         start_attacks(game, state, events)  # HS-5.1: every figure has moved
     else:
         state.phase = Phase.MOVE_SELECT
