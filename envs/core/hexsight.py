@@ -448,9 +448,7 @@ class SightBlockers(NamedTuple):
                     return False
         return remaining != 0
 
-    def clear_among(
-        self, occupant: Sequence[int], height_index: Sequence[int], *ends: int
-    ) -> bool:
+    def clear_among(self, occupant: Sequence[int], height_index: Sequence[int], *ends: int) -> bool:
         """:meth:`clear` with the figures read off the board: ``occupant[space]`` is the
         figure there (negative: none), ``height_index[figure]`` its blocker height; the
         line's own ``ends`` (attacker and target) never block it. Asked once per sight

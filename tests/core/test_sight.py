@@ -377,3 +377,9 @@ def test_HS_10_4_precomputed_blockers_agree_with_the_segment_test(seed):
             attacker, None, 5.0, target, None, 6.0, [(c, None, heights[h]) for c, h in figures]
         )
         assert (table.clear_segments != 0 and table.clear(figures)) == expected
+        # the same figures read off a board, with the line's own ends on it too
+        occupant = [-1] * board.n_cells
+        height_of = [0, 0] + [h for _, h in figures]
+        for figure, (cell, _) in enumerate([(attacker, 0), (target, 0)] + figures):
+            occupant[cell] = figure
+        assert table.clear_among(occupant, height_of, 0, 1) == expected
