@@ -32,8 +32,9 @@ class ChooseCard(Rule):
     """HS-5.2 default: choose any army card that still has figures (slots ``card_0..3``)."""
 
     def mask(self, game: HeroscapeBase, state: State, legal: LegalMask) -> None:
+        cells = state.cell.tolist()
         for slot, card in enumerate(game.player_cards[state.seat]):
-            if game.card_figures(state, card):
+            if any(cells[f] != NO_CELL for f in game.card_members[card]):
                 legal.slot(ActionKind.CARD, slot)
 
     def apply(self, game: HeroscapeBase, state: State, action: DecodedAction, events: list) -> None:
