@@ -319,24 +319,46 @@ TRAIT_BITS = (
 )
 
 
+def _move_rules(game: HeroclixBase, state: State, figure: int) -> tuple[frozenset[str], bool, int]:
+    """The figure's movement traits, whether it flies, and the kernel's rule bits from its
+    powers and the game's options (not the move's own state): asked at every move search,
+    kept by what they depend on (its powers, whether it carries, whether it is a flyer)."""
+    powers = game.powers(state, figure)
+    carrying = state.passenger != NO_FIGURE and figure == state.selected
+    key = (powers, carrying, bool(game.flyer[figure]))
+    memo = game.caches.setdefault("move_rules", {})
+    found = memo.get(key)
+    if found is None:
+        traits = figure_traits(game, state, figure)
+        flying = game.flies(state, figure)
+        rules = sum(bit for trait, bit in TRAIT_BITS if trait in traits)
+        rules |= kernel.FLYING if flying else 0
+        if game.options.hindering_to_hindering_continues:
+            rules |= kernel.CHAINING
+        if game.has_trait(state, figure, IGNORES_ENEMY_STOPS):
+            rules |= kernel.IGNORES_ENEMY_STOPS
+        found = memo[key] = (traits, flying, rules)
+    return found
+
+
 def figure_reach(
     game: HeroclixBase, state: State, figure: int, seed: tuple[int, int, int], budget: int
 ) -> ModeReach:
     """``reachable_modes(open_neighbors, [seed], budget, mode_rules(game, state, figure))``
     in one compiled call (:mod:`envs.heroclix.reach`; the tests hold the two equal)."""
     tables = move_tables(game)
-    traits = figure_traits(game, state, figure)
-    flying = game.flies(state, figure)
-    rules = sum(bit for trait, bit in TRAIT_BITS if trait in traits)
-    rules |= kernel.FLYING if flying else 0
-    if game.options.hindering_to_hindering_continues:
-        rules |= kernel.CHAINING
-    if state.move_ignores_enemies or game.has_trait(state, figure, IGNORES_ENEMY_STOPS):
+    traits, flying, rules = _move_rules(game, state, figure)
+    if state.move_ignores_enemies:
         rules |= kernel.IGNORES_ENEMY_STOPS
     steps = _figure_steps(game, state, tables, flying=flying, traits=traits)
     n = game.n_cells
-    broke_away = np.zeros(game.n_figures, dtype=bool)
-    broke_away[state.broke_away] = True
+    if state.broke_away:
+        broke_away = np.zeros(game.n_figures, dtype=bool)
+        broke_away[state.broke_away] = True
+    else:  # nearly always: the kernel only reads it
+        broke_away = game.caches.get("nobody_broke_away")
+        if broke_away is None:
+            broke_away = game.caches["nobody_broke_away"] = np.zeros(game.n_figures, dtype=bool)
     can_end = np.empty((2 if flying else 1) * n, dtype=bool)
     cell, mode, spent = seed
     found = kernel.figure_search(
