@@ -217,7 +217,8 @@ class GameEnv(AECEnv):
         return self._zero_mask.copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
-        self._require_reset("observe")
+        if self.game_state is None:  # the check inline: observe runs every step
+            self._require_reset("observe")
         obs = self.game.observe(self.game_state, self._index[agent])
         if self.obs_format == "box":
             return obs
@@ -228,8 +229,17 @@ class GameEnv(AECEnv):
         return {"observation": obs, "action_mask": self.action_mask(agent)}
 
     def last(self, observe: bool = True):
-        self._require_reset("last")
-        return super().last(observe)
+        # AECEnv.last with the reset check, in one call: it runs every step
+        if self.game_state is None:
+            self._require_reset("last")
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> np.ndarray:
         """The global view (see the module docstring): every seat's planes, then who decides."""
@@ -243,7 +253,8 @@ class GameEnv(AECEnv):
         return np.concatenate(views + [deciding])
 
     def step(self, action: int | None) -> None:
-        self._require_reset("step")
+        if self.game_state is None:
+            self._require_reset("step")
         if not self.agents:
             raise GameOverError(f"action {action!r}: the game is over; call reset()")
         agent = self.agent_selection
