@@ -356,9 +356,10 @@ def figure_reach(
         broke_away = np.zeros(game.n_figures, dtype=bool)
         broke_away[state.broke_away] = True
     else:  # nearly always: the kernel only reads it
-        broke_away = game.caches.get("nobody_broke_away")
-        if broke_away is None:
-            broke_away = game.caches["nobody_broke_away"] = np.zeros(game.n_figures, dtype=bool)
+        kept = game.caches.get("nobody_broke_away")
+        if kept is None:
+            kept = game.caches["nobody_broke_away"] = np.zeros(game.n_figures, dtype=bool)
+        broke_away = kept
     can_end = np.empty((2 if flying else 1) * n, dtype=bool)
     cell, mode, spent = seed
     found = kernel.figure_search(
