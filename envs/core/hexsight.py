@@ -309,7 +309,7 @@ class HexSight:
         """Precomputed figure blocking for one attacker/target geometry (figures standing on
         their spaces): which of the terrain-clear sight segments a figure of each height in
         ``blocker_heights`` would block on each nearby space. Cached; see
-        :meth:`SightBlockers.clear` for the run-time test, which is a few integer ORs.
+        :meth:`SightBlockers.clear_among` for the run-time test, which is a few integer ORs.
         """
         attacker, _, a_height = self._figure(attacker_cells, None, attacker_height, "attacker")
         target, _, t_height = self._figure(target_cells, None, target_height, "target")
@@ -436,23 +436,12 @@ class SightBlockers(NamedTuple):
     clear_segments: int
     masks: dict[int, tuple[int, ...]]
 
-    def clear(self, figures: Iterable[tuple[int, int]]) -> bool:
-        """True if some segment survives the figures given as (space, height index)."""
-        remaining = self.clear_segments
-        masks = self.masks
-        for cell, height_index in figures:
-            row = masks.get(cell)
-            if row is not None:
-                remaining &= ~row[height_index]
-                if not remaining:
-                    return False
-        return remaining != 0
-
     def clear_among(self, occupant: Sequence[int], height_index: Sequence[int], *ends: int) -> bool:
-        """:meth:`clear` with the figures read off the board: ``occupant[space]`` is the
-        figure there (negative: none), ``height_index[figure]`` its blocker height; the
-        line's own ``ends`` (attacker and target) never block it. Asked once per sight
-        query, so it walks the few spaces that could block instead of every figure."""
+        """True if some terrain-clear segment survives the figures on the board:
+        ``occupant[space]`` is the figure there (negative: none), ``height_index[figure]``
+        its blocker height; the line's own ``ends`` (attacker and target) never block it.
+        Asked once per sight query, so it walks the few spaces that could block (``masks``)
+        instead of every figure."""
         remaining = self.clear_segments
         if not remaining:
             return False
